@@ -1,0 +1,99 @@
+import { boolean, create, defaulted, enums, integer, min, max, object, optional, string, StructError } from 'superstruct';
+import { AppError } from '../domain/app-error.ts';
+
+/** Every setting of the service, validated once and frozen. Defaults live here and nowhere else. */
+export interface Config {
+  readonly databaseUrl: string;
+  readonly host: string;
+  readonly port: number;
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
+  readonly trustProxy: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Allow webhook URLs on loopback/private addresses and plain http to loopback (local testing). */
+  readonly allowInsecureWebhooks: boolean;
+  /** Days before expiry at which a compliance requirement turns `expiring`. */
+  readonly complianceWindowDays: number;
+  /** Deadline of one live compliance evaluation, in milliseconds. */
+  readonly complianceDeadlineMs: number;
+  /** Operator switch to exercise the fallback: make the evaluator fail or stall. */
+  readonly complianceFault: 'none' | 'fail' | 'stall';
+  /** Default requests per window per partner when the partner row sets none. */
+  readonly rateLimitDefault: number;
+  readonly rateLimitWindowSeconds: number;
+  /** Base URL used to build absolute links (download_url); empty means derive from the request. */
+  readonly publicBaseUrl: string;
+}
+
+const ConfigStruct = object({
+  databaseUrl: defaulted(string(), 'sqlite:data/svc.db'),
+  host: defaulted(string(), '127.0.0.1'),
+  port: defaulted(max(min(integer(), 0), 65535), 8080),
+  tlsCert: optional(string()),
+  tlsKey: optional(string()),
+  trustProxy: defaulted(boolean(), false),
+  logLevel: defaulted(enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  allowInsecureWebhooks: defaulted(boolean(), false),
+  complianceWindowDays: defaulted(max(min(integer(), 0), 3650), 90),
+  complianceDeadlineMs: defaulted(max(min(integer(), 1), 60_000), 2000),
+  complianceFault: defaulted(enums(['none', 'fail', 'stall']), 'none'),
+  rateLimitDefault: defaulted(min(integer(), 1), 600),
+  rateLimitWindowSeconds: defaulted(min(integer(), 1), 60),
+  publicBaseUrl: defaulted(string(), ''),
+});
+
+/** Environment variables read by the service, and the setting each one feeds. */
+export const ENV_VARS = {
+  SVC_DATABASE_URL: 'databaseUrl',
+  SVC_HOST: 'host',
+  SVC_PORT: 'port',
+  SVC_TLS_CERT: 'tlsCert',
+  SVC_TLS_KEY: 'tlsKey',
+  SVC_TRUST_PROXY: 'trustProxy',
+  SVC_LOG_LEVEL: 'logLevel',
+  SVC_ALLOW_INSECURE_WEBHOOKS: 'allowInsecureWebhooks',
+  SVC_COMPLIANCE_WINDOW_DAYS: 'complianceWindowDays',
+  SVC_COMPLIANCE_DEADLINE_MS: 'complianceDeadlineMs',
+  SVC_COMPLIANCE_FAULT: 'complianceFault',
+  SVC_RATE_LIMIT: 'rateLimitDefault',
+  SVC_RATE_LIMIT_WINDOW_SECONDS: 'rateLimitWindowSeconds',
+  SVC_PUBLIC_BASE_URL: 'publicBaseUrl',
+} as const satisfies Record<string, keyof Config>;
+
+const NUMERIC = new Set<keyof Config>([
+  'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
+]);
+const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
+
+function coerce(key: keyof Config, raw: string): unknown {
+  if (NUMERIC.has(key)) return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (BOOLEAN.has(key)) {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off|)$/i.test(raw)) return false;
+    return raw;
+  }
+  return raw;
+}
+
+/**
+ * Builds the Config from environment variables, then command-line overrides (which win).
+ * Throws AppError('invalid_input') naming the setting and its variable when a value is bad.
+ */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV_VARS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = coerce(key, value);
+  }
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) raw[key] = value;
+  try {
+    return Object.freeze(create(raw, ConfigStruct)) as Config;
+  } catch (err) {
+    if (err instanceof StructError) {
+      const key = err.path[0] as keyof Config;
+      const envName = Object.entries(ENV_VARS).find(([, k]) => k === key)?.[0];
+      throw new AppError('invalid_input', `invalid setting ${String(key)}${envName ? ` (${envName})` : ''}: ${err.message}`);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+import { array, boolean, integer, nullable, object, optional, string, type Infer } from 'superstruct';
+
+export const DOCUMENT_CLASSES = ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] as const;
+
+/** What one certificate of competency allows (compliance-rules.md, "Matching a CoC"). */
+export const Capacity = object({
+  stcw_regulation: nullable(string()),
+  role: string(),
+  level: nullable(string()),
+  gt_max: nullable(integer()),
+  kw_max: nullable(integer()),
+  power_unrestricted: boolean(),
+  area: string(),
+  vessel_types: array(string()),
+});
+
+/** A document's classification block, the same shape in the store, the API and events. */
+export const Classification = object({
+  taxonomy_version: string(),
+  document_class: string(),
+  category_code: string(),
+  catalogue_title: object({ id: string(), name: string() }),
+  stcw_regulation: nullable(string()),
+  stcw_codes: array(string()),
+  level: nullable(string()),
+  is_refresher: boolean(),
+  flag_state: nullable(string()),
+  coc_capacities: array(Capacity),
+  sources: array(string()),
+});
+
+export type Capacity = Infer<typeof Capacity>;
+export type Classification = Infer<typeof Classification>;
+
+/** Fills the optional parts of a fixture's classification so stored JSON always has every key. */
+export const ClassificationInput = object({
+  taxonomy_version: optional(string()),
+  document_class: string(),
+  category_code: string(),
+  catalogue_title: optional(object({ id: string(), name: string() })),
+  stcw_regulation: optional(nullable(string())),
+  stcw_codes: optional(array(string())),
+  level: optional(nullable(string())),
+  is_refresher: optional(boolean()),
+  flag_state: optional(nullable(string())),
+  coc_capacities: optional(array(Capacity)),
+  sources: optional(array(string())),
+});
+
+export function completeClassification(input: Infer<typeof ClassificationInput>, title: string): Classification {
+  return {
+    taxonomy_version: input.taxonomy_version ?? '2026.1',
+    document_class: input.document_class,
+    category_code: input.category_code,
+    catalogue_title: input.catalogue_title ?? { id: input.category_code, name: title },
+    stcw_regulation: input.stcw_regulation ?? null,
+    stcw_codes: input.stcw_codes ?? [],
+    level: input.level ?? null,
+    is_refresher: input.is_refresher ?? false,
+    flag_state: input.flag_state ?? null,
+    coc_capacities: input.coc_capacities ?? [],
+    sources: input.sources ?? ['document_scan'],
+  };
+}

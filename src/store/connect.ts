@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { AppError } from '../domain/app-error.ts';
+import type { Database } from './database.ts';
+import type { DialectName } from './dialect-of.ts';
+import { Sqlite3Dialect } from './dialects/sqlite3-driver.ts';
+
+/** An open store: the Kysely handle, which dialect it speaks, and how to close it. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  /** The URL with any password masked, for messages and logs. */
+  readonly displayUrl: string;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Postgres pool size / SQLite connection count. */
+  poolSize?: number;
+}
+
+/** Parses a store URL: `sqlite:PATH`, `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
+export function parseStoreUrl(url: string): { dialect: DialectName; target: string } {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { dialect: 'postgres', target: url };
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new AppError('invalid_input', `store URL "${url}" names no file (try sqlite:data/svc.db)`);
+    return { dialect: 'sqlite', target: path };
+  }
+  throw new AppError('invalid_input', `store URL "${url}" is neither sqlite:PATH nor postgres://…`);
+}
+
+export function maskUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+}
+
+/** Opens the store a URL names. SQLite files and their folder are created when missing. */
+export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
+  const { dialect, target } = parseStoreUrl(url);
+  let db: Kysely<Database>;
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    if (target !== ':memory:') mkdirSync(dirname(resolve(target)), { recursive: true });
+    db = new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize }) });
+  }
+  const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };
+  try {
+    await db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw new AppError('store_unavailable', `cannot open store ${store.displayUrl}: ${(err as Error).message}`, { cause: err });
+  }
+  return store;
+}

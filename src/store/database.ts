@@ -1,0 +1,274 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+/*
+ * Column conventions, the same on SQLite and Postgres so repositories never branch on dialect:
+ * timestamps are ISO-8601 UTC text (`2026-11-22T01:58:26.000Z`), dates are `YYYY-MM-DD` text,
+ * booleans are integers 0/1, JSON is text. Converters in the repositories turn rows into domain
+ * objects (camelCase, real booleans, parsed JSON).
+ */
+
+export type Bool = 0 | 1;
+
+export interface EmployersTable {
+  employer_id: string;
+  name: string;
+}
+
+export interface PartnersTable {
+  partner_id: string;
+  name: string;
+  kind: 'customer' | 'external';
+  /** The employer account whose vessels form a customer partner's fleet. */
+  employer_id: string | null;
+  tier: 'management' | 'recruiter' | 'vessel' | 'basic' | null;
+  /** JSON array of scope names, or null. */
+  scope_overrides: string | null;
+  upgraded: Bool;
+  /** JSON array: an external partner's contract scopes. */
+  contract_scopes: string | null;
+  /** Requests per window; null means the configured default. */
+  rate_limit: number | null;
+  created_at: string;
+}
+
+export interface ContractVesselsTable {
+  partner_id: string;
+  vessel_id: string;
+}
+
+export interface VesselsTable {
+  vessel_id: string;
+  employer_id: string;
+  vessel_name: string;
+  imo: string | null;
+  mmsi: string | null;
+  flag_state: string;
+  vessel_type: string;
+  gross_tonnage: number;
+  propulsion_kw: number;
+  trading_area: 'unlimited' | 'near_coastal';
+  is_test: Bool;
+}
+
+export interface CrewTable {
+  crew_unique_id: string;
+  name: string;
+  rank: string | null;
+  email: string | null;
+  /** lower(trim(email)), for the case-insensitive lookup. */
+  email_normalized: string | null;
+  phone: string | null;
+  country_code: string | null;
+  nationality: string | null;
+  languages: string; // JSON string[]
+  skills: string; // JSON string[]
+  years_experience: number | null;
+  bio: string | null;
+  date_of_birth: string | null;
+  address: string | null; // JSON {line1,line2,city,region,postal_code,country_code}
+  passport: string | null; // JSON {number,issuing_country,expiry_date}
+  visas: string; // JSON [{type,country_code,number,expiry_date}]
+  employment_history: string; // JSON [{employer_name,vessel_name,role,start_date,end_date,source}]
+  photo_file_id: string | null;
+  verification_status: string;
+  background_check_status: string;
+  profile_updated_at: string;
+  updated_at: string;
+}
+
+export interface AssignmentsTable {
+  assignment_id: string;
+  crew_unique_id: string;
+  vessel_id: string;
+  role: string;
+  position_name: string | null;
+  status: 'invited' | 'active' | 'on_leave' | 'signed_off';
+  as_of: string;
+}
+
+export interface ConsentsTable {
+  crew_unique_id: string;
+  partner_id: string;
+  category: 'status' | 'profile' | 'documents' | 'compliance';
+}
+
+export interface FilesTable {
+  /** sha256 hex of the bytes: the same file is stored once. */
+  file_id: string;
+  content_type: string;
+  size: number;
+  bytes: Uint8Array;
+}
+
+export interface DocumentsTable {
+  document_id: string;
+  crew_unique_id: string;
+  type: string;
+  category: string;
+  title: string;
+  issuer: string | null;
+  verification_status: 'unverified' | 'pending' | 'verified';
+  review_status: 'pending' | 'approved' | 'flagged';
+  issue_date: string | null;
+  expiry_date: string | null;
+  no_expiry: Bool;
+  document_number: string | null;
+  /** processed | processing | rejected | duplicate | placeholder | legacy (pre-current processing). */
+  processing_state: 'processed' | 'processing' | 'rejected' | 'duplicate' | 'placeholder' | 'legacy';
+  is_current: Bool;
+  /** 0 once withdrawn by the crew member. */
+  is_live: Bool;
+  superseded_by: string | null;
+  document_class: string;
+  classification: string; // JSON classification object
+  file_id: string | null;
+  file_name: string | null;
+  processed_at: string | null;
+  updated_at: string;
+}
+
+export interface RequirementCatalogueTable {
+  requirement_key: string;
+  position: number;
+  definition: string; // JSON RequirementDefinition
+}
+
+export interface ComplianceResultsTable {
+  crew_unique_id: string;
+  vessel_id: string;
+  as_of: string;
+  result: string; // JSON ComplianceResult (unredacted)
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  partner_id: string | null;
+  kind: 'live' | 'test' | 'operator';
+  prefix: string;
+  last4: string;
+  /** sha256 hex of the full key. */
+  key_hash: string;
+  status: 'active' | 'revoked';
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  endpoint_id: string;
+  partner_id: string;
+  url: string;
+  subscribed_events: string; // JSON string[]
+  secret: string;
+  status: 'active' | 'disabled';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OutboxEventsTable {
+  event_id: string;
+  partner_id: string;
+  event_type: string;
+  crew_unique_id: string | null;
+  occurred_at: string;
+  /** The exact JSON body delivered; signed as is. */
+  body: string;
+  status: 'pending' | 'delivered' | 'dead';
+  attempts: number;
+  next_attempt_at: string;
+  /** Lease of a sync run on this event, so two runs never deliver the same attempt. */
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface DeliveryAttemptsTable {
+  attempt_id: Generated<number>;
+  event_id: string;
+  attempt_no: number;
+  attempted_at: string;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string | null;
+  outcome: 'delivered' | 'retry' | 'failed_permanent' | 'dead';
+}
+
+export interface DeadLettersTable {
+  event_id: string;
+  partner_id: string;
+  event_type: string;
+  reason: string;
+  dead_at: string;
+  replayed_at: string | null;
+}
+
+export interface SyncSnapshotsTable {
+  partner_id: string;
+  /** e.g. `member:<crew>`, `doc:<document>`, `compliance:<crew>:<vessel>`, `status:<crew>`, `profile:<crew>`. */
+  subject: string;
+  digest: string;
+  updated_at: string;
+}
+
+export interface SyncStateTable {
+  partner_id: string;
+  baseline_at: string;
+  last_run_at: string;
+}
+
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
+export interface AuditLogTable {
+  audit_id: Generated<number>;
+  request_id: string;
+  at: string;
+  partner_id: string | null;
+  key_id: string | null;
+  method: string;
+  route: string | null;
+  path: string;
+  crew_unique_id: string | null;
+  document_id: string | null;
+  status: number;
+  latency_ms: number;
+  client_ip: string | null;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  employers: EmployersTable;
+  partners: PartnersTable;
+  contract_vessels: ContractVesselsTable;
+  vessels: VesselsTable;
+  crew: CrewTable;
+  assignments: AssignmentsTable;
+  consents: ConsentsTable;
+  files: FilesTable;
+  documents: DocumentsTable;
+  requirement_catalogue: RequirementCatalogueTable;
+  compliance_results: ComplianceResultsTable;
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  outbox_events: OutboxEventsTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  dead_letters: DeadLettersTable;
+  sync_snapshots: SyncSnapshotsTable;
+  sync_state: SyncStateTable;
+  leases: LeasesTable;
+  audit_log: AuditLogTable;
+  settings: SettingsTable;
+}
+
+/** The store handle passed to repositories: the database itself or an open transaction. */
+export type Db = Kysely<Database> | Transaction<Database>;

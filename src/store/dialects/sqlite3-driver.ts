@@ -1,0 +1,162 @@
+import sqlite3 from 'sqlite3';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+
+/** Options of the sqlite3-backed Kysely dialect. */
+export interface Sqlite3DialectOptions {
+  /** File path, or ':memory:'. */
+  filename: string;
+  /** Connections kept open; reads run in parallel on the libuv pool, writes wait on the lock. */
+  poolSize?: number;
+  busyTimeoutMs?: number;
+}
+
+function open(filename: string): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(filename, (err) => (err ? reject(err) : resolve(db)));
+  });
+}
+
+function all(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    db.all(sql, params as unknown[], (err, rows) => (err ? reject(err) : resolve(rows)));
+  });
+}
+
+function run(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
+  return new Promise((resolve, reject) => {
+    db.run(sql, params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
+      if (err) reject(err);
+      else resolve({ changes: this.changes, lastID: this.lastID });
+    });
+  });
+}
+
+const WRITE_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
+
+class Sqlite3Connection implements DatabaseConnection {
+  constructor(readonly db: sqlite3.Database) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const node = compiled.query as { kind: string; returning?: unknown };
+    if (WRITE_KINDS.has(node.kind) && !node.returning) {
+      const { changes, lastID } = await run(this.db, compiled.sql, compiled.parameters);
+      return {
+        rows: [],
+        numAffectedRows: BigInt(changes ?? 0),
+        insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
+      };
+    }
+    return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.db.prepare(compiled.sql, compiled.parameters as unknown[]);
+    try {
+      for (;;) {
+        const chunk: R[] = [];
+        while (chunk.length < chunkSize) {
+          const row = await new Promise<R | undefined>((resolve, reject) =>
+            stmt.get((err: Error | null, r: R | undefined) => (err ? reject(err) : resolve(r))),
+          );
+          if (row === undefined) break;
+          chunk.push(row);
+        }
+        if (chunk.length > 0) yield { rows: chunk };
+        if (chunk.length < chunkSize) return;
+      }
+    } finally {
+      await new Promise<void>((resolve) => stmt.finalize(() => resolve()));
+    }
+  }
+}
+
+/** A small connection pool: hands out idle connections, queues callers when all are busy. */
+class Sqlite3Driver implements Driver {
+  readonly #options: Required<Sqlite3DialectOptions>;
+  readonly #idle: Sqlite3Connection[] = [];
+  readonly #all: Sqlite3Connection[] = [];
+  readonly #waiting: Array<(c: Sqlite3Connection) => void> = [];
+
+  constructor(options: Sqlite3DialectOptions) {
+    const memory = options.filename === ':memory:';
+    this.#options = {
+      filename: options.filename,
+      poolSize: memory ? 1 : (options.poolSize ?? 4),
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    };
+  }
+
+  async init(): Promise<void> {
+    for (let i = 0; i < this.#options.poolSize; i++) {
+      const db = await open(this.#options.filename);
+      // WAL lets readers run beside one writer; the busy timeout makes writers queue, not fail.
+      await all(db, `pragma busy_timeout = ${this.#options.busyTimeoutMs}`, []);
+      if (i === 0) await all(db, 'pragma journal_mode = WAL', []);
+      await all(db, 'pragma foreign_keys = ON', []);
+      await all(db, 'pragma synchronous = NORMAL', []);
+      const conn = new Sqlite3Connection(db);
+      this.#all.push(conn);
+      this.#idle.push(conn);
+    }
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const conn = this.#idle.pop();
+    if (conn) return conn;
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    // IMMEDIATE takes the write lock up front, so two transactions never deadlock on upgrade.
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const next = this.#waiting.shift();
+    if (next) next(connection as Sqlite3Connection);
+    else this.#idle.push(connection as Sqlite3Connection);
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all(
+      this.#all.map((c) => new Promise<void>((resolve) => c.db.close(() => resolve()))),
+    );
+    this.#all.length = 0;
+    this.#idle.length = 0;
+  }
+}
+
+/** Kysely dialect over the callback-based `sqlite3` package, reusing Kysely's SQLite compiler. */
+export class Sqlite3Dialect implements Dialect {
+  constructor(private readonly options: Sqlite3DialectOptions) {}
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new Sqlite3Driver(this.options);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}

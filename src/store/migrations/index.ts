@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-initial.ts';
+
+/**
+ * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
+ * Postgres. Add new ones at the end; never edit one that has shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
