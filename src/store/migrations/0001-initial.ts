@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect-of.ts';
 
 /*
@@ -8,8 +8,8 @@ import { dialectOf } from '../dialect-of.ts';
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = dialectOf(db) === 'postgres';
   const blob = pg ? 'bytea' : 'blob';
-  const autoId = (name: string) => (t: any) =>
-    pg ? t.addColumn(name, 'serial', (c: any) => c.primaryKey()) : t.addColumn(name, 'integer', (c: any) => c.primaryKey().autoIncrement());
+  const autoId = (name: string) => <T extends CreateTableBuilder<any, any>>(t: T): T =>
+    (pg ? t.addColumn(name, 'serial', (c) => c.primaryKey()) : t.addColumn(name, 'integer', (c) => c.primaryKey().autoIncrement())) as T;
 
   await db.schema.createTable('employers')
     .addColumn('employer_id', 'text', (c) => c.primaryKey())

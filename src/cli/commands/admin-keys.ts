@@ -1,0 +1,45 @@
+import { Command, Option } from 'commander';
+import { issueOperatorKey, issuePartnerKey } from '../../services/api-keys.ts';
+import { listApiKeys } from '../../store/repositories/api-keys-repo.ts';
+import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+
+/** `svc admin issue-key`, `issue-operator-key`, `list-keys`: added to the admin command. */
+export function addKeyCommands(admin: Command, deps: CliDeps): void {
+  admin.command('issue-key')
+    .description('issue a partner API key; the full key is printed once, as the last line of standard output')
+    .requiredOption('--partner <id>', 'partner id')
+    .addOption(new Option('--mode <mode>', 'live data or test-flagged data').choices(['live', 'test']).default('live'))
+    .option('--label <text>', 'a note kept with the key')
+    .action(async (opts: { partner: string; mode: 'live' | 'test'; label?: string }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        const issued = await issuePartnerKey(store.db, opts.partner, opts.mode, deps.clock, opts.label ?? null);
+        println(deps.stderr, `issued ${issued.record.kind} key ${issued.record.keyId} for partner ${opts.partner}; store it now, it is not shown again`);
+        println(deps.stdout, `key_id ${issued.record.keyId}`);
+        println(deps.stdout, issued.key);
+      });
+    });
+
+  admin.command('issue-operator-key')
+    .description('issue an operator key for the admin routes; printed once, as the last line of standard output')
+    .option('--partner <id>', "tie the key to a partner's account (its keys are then managed under that partner)")
+    .option('--label <text>', 'a note kept with the key')
+    .action(async (opts: { partner?: string; label?: string }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        const issued = await issueOperatorKey(store.db, deps.clock, { partnerId: opts.partner, label: opts.label });
+        println(deps.stderr, `issued operator key ${issued.record.keyId}; store it now, it is not shown again`);
+        println(deps.stdout, `key_id ${issued.record.keyId}`);
+        println(deps.stdout, issued.key);
+      });
+    });
+
+  admin.command('list-keys')
+    .description('list keys (id, partner, kind, status, prefix…last4); never the keys themselves')
+    .option('--partner <id>', 'only this partner')
+    .action(async (opts: { partner?: string }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        for (const k of await listApiKeys(store.db, opts.partner)) {
+          println(deps.stdout, [k.keyId, k.partnerId ?? '-', k.kind, k.status, `${k.prefix}…${k.last4}`, k.createdAt, k.label ?? ''].join('\t'));
+        }
+      });
+    });
+}

@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { migrateToLatest, migrationStatus } from '../../store/migrator.ts';
+import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+
+export function dbCommand(deps: CliDeps): Command {
+  const db = new Command('db').description('create and inspect the store schema');
+
+  db.command('migrate')
+    .description('apply every pending migration (safe to run again)')
+    .action(async (_opts, cmd: Command) => {
+      const config = commandConfig(deps, cmd);
+      await withStore(config, async (store) => {
+        const results = await migrateToLatest(store.db);
+        for (const r of results) println(deps.stdout, `${r.status === 'Success' ? 'applied' : r.status}: ${r.migrationName}`);
+        println(deps.stdout, results.length === 0 ? `${store.displayUrl}: already up to date` : `${store.displayUrl}: ${results.length} migration(s) applied`);
+      }, { requireMigrated: false });
+    });
+
+  db.command('status')
+    .description('list migrations and whether each is applied; exit 1 when any is pending')
+    .action(async (_opts, cmd: Command) => {
+      const config = commandConfig(deps, cmd);
+      await withStore(config, async (store) => {
+        const list = await migrationStatus(store.db);
+        for (const m of list) println(deps.stdout, `${m.executedAt ? `applied ${m.executedAt.toISOString()}` : 'pending'}  ${m.name}`);
+        const pending = list.filter((m) => !m.executedAt).length;
+        println(deps.stdout, pending === 0 ? `${store.displayUrl}: up to date` : `${store.displayUrl}: ${pending} pending; run \`svc db migrate\``);
+        if (pending > 0) process.exitCode = 1;
+      }, { requireMigrated: false });
+    });
+
+  return db;
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../domain/app-error.ts';
+import { generateKey, type KeyKind } from '../domain/api-keys.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Db } from '../store/database.ts';
+import { deleteApiKey, findApiKey, insertApiKey, revokeApiKey, type ApiKeyRecord } from '../store/repositories/api-keys-repo.ts';
+import { findPartner } from '../store/repositories/partners-repo.ts';
+
+/** A key just issued: the full secret, to show once, and its stored record. */
+export interface IssuedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | null, label: string | null, clock: Clock): Promise<IssuedKey> {
+  const generated = generateKey(kind);
+  const record: ApiKeyRecord = {
+    keyId: `key_${randomBytes(8).toString('hex')}`,
+    partnerId,
+    kind,
+    prefix: generated.prefix,
+    last4: generated.last4,
+    keyHash: generated.hash,
+    status: 'active',
+    label,
+    createdAt: clock().toISOString(),
+    revokedAt: null,
+  };
+  await insertApiKey(db, {
+    key_id: record.keyId, partner_id: partnerId, kind, prefix: record.prefix, last4: record.last4,
+    key_hash: record.keyHash, status: 'active', label, created_at: record.createdAt, revoked_at: null,
+  });
+  return { key: generated.key, record };
+}
+
+/** Issues a partner key in live or test mode. */
+export async function issuePartnerKey(db: Db, partnerId: string, mode: 'live' | 'test', clock: Clock, label: string | null = null): Promise<IssuedKey> {
+  if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
+  return store(db, mode, partnerId, label, clock);
+}
+
+/** Issues an operator key (admin routes only), optionally tied to a partner's account. */
+export async function issueOperatorKey(db: Db, clock: Clock, options: { partnerId?: string; label?: string } = {}): Promise<IssuedKey> {
+  if (options.partnerId && !(await findPartner(db, options.partnerId))) {
+    throw new AppError('partner_not_found', `no partner with id "${options.partnerId}"`);
+  }
+  return store(db, 'operator', options.partnerId ?? null, options.label ?? null, clock);
+}
+
+/**
+ * Revokes (default) or hard-deletes a key of a partner. Revoking an already revoked key succeeds;
+ * an unknown key or one of another partner is key_not_found; hard delete of an operator key is
+ * refused with operator_key_revoke_only.
+ */
+export async function revokeKey(db: Db, partnerId: string, keyId: string, hard: boolean, clock: Clock): Promise<ApiKeyRecord> {
+  const key = await findApiKey(db, keyId);
+  if (!key || key.partnerId !== partnerId) throw new AppError('key_not_found', `partner ${partnerId} has no key ${keyId}`);
+  if (hard && key.kind === 'operator') {
+    throw new AppError('operator_key_revoke_only', 'operator keys are revoked, not deleted; retry without hard=true');
+  }
+  if (hard) await deleteApiKey(db, keyId);
+  else await revokeApiKey(db, keyId, clock().toISOString());
+  return key;
+}

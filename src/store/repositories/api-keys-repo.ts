@@ -1,0 +1,61 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { ApiKeysTable, Db } from '../database.ts';
+
+/** What the store holds of an API key: never the key itself. */
+export interface ApiKeyRecord {
+  keyId: string;
+  partnerId: string | null;
+  kind: 'live' | 'test' | 'operator';
+  prefix: string;
+  last4: string;
+  keyHash: string;
+  status: 'active' | 'revoked';
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    partnerId: row.partner_id,
+    kind: row.kind,
+    prefix: row.prefix,
+    last4: row.last4,
+    keyHash: row.key_hash,
+    status: row.status,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export async function insertApiKey(db: Db, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  return row && toApiKey(row);
+}
+
+export async function findApiKey(db: Db, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+  return row && toApiKey(row);
+}
+
+export async function listApiKeys(db: Db, partnerId?: string): Promise<ApiKeyRecord[]> {
+  let q = db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('key_id');
+  if (partnerId !== undefined) q = q.where('partner_id', '=', partnerId);
+  return (await q.execute()).map(toApiKey);
+}
+
+/** Marks a key revoked; an already revoked key keeps its first revocation time. */
+export async function revokeApiKey(db: Db, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ status: 'revoked', revoked_at: at })
+    .where('key_id', '=', keyId).where('status', '=', 'active').execute();
+}
+
+export async function deleteApiKey(db: Db, keyId: string): Promise<void> {
+  await db.deleteFrom('api_keys').where('key_id', '=', keyId).execute();
+}

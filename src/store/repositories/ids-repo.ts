@@ -1,0 +1,29 @@
+import type { Database, Db } from '../database.ts';
+
+type IdColumn = {
+  employers: 'employer_id';
+  partners: 'partner_id';
+  vessels: 'vessel_id';
+  crew: 'crew_unique_id';
+  documents: 'document_id';
+};
+
+const ID_COLUMN: IdColumn = {
+  employers: 'employer_id',
+  partners: 'partner_id',
+  vessels: 'vessel_id',
+  crew: 'crew_unique_id',
+  documents: 'document_id',
+};
+
+/** Which of `ids` already exist in a table (for reference checks before a load). */
+export async function existingIds(db: Db, table: keyof IdColumn & keyof Database, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const column = ID_COLUMN[table];
+  for (let i = 0; i < ids.length; i += 5000) {
+    const batch = ids.slice(i, i + 5000);
+    const rows = await (db as any).selectFrom(table).select(column).where(column, 'in', batch).execute();
+    for (const r of rows as Record<string, string>[]) found.add(r[column]!);
+  }
+  return found;
+}

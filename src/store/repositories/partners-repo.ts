@@ -1,0 +1,40 @@
+import type { Selectable } from 'kysely';
+import type { Db, PartnersTable } from '../database.ts';
+import { fromJson } from './json.ts';
+
+/** A partner account as the domain uses it. */
+export interface Partner {
+  partnerId: string;
+  name: string;
+  kind: 'customer' | 'external';
+  employerId: string | null;
+  tier: 'management' | 'recruiter' | 'vessel' | 'basic' | null;
+  scopeOverrides: string[] | null;
+  upgraded: boolean;
+  contractScopes: string[] | null;
+  rateLimit: number | null;
+}
+
+export function toPartner(row: Selectable<PartnersTable>): Partner {
+  return {
+    partnerId: row.partner_id,
+    name: row.name,
+    kind: row.kind,
+    employerId: row.employer_id,
+    tier: row.tier,
+    scopeOverrides: fromJson<string[]>(row.scope_overrides),
+    upgraded: row.upgraded === 1,
+    contractScopes: fromJson<string[]>(row.contract_scopes),
+    rateLimit: row.rate_limit,
+  };
+}
+
+export async function findPartner(db: Db, partnerId: string): Promise<Partner | undefined> {
+  const row = await db.selectFrom('partners').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+  return row && toPartner(row);
+}
+
+export async function listPartners(db: Db): Promise<Partner[]> {
+  const rows = await db.selectFrom('partners').selectAll().orderBy('partner_id').execute();
+  return rows.map(toPartner);
+}

@@ -1,0 +1,60 @@
+import type { Insertable, Selectable } from 'kysely';
+import type {
+  AssignmentsTable, ConsentsTable, CrewTable, Db, DocumentsTable, EmployersTable, FilesTable,
+  PartnersTable, RequirementCatalogueTable, VesselsTable,
+} from '../database.ts';
+import { upsertRows } from './upsert.ts';
+
+/*
+ * Bulk writes of the reference data (employers … documents) used by the fixture loader and the
+ * data generator. Each is an idempotent upsert keyed by the table's id.
+ */
+
+export const upsertEmployers = (db: Db, rows: Insertable<EmployersTable>[]) => upsertRows(db, 'employers', rows, ['employer_id']);
+export const upsertPartners = (db: Db, rows: Insertable<PartnersTable>[]) => upsertRows(db, 'partners', rows, ['partner_id'], ['created_at']);
+export const upsertVessels = (db: Db, rows: Insertable<VesselsTable>[]) => upsertRows(db, 'vessels', rows, ['vessel_id']);
+export const upsertCrew = (db: Db, rows: Insertable<CrewTable>[]) => upsertRows(db, 'crew', rows, ['crew_unique_id']);
+export const upsertAssignments = (db: Db, rows: Insertable<AssignmentsTable>[]) => upsertRows(db, 'assignments', rows, ['assignment_id']);
+export const upsertDocuments = (db: Db, rows: Insertable<DocumentsTable>[], keepUpdatedAt: boolean) =>
+  upsertRows(db, 'documents', rows, ['document_id'], keepUpdatedAt ? ['updated_at'] : []);
+export const upsertCatalogue = (db: Db, rows: Insertable<RequirementCatalogueTable>[]) =>
+  upsertRows(db, 'requirement_catalogue', rows, ['requirement_key']);
+export const insertFiles = (db: Db, rows: Insertable<FilesTable>[]) => upsertRows(db, 'files', rows, ['file_id'], ['content_type', 'size', 'bytes']);
+
+/** Replaces the contract vessel set of each external partner named. */
+export async function replaceContractVessels(db: Db, partnerId: string, vesselIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('contract_vessels').where('partner_id', '=', partnerId).execute();
+  if (vesselIds.length > 0) {
+    await db.insertInto('contract_vessels').values(vesselIds.map((vessel_id) => ({ partner_id: partnerId, vessel_id }))).execute();
+  }
+}
+
+/** Replaces one crew member's consent categories for one partner. */
+export async function replaceConsents(db: Db, crewUniqueId: string, partnerId: string, categories: readonly ConsentsTable['category'][]): Promise<void> {
+  await db.deleteFrom('consents').where('crew_unique_id', '=', crewUniqueId).where('partner_id', '=', partnerId).execute();
+  if (categories.length > 0) {
+    await db.insertInto('consents')
+      .values([...new Set(categories)].map((category) => ({ crew_unique_id: crewUniqueId, partner_id: partnerId, category })))
+      .execute();
+  }
+}
+
+export async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
+  const out = new Map<string, Selectable<CrewTable>>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await db.selectFrom('crew').selectAll().where('crew_unique_id', 'in', ids.slice(i, i + 5000)).execute();
+    for (const r of rows) out.set(r.crew_unique_id, r);
+  }
+  return out;
+}
+
+/** Row counts of the reference tables, for load summaries and tests. */
+export async function countReferenceRows(db: Db): Promise<Record<string, number>> {
+  const tables = ['employers', 'partners', 'contract_vessels', 'vessels', 'crew', 'assignments', 'consents', 'documents', 'files', 'requirement_catalogue'] as const;
+  const out: Record<string, number> = {};
+  for (const t of tables) {
+    const row = await db.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    out[t] = Number(row.n);
+  }
+  return out;
+}
