@@ -1,0 +1,85 @@
+import type { Selectable } from 'kysely';
+import type { Classification } from '../../domain/classification.ts';
+import type { CrewDocument } from '../../domain/document.ts';
+import type { Db, DocumentsTable } from '../database.ts';
+
+const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
+
+export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
+  const ext = row.file_name?.split('.').pop()?.toLowerCase() ?? '';
+  return {
+    documentId: row.document_id,
+    crewUniqueId: row.crew_unique_id,
+    type: row.type,
+    category: row.category,
+    title: row.title,
+    issuer: row.issuer,
+    verificationStatus: row.verification_status,
+    reviewStatus: row.review_status,
+    issueDate: row.issue_date,
+    expiryDate: row.expiry_date,
+    noExpiry: row.no_expiry === 1,
+    documentNumber: row.document_number,
+    processingState: row.processing_state,
+    isCurrent: row.is_current === 1,
+    isLive: row.is_live === 1,
+    supersededBy: row.superseded_by,
+    documentClass: row.document_class,
+    classification: JSON.parse(row.classification) as Classification,
+    fileId: row.file_id,
+    fileName: row.file_name,
+    contentType: row.file_id ? (CONTENT_TYPE_BY_EXT[ext] ?? 'application/octet-stream') : null,
+    processedAt: row.processed_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function listable(db: Db) {
+  return db.selectFrom('documents').selectAll()
+    .where('processing_state', '=', 'processed').where('is_current', '=', 1).where('is_live', '=', 1);
+}
+
+/**
+ * Listable documents (processed, current, live) of each crew member, ordered by crew then
+ * document id; medical-class documents only when `includeMedical`.
+ */
+export async function listListableDocuments(db: Db, crewIds: readonly string[], includeMedical: boolean): Promise<CrewDocument[]> {
+  const out: CrewDocument[] = [];
+  for (let i = 0; i < crewIds.length; i += 2000) {
+    let q = listable(db).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000));
+    if (!includeMedical) q = q.where('document_class', '!=', 'medical');
+    const rows = await q.orderBy('crew_unique_id').orderBy('document_id').execute();
+    for (const r of rows) out.push(toCrewDocument(r));
+  }
+  return out;
+}
+
+export async function findListableDocument(db: Db, crewUniqueId: string, documentId: string, includeMedical: boolean): Promise<CrewDocument | undefined> {
+  let q = listable(db).where('crew_unique_id', '=', crewUniqueId).where('document_id', '=', documentId);
+  if (!includeMedical) q = q.where('document_class', '!=', 'medical');
+  const row = await q.executeTakeFirst();
+  return row && toCrewDocument(row);
+}
+
+/** Per crew member, how many listable documents expire between `from` and `to` (inclusive dates). */
+export async function countExpiringDocuments(
+  db: Db, crewIds: readonly string[], from: string, to: string, includeMedical: boolean,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (crewIds.length === 0) return out;
+  let q = db.selectFrom('documents')
+    .select(['crew_unique_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('processing_state', '=', 'processed').where('is_current', '=', 1).where('is_live', '=', 1)
+    .where('no_expiry', '=', 0)
+    .where('expiry_date', '>=', from).where('expiry_date', '<=', to)
+    .where('crew_unique_id', 'in', crewIds);
+  if (!includeMedical) q = q.where('document_class', '!=', 'medical');
+  for (const r of await q.groupBy('crew_unique_id').execute()) out.set(r.crew_unique_id, Number(r.n));
+  return out;
+}
+
+/** A stored file's bytes and content type. */
+export async function readFile(db: Db, fileId: string): Promise<{ contentType: string; bytes: Buffer } | undefined> {
+  const row = await db.selectFrom('files').select(['content_type', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();
+  return row && { contentType: row.content_type, bytes: Buffer.from(row.bytes) };
+}
