@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { generateData } from '../../services/generate/generate-data.ts';
 import { loadFixtures } from '../../services/fixtures/load-fixtures.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
@@ -17,5 +18,32 @@ export function fixturesCommand(deps: CliDeps): Command {
       });
     });
 
+  fixtures.command('generate')
+    .description('write a deterministic, realistic data set of any size straight into the store (for benchmarks)')
+    .requiredOption('--crew <n>', 'crew members', positiveInt)
+    .requiredOption('--vessels <n>', 'vessels', positiveInt)
+    .requiredOption('--partners <n>', 'partners (every fifth from the fifth on is external)', positiveInt)
+    .option('--docs-per-crew <n>', 'documents per crew member', positiveInt, 10)
+    .option('--seed <n>', 'random seed; the same seed gives the same data', positiveInt, 1)
+    .action(async (opts: { crew: number; vessels: number; partners: number; docsPerCrew: number; seed: number }, cmd: Command) => {
+      const config = commandConfig(deps, cmd);
+      const started = Date.now();
+      const progress = deps.stderr.isTTY
+        ? (done: number, total: number) => deps.stderr.write(`\rgenerating crew ${done}/${total} (${Math.round((100 * done) / total)}%)`)
+        : undefined;
+      await withStore(config, async (store) => {
+        const counts = await generateData(store.db, { ...opts, onProgress: progress }, deps.clock);
+        if (progress) deps.stderr.write('\n');
+        const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
+        println(deps.stdout, `generated ${parts.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      });
+    });
+
   return fixtures;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
 }
