@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { adminCommand } from './commands/admin.ts';
+import { complianceCommand } from './commands/compliance.ts';
 import { dbCommand } from './commands/db.ts';
 import { fixturesCommand } from './commands/fixtures.ts';
 import type { CliDeps } from './context.ts';
@@ -18,5 +19,6 @@ export function buildProgram(deps: CliDeps): Command {
   program.addCommand(dbCommand(deps));
   program.addCommand(fixturesCommand(deps));
   program.addCommand(adminCommand(deps));
+  program.addCommand(complianceCommand(deps));
   return program;
 }

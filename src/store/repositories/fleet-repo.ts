@@ -5,7 +5,9 @@ import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 export type FleetRef =
   | { kind: 'employer'; employerId: string; isTest: boolean }
   | { kind: 'contract'; partnerId: string; isTest: boolean }
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** Every vessel of both modes: the operator's view (CLI), never a partner's. */
+  | { kind: 'all' };
 
 /** Assignment statuses that put a crew member on the fleet; signed_off crew are not. */
 export const ON_FLEET_STATUSES = ['invited', 'active', 'on_leave'] as const;
@@ -23,6 +25,7 @@ export function fleetVesselIds(db: Db, fleet: FleetRef) {
       .select('vessels.vessel_id')
       .where('contract_vessels.partner_id', '=', fleet.partnerId).where('vessels.is_test', '=', fleet.isTest ? 1 : 0);
   }
+  if (fleet.kind === 'all') return db.selectFrom('vessels').select('vessels.vessel_id');
   // No fleet: a subquery that matches nothing (vessel_id is a primary key, never null).
   return db.selectFrom('vessels').select('vessels.vessel_id').where('vessels.vessel_id', 'is', null);
 }
