@@ -21,7 +21,7 @@ export interface EvaluationInput {
   role: string;
   positionName: string | null;
   vessel: VesselFacts;
-  /** Pass the same array on every call: its compiled index is cached per array identity. */
+  /** Pass the same, unmodified array on every call: its compiled index is cached per array identity. */
   catalogue: readonly RequirementDefinition[];
   /** Every document of the crew member; non-listable ones are ignored here. */
   documents: readonly CrewDocument[];

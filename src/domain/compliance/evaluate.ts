@@ -1,0 +1,87 @@
+import { compileCatalogue } from './catalogue-index.ts';
+import { indexDocuments } from './candidates.ts';
+import { addDays, dayNumber, isIsoDate } from './dates.ts';
+import { requirementRow, type RowContext } from './requirement-rows.ts';
+import type {
+  ComplianceEvaluation, ComplianceSummary, EvaluationInput, OverallStatus, RequirementRow,
+} from './types.ts';
+
+function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
+  const summary: ComplianceSummary = { total: rows.length, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 };
+  for (const r of rows) summary[r.status] += 1;
+  return summary;
+}
+
+/** DECISIONS.md §6: only required rows decide the overall status. */
+export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<OverallStatus, 'no_role'> {
+  let atRisk = false;
+  for (const r of rows) {
+    if (!r.required) continue;
+    if (r.status === 'expired' || r.status === 'missing') return 'non_compliant';
+    if (r.status === 'expiring' || r.status === 'pending') atRisk = true;
+  }
+  return atRisk ? 'at_risk' : 'compliant';
+}
+
+function assertInput(input: EvaluationInput): void {
+  if (!isIsoDate(input.today)) throw new RangeError(`today must be a YYYY-MM-DD date, got ${JSON.stringify(input.today)}`);
+  if (!Number.isInteger(input.windowDays) || input.windowDays < 0) {
+    throw new RangeError(`windowDays must be a non-negative integer, got ${input.windowDays}`);
+  }
+}
+
+/**
+ * Evaluates a crew member's documents against the requirements of their role on a vessel
+ * (compliance-rules.md, DECISIONS.md §6). Pure and deterministic (document order is irrelevant).
+ *
+ * Interpretations:
+ * - A verified, approved document with a known expiry (or none) decides the row, even expired;
+ *   unverified, unapproved or undated candidates give `pending` only when no such document is
+ *   held, whatever their own dates. Ties go to the later issue date, then the smaller id.
+ * - `satisfiedBy`: the valid unexpired documents (all valid ones when expired), or the pending
+ *   candidates, best first; a pending row shows its best candidate's expiry. A `missing` row has
+ *   no expiry and an empty `satisfiedBy`, even when some of its modules are held.
+ * - BST: worst module status; row expiry = earliest module expiry; each module's best document
+ *   listed once in `satisfiedBy`.
+ * - `validity_years` is informative only: the recorded expiry (or `no_expiry`) is trusted.
+ * - Flag endorsement: a row only when the CoC row's best document (valid, else pending, else
+ *   expired) names a flag other than the vessel's (case-insensitive); no CoC or a CoC without a
+ *   flag means no row. Only endorsements naming the vessel's flag count, their row expiry capped
+ *   at that CoC's expiry (`satisfiedBy` keeps the endorsement's own date).
+ * - A rating CoP must be the role's own code; a higher CoP does not stand in for a lower one.
+ * - An ETO CoC (III/6) covers the eto role only, and no other CoC covers an ETO.
+ */
+export function evaluateCompliance(input: EvaluationInput): ComplianceEvaluation {
+  assertInput(input);
+  const { vessel } = input;
+  const forRole = compileCatalogue(input.catalogue).byRole.get(input.role);
+  if (!forRole) {
+    return {
+      vesselId: vessel.vesselId,
+      positionName: input.positionName,
+      overallStatus: 'no_role',
+      summary: summarise([]),
+      requirements: [],
+    };
+  }
+  const ctx: RowContext = {
+    role: input.role,
+    vessel,
+    window: { today: input.today, todayDay: dayNumber(input.today), windowEnd: addDays(input.today, input.windowDays) },
+    index: indexDocuments(input.documents),
+    requirements: forRole.filter((r) => r.vesselTypes === null || r.vesselTypes.has(vessel.vesselType)),
+    cocMemo: new Map(),
+  };
+  const rows: RequirementRow[] = [];
+  for (const req of ctx.requirements) {
+    const r = requirementRow(req, ctx);
+    if (r) rows.push(r);
+  }
+  return {
+    vesselId: vessel.vesselId,
+    positionName: input.positionName,
+    overallStatus: overallStatusOf(rows),
+    summary: summarise(rows),
+    requirements: rows,
+  };
+}
