@@ -122,11 +122,11 @@ describe('the crew.compliance.changed payload', () => {
 
   it('leaves medical expiries out for a partner without crew:medical:read', () => {
     const docs = [
-      doc({ id: 'med', code: 'medical_fitness', expiry: '2026-02-01' }),
+      doc({ id: 'med', code: 'medical_fitness', expiry: '2027-01-01' }),
       doc({ id: 'sec', code: 'security_awareness', expiry: '2027-07-07' }),
     ];
     const e = evaluateCompliance(input({ role: 'cook', documents: docs }));
-    assert.equal(complianceChangedPayload(e, 'crew_1', true).next_expiry_date, '2026-02-01');
+    assert.equal(complianceChangedPayload(e, 'crew_1', true).next_expiry_date, '2027-01-01');
     assert.equal(complianceChangedPayload(e, 'crew_1', false).next_expiry_date, '2027-07-07');
   });
 });
