@@ -205,11 +205,14 @@ export interface DeadLettersTable {
   replayed_at: string | null;
 }
 
+/**
+ * What a partner was last sent about one crew member: digests of each event payload, by subject
+ * (see src/sync/diff). One row per partner and crew member keeps the diff to one read per page.
+ */
 export interface SyncSnapshotsTable {
   partner_id: string;
-  /** e.g. `member:<crew>`, `doc:<document>`, `compliance:<crew>:<vessel>`, `status:<crew>`, `profile:<crew>`. */
-  subject: string;
-  digest: string;
+  crew_unique_id: string;
+  state: string; // JSON CrewSnapshot
   updated_at: string;
 }
 

@@ -213,10 +213,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.createTable('sync_snapshots')
     .addColumn('partner_id', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text', (c) => c.notNull())
-    .addColumn('digest', 'text', (c) => c.notNull())
+    .addColumn('crew_unique_id', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('sync_snapshots_pk', ['partner_id', 'subject'])
+    .addPrimaryKeyConstraint('sync_snapshots_pk', ['partner_id', 'crew_unique_id'])
     .execute();
 
   await db.schema.createTable('sync_state')

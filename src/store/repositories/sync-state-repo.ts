@@ -1,0 +1,67 @@
+import type { Db } from '../database.ts';
+import { upsertRows } from './upsert.ts';
+
+/** What one partner was last sent about one crew member (digests of each payload). */
+export interface CrewSnapshot {
+  status?: string;
+  profile?: string;
+  /** By vessel id. */
+  compliance?: Record<string, string>;
+  /** By document id. */
+  docs?: Record<string, string>;
+}
+
+export async function readSnapshots(db: Db, partnerId: string, crewIds: readonly string[]): Promise<Map<string, CrewSnapshot>> {
+  const out = new Map<string, CrewSnapshot>();
+  for (let i = 0; i < crewIds.length; i += 2000) {
+    const rows = await db.selectFrom('sync_snapshots').select(['crew_unique_id', 'state'])
+      .where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
+    for (const r of rows) out.set(r.crew_unique_id, JSON.parse(r.state) as CrewSnapshot);
+  }
+  return out;
+}
+
+export async function writeSnapshots(db: Db, partnerId: string, snapshots: ReadonlyMap<string, CrewSnapshot>, at: string): Promise<void> {
+  await upsertRows(db, 'sync_snapshots', [...snapshots].map(([crew, state]) => ({
+    partner_id: partnerId, crew_unique_id: crew, state: JSON.stringify(state), updated_at: at,
+  })), ['partner_id', 'crew_unique_id']);
+}
+
+export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < crewIds.length; i += 2000) {
+    await db.deleteFrom('sync_snapshots').where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
+  }
+}
+
+/** Crew ids with a snapshot for the partner, a keyset page at a time. */
+export async function snapshotCrewPage(db: Db, partnerId: string, after: string | null, limit: number): Promise<string[]> {
+  let q = db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', partnerId);
+  if (after !== null) q = q.where('crew_unique_id', '>', after);
+  return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
+}
+
+/** When the partner's baseline was recorded; undefined: the next run records it (no backlog). */
+export async function findSyncState(db: Db, partnerId: string): Promise<{ baselineAt: string; lastRunAt: string } | undefined> {
+  const row = await db.selectFrom('sync_state').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+  return row && { baselineAt: row.baseline_at, lastRunAt: row.last_run_at };
+}
+
+export async function recordSyncRun(db: Db, partnerId: string, at: string, baseline: boolean): Promise<void> {
+  if (baseline) {
+    await upsertRows(db, 'sync_state', [{ partner_id: partnerId, baseline_at: at, last_run_at: at }], ['partner_id']);
+  } else {
+    await db.updateTable('sync_state').set({ last_run_at: at }).where('partner_id', '=', partnerId).execute();
+  }
+}
+
+/** Forget what was sent to a partner, so its next run records a new baseline (a new endpoint). */
+export async function resetSyncState(db: Db, partnerId: string): Promise<void> {
+  await db.deleteFrom('sync_snapshots').where('partner_id', '=', partnerId).execute();
+  await db.deleteFrom('sync_state').where('partner_id', '=', partnerId).execute();
+}
+
+/** Documents by id regardless of state: to tell a replaced document from a withdrawn one. */
+export async function documentsByIds(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('documents').selectAll().where('document_id', 'in', ids).execute();
+}

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
+import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { runDiff } from '../../src/sync/diff/run-diff.ts';
+import type { Db } from '../../src/store/database.ts';
+import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
+import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+
+const ALL_EVENTS = ['crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated'];
+let minute = 0;
+/** Each fixture load happens a minute after the previous one, as real edits would. */
+const clock = () => new Date(Date.UTC(2026, 10, 22, 10, minute));
+
+/** The demo-like base: crew_1 (master, all consents) and crew_2 on ves_a; ptn_b on tier basic. */
+function base() {
+  const f = miniFixture();
+  f.partners.push({ partner_id: 'ptn_b', name: 'Basic', kind: 'customer', employer_id: 'emp_a', tier: 'basic' });
+  f.consents = [
+    { crew_unique_id: 'crew_1', partner_id: 'ptn_a', categories: ['status', 'profile', 'documents', 'compliance'] },
+    { crew_unique_id: 'crew_1', partner_id: 'ptn_b', categories: ['status', 'profile', 'documents', 'compliance'] },
+  ];
+  f.assignments.push({ crew_unique_id: 'crew_2', vessel_id: 'ves_a', role: 'cook', status: 'active', as_of: '2026-10-01T00:00:00Z' });
+  f.documents.push({
+    document_id: 'doc_bst', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Basic safety training',
+    verification_status: 'verified', expiry_date: '2029-01-01',
+    classification: { document_class: 'training', category_code: 'bst', stcw_codes: ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'] },
+  });
+  return f;
+}
+
+async function outbox(db: Db, partnerId = 'ptn_a') {
+  const rows = await db.selectFrom('outbox_events').select(['event_id', 'event_type', 'crew_unique_id', 'body']).where('partner_id', '=', partnerId)
+    .orderBy('event_type').orderBy('event_id').execute();
+  return rows.map((r) => ({ id: r.event_id, type: r.event_type, crew: r.crew_unique_id, body: JSON.parse(r.body) }));
+}
+
+describeEachStore('the sync diff turns changes into outbox events', ({ store }) => {
+  const deps = () => ({ clock, catalogue: new CatalogueCache(clock, 0), windowDays: 90 });
+  const sync = async () => {
+    const before = new Set((await outbox(store().db)).map((e) => e.id));
+    await runDiff(store().db, deps());
+    return (await outbox(store().db)).filter((e) => !before.has(e.id)).map(({ id: _, ...e }) => e);
+  };
+  const load = async (f: Record<string, any>) => {
+    minute++;
+    return loadFixtures(store().db, ['data/requirements.json', writeFixture(f)], clock);
+  };
+
+  it('the first run records a baseline and sends nothing (no backlog)', async () => {
+    await load(base());
+    for (const partnerId of ['ptn_a', 'ptn_b']) {
+      await insertEndpoint(store().db, {
+        endpointId: `ep_${partnerId}`, partnerId, url: 'https://example.test/hook', subscribedEvents: ALL_EVENTS, secret: 'whsec_x',
+        status: 'active', createdAt: clock().toISOString(), updatedAt: clock().toISOString(),
+      });
+    }
+    assert.deepEqual(await sync(), []);
+    assert.ok((await store().db.selectFrom('sync_snapshots').selectAll().execute()).length >= 1);
+  });
+
+  it('an unchanged rerun sends nothing', async () => {
+    assert.deepEqual(await sync(), []);
+  });
+
+  it('a new processed document is one crew.document.processed, with the envelope of the spec', async () => {
+    const f = base();
+    f.documents.push({
+      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
+      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+    });
+    await load(f);
+    const events = await sync();
+    const processed = events.filter((e) => e.type === 'crew.document.processed');
+    assert.equal(processed.length, 1);
+    const body = processed[0]!.body;
+    assert.deepEqual(Object.keys(body), ['schema_version', 'event_id', 'event_type', 'occurred_at', 'partner_id', 'data']);
+    assert.equal(body.schema_version, 1);
+    assert.equal(body.partner_id, 'ptn_a');
+    assert.equal(body.data.crew_unique_id, 'crew_1');
+    assert.equal(body.data.document_id, 'doc_sec');
+    assert.equal(body.data.no_expiry, true);
+    assert.equal(body.data.classification.category_code, 'security_awareness');
+    assert.ok(events.every((e) => e.type !== 'crew.document.updated'));
+  });
+
+  it('a corrected date is crew.document.updated; an unchanged recalculation sends nothing', async () => {
+    const f = base();
+    f.documents.push({
+      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
+      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+    });
+    f.documents[2].expiry_date = '2029-06-01';
+    await load(f);
+    const events = await sync();
+    assert.deepEqual(events.filter((e) => e.type.startsWith('crew.document')).map((e) => [e.type, e.body.data.document_id]),
+      [['crew.document.updated', 'doc_bst']]);
+    assert.deepEqual(await sync(), []);
+  });
+
+  it('replacement by a newer edition: the old one is updated (is_current false, superseded_by), the new one processed', async () => {
+    const f = base();
+    f.documents[2].expiry_date = '2029-06-01';
+    f.documents[2].is_current = false;
+    f.documents[2].superseded_by = 'doc_bst2';
+    f.documents.push({ ...f.documents[2], document_id: 'doc_bst2', is_current: true, superseded_by: null, expiry_date: '2031-01-01' });
+    f.documents.push({
+      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
+      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+    });
+    await load(f);
+    const docs = (await sync()).filter((e) => e.type.startsWith('crew.document'));
+    const old = docs.find((e) => e.body.data.document_id === 'doc_bst');
+    assert.equal(old?.type, 'crew.document.updated');
+    assert.equal(old?.body.data.is_current, false);
+    assert.equal(old?.body.data.superseded_by, 'doc_bst2');
+    assert.equal(old?.body.data.status, 'superseded');
+    assert.equal(docs.find((e) => e.body.data.document_id === 'doc_bst2')?.type, 'crew.document.processed');
+    assert.equal(docs.length, 2);
+    assert.deepEqual(await sync(), []);
+  });
+
+  it('a withdrawn or rejected document leaves without any event', async () => {
+    const f = base();
+    f.documents[2].is_current = false;
+    f.documents[2].superseded_by = 'doc_bst2';
+    f.documents.push({ ...f.documents[2], document_id: 'doc_bst2', is_current: true, superseded_by: null, expiry_date: '2031-01-01', is_live: false });
+    f.documents.push({
+      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
+      verification_status: 'verified', no_expiry: true, processing_state: 'rejected',
+      classification: { document_class: 'training', category_code: 'security_awareness' },
+    });
+    await load(f);
+    const docs = (await sync()).filter((e) => e.type.startsWith('crew.document'));
+    assert.deepEqual(docs, []);
+  });
+
+  it('a status change is crew.status.changed; a profile change is crew.profile.updated', async () => {
+    const f = base();
+    f.crew[0].background_check_status = 'clear';
+    f.crew[0].bio = 'Master mariner';
+    await load(f);
+    const events = await sync();
+    const status = events.find((e) => e.type === 'crew.status.changed');
+    assert.deepEqual(status?.body.data, { crew_unique_id: 'crew_1', verification_status: 'unverified', background_check_status: 'clear' });
+    const profile = events.find((e) => e.type === 'crew.profile.updated');
+    assert.equal(profile?.body.data.crew_unique_id, 'crew_1');
+    assert.equal(typeof profile?.body.data.updated_at, 'string');
+  });
+
+  it('a basic-tier partner gets no document or status events (no scope), but compliance and profile', async () => {
+    const events = await outbox(store().db, 'ptn_b');
+    const types = new Set(events.map((e) => e.type));
+    assert.ok(!types.has('crew.document.processed') && !types.has('crew.document.updated') && !types.has('crew.status.changed'));
+    assert.ok(types.has('crew.profile.updated'));
+  });
+
+  it('crew joining the fleet arrive in full: every document, compliance, status and profile', async () => {
+    const f = base();
+    f.crew[0].background_check_status = 'clear';
+    f.crew[0].bio = 'Master mariner';
+    f.crew.push({ crew_unique_id: 'crew_3', name: 'Chen Wang', background_check_status: 'pending' });
+    f.assignments.push({ crew_unique_id: 'crew_3', vessel_id: 'ves_a', role: 'bosun', status: 'invited', as_of: '2026-11-20T00:00:00Z' });
+    f.consents.push({ crew_unique_id: 'crew_3', partner_id: 'ptn_a', categories: ['status', 'profile', 'documents', 'compliance'] });
+    f.documents.push({
+      document_id: 'doc_c3_med', crew_unique_id: 'crew_3', type: 'certificate', category: 'medical', title: 'Medical fitness',
+      verification_status: 'verified', expiry_date: '2027-09-01', classification: { document_class: 'medical', category_code: 'medical_fitness' },
+    }, {
+      document_id: 'doc_c3_bst', crew_unique_id: 'crew_3', type: 'certificate', category: 'training', title: 'BST',
+      verification_status: 'verified', expiry_date: '2028-09-01', classification: { document_class: 'training', category_code: 'bst', stcw_codes: ['A-VI/1-1'] },
+    });
+    await load(f);
+    const events = (await sync()).filter((e) => e.crew === 'crew_3');
+    assert.deepEqual(events.map((e) => e.type).sort(), [
+      'crew.compliance.changed', 'crew.document.processed', 'crew.document.processed', 'crew.profile.updated', 'crew.status.changed',
+    ]);
+    const compliance = events.find((e) => e.type === 'crew.compliance.changed')!.body.data;
+    assert.deepEqual(Object.keys(compliance), ['crew_unique_id', 'vessel_id', 'overall_status', 'requirements_met', 'requirements_total', 'requirements_expiring', 'next_expiry_date']);
+    assert.equal(compliance.overall_status, 'non_compliant');
+  });
+
+  it('crew without consent produce no events; consenting later is a join for that category', async () => {
+    assert.deepEqual((await outbox(store().db)).filter((e) => e.crew === 'crew_2'), []);
+    const f = base();
+    f.consents.push({ crew_unique_id: 'crew_2', partner_id: 'ptn_a', categories: ['status'] });
+    await load(f);
+    const events = (await sync()).filter((e) => e.crew === 'crew_2');
+    assert.deepEqual(events.map((e) => e.type), ['crew.status.changed']);
+  });
+
+  it('only subscribed event types are written, while the snapshot still moves on', async () => {
+    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(['crew.profile.updated']) })
+      .where('partner_id', '=', 'ptn_a').execute();
+    const f = base();
+    f.consents.push({ crew_unique_id: 'crew_2', partner_id: 'ptn_a', categories: ['status'] });
+    f.crew[1].background_check_status = 'review';
+    await load(f);
+    assert.deepEqual(await sync(), []);
+    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(ALL_EVENTS) })
+      .where('partner_id', '=', 'ptn_a').execute();
+    assert.deepEqual(await sync(), []);
+  });
+
+  it('crew leaving the fleet send nothing, and coming back is a join again', async () => {
+    const f = base();
+    f.consents.push({ crew_unique_id: 'crew_2', partner_id: 'ptn_a', categories: ['status'] });
+    f.crew[1].background_check_status = 'review';
+    f.assignments[1].status = 'signed_off';
+    await load(f);
+    assert.deepEqual((await sync()).filter((e) => e.crew === 'crew_2'), []);
+    f.assignments[1].status = 'active';
+    await load(f);
+    assert.deepEqual((await sync()).map((e) => [e.type, e.crew]), [['crew.status.changed', 'crew_2']]);
+  });
+});
