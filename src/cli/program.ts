@@ -3,6 +3,8 @@ import { adminCommand } from './commands/admin.ts';
 import { complianceCommand } from './commands/compliance.ts';
 import { dbCommand } from './commands/db.ts';
 import { fixturesCommand } from './commands/fixtures.ts';
+import { serveCommand } from './commands/serve.ts';
+import { syncCommand } from './commands/sync.ts';
 import type { CliDeps } from './context.ts';
 
 /** The `svc` command line: one sub-command per file under commands/. */
@@ -19,6 +21,8 @@ export function buildProgram(deps: CliDeps): Command {
   program.addCommand(dbCommand(deps));
   program.addCommand(fixturesCommand(deps));
   program.addCommand(adminCommand(deps));
+  program.addCommand(serveCommand(deps));
+  program.addCommand(syncCommand(deps));
   program.addCommand(complianceCommand(deps));
   return program;
 }

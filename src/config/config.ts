@@ -23,6 +23,16 @@ export interface Config {
   readonly rateLimitWindowSeconds: number;
   /** Base URL used to build absolute links (download_url); empty means derive from the request. */
   readonly publicBaseUrl: string;
+  /** Time limit of one webhook delivery attempt, in milliseconds. */
+  readonly webhookTimeoutMs: number;
+  /** Webhook deliveries in flight at once, over all endpoints. */
+  readonly webhookConcurrency: number;
+  /** Webhook deliveries in flight at once to one endpoint. */
+  readonly webhookConcurrencyPerEndpoint: number;
+  /** Lifetime of a document download link (DECISIONS.md §5: 15 minutes). */
+  readonly downloadLinkTtlSeconds: number;
+  /** How long `svc serve` waits for in-flight requests on SIGTERM/SIGINT before closing them. */
+  readonly shutdownGraceMs: number;
 }
 
 const ConfigStruct = object({
@@ -40,6 +50,11 @@ const ConfigStruct = object({
   rateLimitDefault: defaulted(min(integer(), 1), 600),
   rateLimitWindowSeconds: defaulted(min(integer(), 1), 60),
   publicBaseUrl: defaulted(string(), ''),
+  webhookTimeoutMs: defaulted(max(min(integer(), 1), 120_000), 10_000),
+  webhookConcurrency: defaulted(max(min(integer(), 1), 256), 8),
+  webhookConcurrencyPerEndpoint: defaulted(max(min(integer(), 1), 64), 2),
+  downloadLinkTtlSeconds: defaulted(max(min(integer(), 1), 86_400), 900),
+  shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
 });
 
 /** Environment variables read by the service, and the setting each one feeds. */
@@ -58,10 +73,17 @@ export const ENV_VARS = {
   SVC_RATE_LIMIT: 'rateLimitDefault',
   SVC_RATE_LIMIT_WINDOW_SECONDS: 'rateLimitWindowSeconds',
   SVC_PUBLIC_BASE_URL: 'publicBaseUrl',
+  SVC_WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
+  SVC_WEBHOOK_CONCURRENCY: 'webhookConcurrency',
+  SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: 'webhookConcurrencyPerEndpoint',
+  SVC_DOWNLOAD_LINK_TTL_SECONDS: 'downloadLinkTtlSeconds',
+  SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
+  'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
 

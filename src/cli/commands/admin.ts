@@ -1,9 +1,15 @@
 import { Command } from 'commander';
 import type { CliDeps } from '../context.ts';
+import { addDeadLetterCommands } from './admin-dead-letters.ts';
 import { addKeyCommands } from './admin-keys.ts';
+import { addRevokeKeyCommand } from './admin-revoke-key.ts';
+import { addWebhookCommands } from './admin-webhooks.ts';
 
 export function adminCommand(deps: CliDeps): Command {
   const admin = new Command('admin').description('operator tasks: keys, webhook endpoints, dead letters');
   addKeyCommands(admin, deps);
+  addRevokeKeyCommand(admin, deps);
+  addWebhookCommands(admin, deps);
+  addDeadLetterCommands(admin, deps);
   return admin;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.ts';
+import * as m0100 from './0100-rate-limits.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -7,4 +8,5 @@ import * as m0001 from './0001-initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0100-rate-limits': m0100,
 };

@@ -1,0 +1,62 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
+import { listDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
+import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+}
+
+function withFilters(cmd: Command): Command {
+  return cmd
+    .option('--partner <id>', 'only this partner')
+    .option('--event-type <type>', 'only this event type')
+    .option('--since <iso>', 'dead-lettered at or after this time (ISO-8601)')
+    .option('--until <iso>', 'dead-lettered at or before this time (ISO-8601)');
+}
+
+function query(opts: { partner?: string; eventType?: string; since?: string; until?: string }): DeadLetterQuery {
+  return { partnerId: opts.partner, eventType: opts.eventType, since: opts.since, until: opts.until };
+}
+
+/** `svc admin replay-dead-letters`, `list-dead-letters` and `deliveries`: added to the admin command. */
+export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
+  withFilters(admin.command('replay-dead-letters'))
+    .description('put dead-lettered events back for delivery (same event_id, fresh attempt count); the next sync sends them')
+    .action(async (opts, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        const replayed = await replayDeadLetters(store.db, query(opts), deps.clock);
+        for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, d.deadAt].join('\t'));
+        println(deps.stderr, `replayed ${replayed.length} dead letter(s); run \`svc sync\` to deliver them now`);
+      });
+    });
+
+  withFilters(admin.command('list-dead-letters'))
+    .description('list dead-lettered events, oldest first: event, partner, type, dead at, replayed at, reason')
+    .option('--limit <n>', 'at most this many', positiveInt)
+    .action(async (opts, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        for (const d of await findDeadLetters(store.db, { ...query(opts), limit: opts.limit })) {
+          println(deps.stdout, [d.eventId, d.partnerId, d.eventType, d.deadAt, d.replayedAt ?? '-', d.reason].join('\t'));
+        }
+      });
+    });
+
+  admin.command('deliveries')
+    .description('delivery attempts, newest first: time, event, partner, type, attempt, outcome, status, latency, error')
+    .option('--partner <id>', 'only this partner')
+    .option('--event <id>', 'only this event')
+    .option('--limit <n>', 'at most this many (default 100)', positiveInt)
+    .action(async (opts: { partner?: string; event?: string; limit?: number }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        const attempts = await listDeliveryAttempts(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
+        for (const a of attempts) {
+          println(deps.stdout, [
+            a.attemptedAt, a.eventId, a.partnerId, a.eventType, `#${a.attemptNo}`, a.outcome,
+            a.statusCode ?? '-', `${a.latencyMs}ms`, a.error ?? '', a.url,
+          ].join('\t'));
+        }
+      });
+    });
+}

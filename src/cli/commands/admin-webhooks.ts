@@ -1,0 +1,43 @@
+import { Command, Option } from 'commander';
+import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
+import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+
+/** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
+export function addWebhookCommands(admin: Command, deps: CliDeps): void {
+  admin.command('register-webhook')
+    .description("register a partner's webhook endpoint, or rotate the one it has (URL, events, secret, status); " +
+      'prints the endpoint with its secret as JSON')
+    .requiredOption('--partner <id>', 'partner id')
+    .requiredOption('--url <url>', 'https URL (http only to loopback with SVC_ALLOW_INSECURE_WEBHOOKS=1)')
+    .requiredOption('--events <names>', 'comma-separated event types, e.g. crew.document.processed,crew.status.changed')
+    .option('--secret <secret>', 'signing secret; generated (whsec_…) when absent, also when rotating')
+    .addOption(new Option('--status <status>', 'endpoint status').choices(['active', 'disabled']))
+    .action(async (opts: { partner: string; url: string; events: string; secret?: string; status?: string }, cmd: Command) => {
+      const config = commandConfig(deps, cmd);
+      await withStore(config, async (store) => {
+        const body = {
+          url: opts.url,
+          subscribed_events: opts.events.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+          ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
+          ...(opts.status !== undefined ? { status: opts.status } : {}),
+        };
+        const { created, endpoint } = await registerWebhookEndpoint(store.db, opts.partner, body, {
+          clock: deps.clock, allowInsecure: config.allowInsecureWebhooks,
+        });
+        println(deps.stderr, `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
+          'give the secret to the partner, it signs every delivery');
+        println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
+      });
+    });
+
+  admin.command('list-webhooks')
+    .description('list webhook endpoints (partner, status, url, events); never the secrets')
+    .action(async (_opts, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        for (const e of await listEndpoints(store.db)) {
+          println(deps.stdout, [e.partnerId, e.endpointId, e.status, e.url, e.subscribedEvents.join(','), e.updatedAt].join('\t'));
+        }
+      });
+    });
+}

@@ -1,0 +1,92 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
+import { AppError } from '../../domain/app-error.ts';
+import { createApp } from '../../http/app.ts';
+import { listen } from '../../http/server.ts';
+import { openStore } from '../../store/connect.ts';
+import { assertMigrated } from '../../store/migrator.ts';
+import { commandConfig, type CliDeps } from '../context.ts';
+
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: boolean;
+  allowInsecureWebhooks?: boolean;
+}
+
+function port(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return Number(value);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * `svc serve`: the read API over the configured store, until SIGTERM/SIGINT. Shutdown stops
+ * accepting connections, lets in-flight requests finish (up to SVC_SHUTDOWN_GRACE_MS), then closes
+ * the store. Logs are pino JSON lines on standard output, one per request, with the request id.
+ */
+export function serveCommand(deps: CliDeps): Command {
+  return new Command('serve')
+    .description('run the HTTP API (JSON logs on standard output; stops cleanly on SIGTERM/SIGINT)')
+    .option('--port <n>', 'port to listen on (default: $SVC_PORT, else 8080; 0 picks a free one)', port)
+    .option('--host <address>', 'address to bind (default: $SVC_HOST, else 127.0.0.1)')
+    .option('--tls-cert <file>', 'PEM certificate: serve HTTPS (with --tls-key)')
+    .option('--tls-key <file>', 'PEM private key for --tls-cert')
+    .option('--trust-proxy', 'behind a TLS-terminating proxy: trust X-Forwarded-Proto/-Host/-For')
+    .option('--allow-insecure-webhooks', 'accept webhook URLs on loopback/private addresses and http to loopback (local testing only)')
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      const config = commandConfig(deps, cmd, {
+        port: opts.port, host: opts.host, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
+        trustProxy: opts.trustProxy || undefined, allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
+      });
+      if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
+        throw new AppError('invalid_input', '--tls-cert and --tls-key go together');
+      }
+      const logger = pino({ level: config.logLevel, base: { service: 'svc' } }, deps.stdout);
+      const store = await openStore(config.databaseUrl);
+      try {
+        await assertMigrated(store.db);
+      } catch (err) {
+        await store.close();
+        throw err;
+      }
+      const app = createApp({ db: store.db, config, clock: deps.clock, logger });
+      const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
+      let running;
+      try {
+        running = await listen(app.callback(), { host: config.host, port: config.port, tls });
+      } catch (err) {
+        await store.close();
+        throw err;
+      }
+      if (!tls && !config.trustProxy && !LOOPBACK.has(config.host)) {
+        logger.warn('serving plain HTTP on a non-loopback address: API keys travel in clear; use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy');
+      }
+      logger.info({ url: running.url, store: store.displayUrl, tls: Boolean(tls), trustProxy: config.trustProxy }, 'listening');
+
+      await new Promise<void>((resolve) => {
+        const stop = async () => {
+          logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+          await running.stop(config.shutdownGraceMs);
+          await store.close();
+          logger.info('stopped');
+          resolve();
+        };
+        if (deps.onShutdown) {
+          deps.onShutdown(stop);
+          return;
+        }
+        // A second signal during shutdown gets the default behaviour (exit at once).
+        const onSignal = () => {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+          void stop();
+        };
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+      });
+    });
+}

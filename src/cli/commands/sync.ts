@@ -1,0 +1,62 @@
+import { Command } from 'commander';
+import type { PartnerTally } from '../../sync/delivery-deps.ts';
+import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delivery-deps.ts';
+import { syncEventSources } from '../../sync/event-sources.ts';
+import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
+import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+
+/** A one-line progress display on a terminal, redrawn at most every 100 ms. */
+function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (now - last < 100 && p.done < p.total) return;
+    last = now;
+    const t = p.totals;
+    stream.write(`\rdelivering ${p.done}/${p.total}: ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered\x1b[K`);
+    if (p.done === p.total) stream.write('\n');
+  };
+}
+
+function printDryRun(deps: CliDeps, s: SyncSummary): void {
+  const out = (line: string) => println(deps.stdout, line);
+  out(`dry run ${s.runId}: nothing written, nothing sent`);
+  out(`would create ${s.planned.length} event(s)`);
+  for (const e of s.planned) out(`  ${e.partnerId}\t${e.eventType}\t${e.crewUniqueId ?? '-'}${e.note ? `\t${e.note}` : ''}`);
+  out(`would attempt ${s.due.length} outbox event(s)`);
+  for (const e of s.due) out(`  ${e.eventId}\t${e.partnerId}\t${e.eventType}\tattempt ${e.attempts + 1}\t${e.url}`);
+}
+
+function printSummary(deps: CliDeps, s: SyncSummary): void {
+  const out = (line: string) => println(deps.stdout, line);
+  const d = s.delivery!;
+  const created = [...s.created.values()].reduce((a, b) => a + b, 0);
+  const t = d.totals;
+  out(`sync ${s.runId}: ${created} created, ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered` +
+    `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.failed ? `, ${t.failed} failed` : ''}`);
+  const partners = [...new Set([...s.created.keys(), ...d.perPartner.keys(), ...s.held.keys()])].sort();
+  if (partners.length === 0) return;
+  out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
+  for (const p of partners) {
+    const tally: Partial<PartnerTally> = d.perPartner.get(p) ?? {};
+    out([p, s.created.get(p) ?? 0, tally.delivered ?? 0, tally.retrying ?? 0, tally.deadLettered ?? 0, s.held.get(p) ?? 0].join('\t'));
+  }
+  for (const e of d.errors) println(deps.stderr, `svc: event ${e.eventId} not delivered: ${e.message}`);
+}
+
+export function syncCommand(deps: CliDeps): Command {
+  return new Command('sync')
+    .description('one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
+      'exits 75 at once when another run holds the lock')
+    .option('--dry-run', 'print what would be created and sent; write and send nothing')
+    .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
+      const config = commandConfig(deps, cmd);
+      const deliveryDeps = deliveryDepsFromConfig(config, deps.clock, { onProgress: progressLine(deps.stderr) });
+      await withStore(config, async (store) => {
+        const summary = await runSync(store.db, deliveryDeps, { dryRun: opts.dryRun, sources: syncEventSources(config) });
+        if (summary.dryRun) printDryRun(deps, summary);
+        else printSummary(deps, summary);
+      }, { poolSize: config.webhookConcurrency + 2 });
+    });
+}

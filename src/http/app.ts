@@ -1,0 +1,44 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { createRateLimiter } from '../services/rate-limit.ts';
+import { signingKeysLoader } from '../services/signing-keys.ts';
+import type { AppDeps, AppState, RouteDeps, RouteModule } from './app-deps.ts';
+import { audit } from './middleware/audit.ts';
+import { renderErrors } from './middleware/errors.ts';
+import { fallback } from './middleware/fallback.ts';
+import { requestId } from './middleware/request-id.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { routeModules } from './routes/index.ts';
+
+/** Fills the optional deps and builds the per-app services route modules share. */
+export function routeDeps(deps: AppDeps): RouteDeps {
+  const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
+  return {
+    ...deps,
+    randomBytes,
+    signingKeys: signingKeysLoader(deps.db, randomBytes),
+    rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
+  };
+}
+
+/**
+ * The API as a Koa app; it never listens (see server.ts). Order matters: the request id exists
+ * before anything can fail, the audit and log see the final status, errors are rendered inside
+ * them, and unmatched paths fall through to 404/405.
+ */
+export function createApp(deps: AppDeps, modules: readonly RouteModule[] = routeModules): Koa<AppState> {
+  const shared = routeDeps(deps);
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // Koa's own error logging would print stacks to stderr; ours go through pino with the request id.
+  app.silent = true;
+  const router = new Router<AppState>();
+  for (const m of modules) m.register(router, shared);
+  app.use(requestId(shared.randomBytes));
+  app.use(requestLog(deps.logger));
+  app.use(audit(deps.db, deps.clock, deps.logger));
+  app.use(renderErrors(deps.logger));
+  app.use(fallback());
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/database.ts';
+import { insertAuditEntry } from '../../store/repositories/audit-repo.ts';
+import type { AppState } from '../app-deps.ts';
+
+/** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
+export function routeTemplate(routerPath: string): string {
+  return routerPath.replace(/:(\w+)/g, '{$1}');
+}
+
+/**
+ * Writes one audit row for every call, rejected ones included, once the response is decided:
+ * the row exists before the client sees the answer. A failing audit write is logged, not turned
+ * into an error, so the health probe can still say the store is down.
+ */
+export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const at = clock().toISOString();
+    try {
+      await next();
+    } finally {
+      const facts = ctx.state.audit;
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      const route = facts.route ?? (typeof matched === 'string' ? routeTemplate(matched) : null);
+      const params = ((ctx as { params?: Record<string, string> }).params ?? {});
+      try {
+        await insertAuditEntry(db, {
+          requestId: ctx.state.requestId,
+          at,
+          partnerId: facts.partnerId,
+          keyId: facts.keyId,
+          method: ctx.method,
+          route,
+          path: (facts.path ?? ctx.path).slice(0, 2000),
+          crewUniqueId: facts.crewUniqueId ?? params.crew_unique_id ?? params.id ?? null,
+          documentId: facts.documentId ?? params.document_id ?? null,
+          status: ctx.status,
+          latencyMs: performance.now() - started,
+          clientIp: ctx.ip || null,
+        });
+      } catch (err) {
+        logger.error({ reqId: ctx.state.requestId, err: (err as Error).message }, 'audit write failed');
+      }
+    }
+  };
+}

@@ -1,0 +1,57 @@
+import type { Middleware, ParameterizedContext } from 'koa';
+import { AppError } from '../../domain/app-error.ts';
+import { authenticateKey, invalidKey } from '../../services/authenticate.ts';
+import type { AppState, RouteDeps } from '../app-deps.ts';
+
+/**
+ * The key a request presents: `Authorization: Bearer <key>` wins over `X-Partner-API-Key`
+ * (DECISIONS.md §2). An Authorization header of another scheme is refused rather than ignored.
+ */
+export function presentedKey(ctx: ParameterizedContext<any>): string | undefined {
+  const authorization = ctx.get('Authorization').trim();
+  if (authorization !== '') {
+    const m = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (m) return m[1];
+    if (ctx.get('X-Partner-API-Key') === '') throw invalidKey('the Authorization header must use the Bearer scheme', true);
+  }
+  const header = ctx.get('X-Partner-API-Key').trim();
+  return header === '' ? undefined : header;
+}
+
+/** Partner routes: a live or test key; sets `ctx.state.partner` and the audit's partner and key. */
+export function authenticatePartner(deps: RouteDeps): Middleware<AppState> {
+  return async (ctx, next) => {
+    const caller = await authenticateKey(deps.db, presentedKey(ctx));
+    if (caller.kind !== 'partner') {
+      ctx.state.audit.keyId = caller.keyId;
+      throw invalidKey('operator keys are accepted by the admin routes only; use a partner key (svc_live_ or svc_test_)', true);
+    }
+    ctx.state.partner = caller.partner;
+    ctx.state.audit.partnerId = caller.partner.partner.partnerId;
+    ctx.state.audit.keyId = caller.partner.keyId;
+    await next();
+  };
+}
+
+/**
+ * Admin routes: an operator key (`svc_op_`) only. A valid partner key is 403 insufficient_scope,
+ * anything else 401. The audit row names the operator key and the partner of the path.
+ */
+export function requireOperator(deps: RouteDeps): Middleware<AppState> {
+  return async (ctx, next) => {
+    const caller = await authenticateKey(deps.db, presentedKey(ctx));
+    const pathPartner = (ctx as { params?: Record<string, string> }).params?.partner_id;
+    if (caller.kind === 'partner') {
+      ctx.state.audit.partnerId = caller.partner.partner.partnerId;
+      ctx.state.audit.keyId = caller.partner.keyId;
+      throw new AppError('insufficient_scope', 'admin routes need an operator key (svc_op_…)', {
+        extra: { required_scope: 'operator' },
+        headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="operator"' },
+      });
+    }
+    ctx.state.operator = { keyId: caller.keyId, partnerId: caller.partnerId };
+    ctx.state.audit.keyId = caller.keyId;
+    ctx.state.audit.partnerId = pathPartner ?? caller.partnerId;
+    await next();
+  };
+}

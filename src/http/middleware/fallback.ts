@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../domain/app-error.ts';
+import type { AppState } from '../app-deps.ts';
+import { routeTemplate } from './audit.ts';
+
+interface MatchedLayer {
+  path: string;
+  methods: string[];
+}
+
+/**
+ * Runs after the router: a path no route knows is 404 `not_found`; a known path asked with a
+ * method it does not take is 405 `method_not_allowed` with `Allow` listing the methods it does.
+ */
+export function fallback(): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404) return;
+    const matched = ((ctx as { matched?: MatchedLayer[] }).matched ?? []).filter((l) => l.methods.length > 0);
+    if (matched.length === 0) throw new AppError('not_found', `no route ${ctx.path}`);
+    const allowed = [...new Set(matched.flatMap((l) => l.methods))];
+    ctx.state.audit.route = routeTemplate(matched[0]!.path);
+    throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  };
+}

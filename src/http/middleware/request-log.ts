@@ -1,0 +1,22 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { AppState } from '../app-deps.ts';
+
+/** One structured line per request: id, method, path, status, latency. Never headers or bodies. */
+export function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      logger.info({
+        reqId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.state.audit?.path ?? ctx.path,
+        status: ctx.status,
+        partnerId: ctx.state.audit?.partnerId ?? undefined,
+        ms: Math.round(performance.now() - started),
+      }, 'request');
+    }
+  };
+}

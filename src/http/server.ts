@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { AppError } from '../domain/app-error.ts';
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+}
+
+/** A listening server and how to stop it gracefully. */
+export interface RunningServer {
+  server: Server;
+  url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, and after `graceMs` cuts what is
+   * left. Resolves once the server is closed.
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+function readTls(tls: NonNullable<ListenOptions['tls']>): { cert: Buffer; key: Buffer } {
+  try {
+    return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+  } catch (err) {
+    throw new AppError('invalid_input', `cannot read the TLS certificate or key: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Listens with `handler` (e.g. `app.callback()`) over HTTP, or HTTPS when a certificate is given. */
+export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
+  const server: Server = options.tls ? createHttpsServer(readTls(options.tls), handler) : createHttpServer(handler);
+  // Slow or stuck clients must not hold a connection for ever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(new AppError('invalid_input', `cannot listen on ${options.host}:${options.port}: ${err.message}`, { cause: err })));
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
+  let stopping: Promise<void> | undefined;
+  return {
+    server,
+    url,
+    stop(graceMs) {
+      stopping ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        // close() stops accepting and, since Node 19, drops idle keep-alive connections; busy
+        // ones close once their response is sent.
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return stopping;
+    },
+  };
+}

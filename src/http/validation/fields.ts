@@ -1,0 +1,129 @@
+import { issues, type Loc, type ValidationIssue } from './issues.ts';
+
+/** A parsed value or the issues that stopped it, never both. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+
+/**
+ * Parses one input value (a query string, or any JSON value of a body field) at `loc`, the way
+ * pydantic's lax mode does: numeric strings are integers, 'yes'/'0' are booleans, and so on.
+ */
+export type FieldParser<T> = (input: unknown, loc: Loc) => Parsed<T>;
+
+/** How a field of a query or body is read: its parser, and whether it is required or defaulted. */
+export interface FieldSpec<T> {
+  parse: FieldParser<T>;
+  required?: boolean;
+  default?: T;
+}
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = <T>(...list: ValidationIssue[]): Parsed<T> => ({ ok: false, issues: list });
+
+const INT_TEXT = /^\s*[+-]?\d+\s*$/;
+const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+/** An integer, optionally bounded: `int_parsing`, `greater_than_equal`, `less_than_equal`. */
+export function int(bounds: { ge?: number; le?: number } = {}): FieldParser<number> {
+  return (input, loc) => {
+    let n: number;
+    if (typeof input === 'number' && Number.isInteger(input)) n = input;
+    else if (typeof input === 'string' && INT_TEXT.test(input)) n = Number(input.trim());
+    else if (typeof input === 'string') return fail(issues.intParsing(loc, input));
+    else return fail(issues.intType(loc, input));
+    if (!Number.isSafeInteger(n)) return fail(issues.intParsing(loc, input));
+    if (bounds.ge !== undefined && n < bounds.ge) return fail(issues.greaterThanEqual(loc, input, bounds.ge));
+    if (bounds.le !== undefined && n > bounds.le) return fail(issues.lessThanEqual(loc, input, bounds.le));
+    return ok(n);
+  };
+}
+
+/** A boolean: JSON true/false, or the words pydantic accepts (`true`, `1`, `yes`, `off`…). */
+export function bool(): FieldParser<boolean> {
+  return (input, loc) => {
+    if (typeof input === 'boolean') return ok(input);
+    if (input === 0 || input === 1) return ok(input === 1);
+    if (typeof input === 'string') {
+      const word = input.trim().toLowerCase();
+      if (TRUE_WORDS.has(word)) return ok(true);
+      if (FALSE_WORDS.has(word)) return ok(false);
+      return fail(issues.boolParsing(loc, input));
+    }
+    return fail(issues.boolType(loc, input));
+  };
+}
+
+/** A string with optional length and pattern constraints (checked in pydantic's order). */
+export function str(rules: { minLength?: number; maxLength?: number; pattern?: RegExp } = {}): FieldParser<string> {
+  return (input, loc) => {
+    if (typeof input !== 'string') return fail(issues.stringType(loc, input));
+    if (rules.minLength !== undefined && input.length < rules.minLength) return fail(issues.stringTooShort(loc, input, rules.minLength));
+    if (rules.maxLength !== undefined && input.length > rules.maxLength) return fail(issues.stringTooLong(loc, input, rules.maxLength));
+    if (rules.pattern && !rules.pattern.test(input)) return fail(issues.stringPatternMismatch(loc, input, rules.pattern.source));
+    return ok(input);
+  };
+}
+
+/** One of a fixed set of strings: `literal_error` with `ctx.expected`. */
+export function literal<const V extends string>(values: readonly V[]): FieldParser<V> {
+  return (input, loc) =>
+    typeof input === 'string' && (values as readonly string[]).includes(input) ? ok(input as V) : fail(issues.literalError(loc, input, values));
+}
+
+/** A JSON array whose items all parse; every bad item is reported at its index. */
+export function list<T>(item: FieldParser<T>, rules: { minLength?: number } = {}): FieldParser<T[]> {
+  return (input, loc) => {
+    if (!Array.isArray(input)) return fail(issues.listType(loc, input));
+    const out: T[] = [];
+    const found: ValidationIssue[] = [];
+    input.forEach((v, i) => {
+      const r = item(v, [...loc, i]);
+      if (r.ok) out.push(r.value);
+      else found.push(...r.issues);
+    });
+    if (found.length > 0) return fail(...found);
+    if (rules.minLength !== undefined && out.length < rules.minLength) {
+      return fail(issues.listTooShort(loc, input, rules.minLength, out.length));
+    }
+    return ok(out);
+  };
+}
+
+/** A parser with an extra check; `check` returns the reason for a `value_error`, or null. */
+export function refine<T>(parser: FieldParser<T>, check: (value: T) => string | null): FieldParser<T> {
+  return (input, loc) => {
+    const r = parser(input, loc);
+    if (!r.ok) return r;
+    const reason = check(r.value);
+    return reason === null ? r : fail(issues.valueError(loc, input, reason));
+  };
+}
+
+/** The parsed shape of a set of field specs: defaulted and required fields are never undefined. */
+export type ParsedFields<S> = {
+  [K in keyof S]: S[K] extends FieldSpec<infer T> ? (S[K] extends { default: unknown } | { required: true } ? T : T | undefined) : never;
+};
+
+/**
+ * Reads every field of `spec` from `source` (a query object or a parsed JSON body), collecting
+ * all issues rather than stopping at the first. `whole` is what a `missing` issue echoes as input
+ * (pydantic echoes the whole body object; for a query it is null).
+ */
+export function readFields<S extends Record<string, FieldSpec<any>>>(
+  source: Record<string, unknown>, spec: S, where: 'query' | 'body', whole: unknown,
+): { value: ParsedFields<S>; issues: ValidationIssue[] } {
+  const value: Record<string, unknown> = {};
+  const found: ValidationIssue[] = [];
+  for (const [name, field] of Object.entries(spec)) {
+    const raw = source[name];
+    if (raw === undefined) {
+      if (field.required) found.push(issues.missing([where, name], whole));
+      else value[name] = field.default;
+      continue;
+    }
+    const r = field.parse(raw, [where, name]);
+    if (r.ok) value[name] = r.value;
+    else found.push(...r.issues);
+  }
+  return { value: value as ParsedFields<S>, issues: found };
+}

@@ -1,0 +1,10 @@
+/*
+ * Pydantic-v2-style request validation shared by every route (DECISIONS.md §1): parse query and
+ * JSON bodies, collect every issue, throw one 422 whose body is `{"detail": [issues…]}`.
+ */
+export { MAX_BODY_BYTES, isJsonContentType, parseJsonBody, readJsonBody } from './body.ts';
+export { bool, int, list, literal, readFields, refine, str } from './fields.ts';
+export type { FieldParser, FieldSpec, Parsed, ParsedFields } from './fields.ts';
+export { issue, issues, issuesOf, throwValidation, truncateInput, validationError } from './issues.ts';
+export type { Loc, ValidationIssue } from './issues.ts';
+export { parseQuery, queryBool, queryInt, queryString } from './query.ts';

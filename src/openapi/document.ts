@@ -1,0 +1,48 @@
+import { HEADERS } from './errors.ts';
+import { pathGroups } from './paths/index.ts';
+import { schemas } from './schemas.ts';
+import type { JsonObject, PathItems } from './types.ts';
+
+const DESCRIPTION = `Read-only partner API over crew, vessel, document and compliance data.
+
+Authentication: a partner key (\`svc_live_…\` for live data, \`svc_test_…\` for test-flagged data) as \`Authorization: Bearer <key>\`
+(over TLS), or in \`X-Partner-API-Key\`; Bearer wins when both are sent. Admin routes take an operator key (\`svc_op_…\`).
+
+Every response carries \`X-Request-Id\` (\`req_…\`), the id of the call's audit log row. Authenticated responses carry
+\`RateLimit-Policy\` and \`RateLimit\`; a 429 carries \`Retry-After\`.
+
+Errors: 422 bodies are \`{"detail": [{type, loc, msg, input, ctx?}]}\` as FastAPI/pydantic v2 produce them; every other error is
+\`{"detail": {"code", "message", ...}}\`. On any path: an unknown path is 404 \`not_found\`; a method a path does not take is 405
+\`method_not_allowed\` with an \`Allow\` header; bodies over 64 KiB are 413 \`payload_too_large\`; a body with a content type other
+than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).`;
+
+function mergePaths(groups: readonly PathItems[]): PathItems {
+  const out: PathItems = {};
+  for (const group of groups) {
+    for (const [path, item] of Object.entries(group)) out[path] = { ...(out[path] ?? {}), ...item };
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document of the service, served at GET /openapi.json. */
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Partner Crew Compliance API', version: '0.1.0', description: DESCRIPTION },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    tags: [
+      { name: 'partner' }, { name: 'fleet' }, { name: 'crew' }, { name: 'documents' }, { name: 'compliance' },
+      { name: 'admin' }, { name: 'operations' },
+    ],
+    paths: mergePaths(pathGroups),
+    components: {
+      securitySchemes: {
+        partnerBearer: { type: 'http', scheme: 'bearer', description: 'partner key: svc_live_… or svc_test_…' },
+        partnerApiKey: { type: 'apiKey', in: 'header', name: 'X-Partner-API-Key', description: 'partner key, when Authorization is not sent' },
+        operatorBearer: { type: 'http', scheme: 'bearer', description: 'operator key: svc_op_…' },
+      },
+      headers: HEADERS,
+      schemas,
+    },
+  };
+}

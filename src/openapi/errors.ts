@@ -1,0 +1,77 @@
+import type { ErrorCode } from '../domain/app-error.ts';
+import { ref, type JsonObject } from './types.ts';
+
+/** Every `detail.code` the HTTP API can answer with (DECISIONS.md §1). */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  'invalid_api_key', 'insufficient_scope', 'consent_required', 'crew_not_found', 'document_not_found', 'photo_not_found',
+  'vessel_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
+  'unsupported_media_type', 'rate_limited', 'compliance_unavailable', 'link_expired', 'operator_key_revoke_only',
+  'internal_error',
+];
+
+const header = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema });
+
+export const HEADERS: Record<string, JsonObject> = {
+  'X-Request-Id': header('`req_…`: the id of this call in the audit log; quote it when reporting a problem', { type: 'string', pattern: '^req_' }),
+  'RateLimit-Policy': header('the partner\'s quota, e.g. `600;w=60` (600 requests per 60 s window)'),
+  RateLimit: header('the current window, e.g. `limit=600, remaining=599, reset=42` (reset in seconds)'),
+  'Retry-After': header('seconds to wait before retrying', { type: 'integer' }),
+  'WWW-Authenticate': header('`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`'),
+  Allow: header('the methods the path takes'),
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Headers every response carries, plus the rate limit headers of authenticated ones. */
+export function responseHeaders(rateLimited: boolean, ...extra: string[]): JsonObject {
+  const names = ['X-Request-Id', ...(rateLimited ? ['RateLimit-Policy', 'RateLimit'] : []), ...extra];
+  return Object.fromEntries(names.map((n) => [n, headerRef(n)]));
+}
+
+/** A JSON success response. */
+export function jsonResponse(description: string, schema: string, rateLimited = true, extraHeaders: string[] = []): JsonObject {
+  return { description, headers: responseHeaders(rateLimited, ...extraHeaders), content: { 'application/json': { schema: ref(schema) } } };
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Missing, malformed, unknown, revoked or wrong kind of key',
+  403: 'Refused',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Body over 64 KiB',
+  415: 'Body sent with a content type other than application/json',
+  422: 'Invalid path, query or body input: every problem at once, pydantic-style',
+  429: 'Rate limit exceeded',
+  500: 'Unexpected error (no details; quote X-Request-Id)',
+  503: 'Unavailable',
+};
+
+const EXTRA_HEADERS: Record<number, string[]> = { 401: ['WWW-Authenticate'], 429: ['Retry-After'], 503: ['Retry-After'] };
+
+/**
+ * Error responses by status with the codes each may carry, e.g.
+ * `errorResponses({ 403: ['insufficient_scope', 'consent_required'], 404: ['crew_not_found'] })`.
+ * 401, 429 and 500 are added for authenticated operations unless `authenticated` is false.
+ */
+export function errorResponses(byStatus: Record<number, ErrorCode[] | 'validation'>, authenticated = true): Record<string, JsonObject> {
+  const base: Record<number, ErrorCode[] | 'validation'> = authenticated
+    ? { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'] }
+    : { 500: ['internal_error'] };
+  const all = { ...base, ...byStatus };
+  const out: Record<string, JsonObject> = {};
+  for (const [status, codes] of Object.entries(all)) {
+    const n = Number(status);
+    const extra = [...(EXTRA_HEADERS[n] ?? []), ...(n === 403 && codes !== 'validation' && codes.includes('insufficient_scope') ? ['WWW-Authenticate'] : [])];
+    // Authenticated errors after the rate limit carry its headers too; they are documented, not required.
+    const headers = responseHeaders(authenticated && n !== 401, ...extra);
+    out[status] = codes === 'validation'
+      ? { description: STATUS_TEXT[n], headers, content: { 'application/json': { schema: ref('ValidationError') } } }
+      : {
+        description: `${STATUS_TEXT[n] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+        headers,
+        content: { 'application/json': { schema: ref('Error') } },
+      };
+  }
+  return out;
+}

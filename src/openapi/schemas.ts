@@ -1,0 +1,151 @@
+import { ERROR_CODES } from './errors.ts';
+import { nullable, ref, type JsonObject } from './types.ts';
+
+const str = { type: 'string' };
+const date = { type: 'string', format: 'date' };
+const dateTime = { type: 'string', format: 'date-time' };
+const strings = { type: 'array', items: str };
+
+function object(properties: Record<string, JsonObject>, required: string[] = Object.keys(properties), extra: JsonObject = {}): JsonObject {
+  return { type: 'object', properties, required, ...extra };
+}
+
+const resources: Record<string, JsonObject> = {
+  PartnerMe: object({
+    partner_id: str,
+    name: str,
+    kind: { enum: ['customer', 'external'] },
+    tier: { enum: ['management', 'recruiter', 'vessel', 'basic', null], description: 'null for external partners' },
+    mode: { enum: ['live', 'test'], description: 'live keys see live data only, test keys test-flagged data only' },
+    key_id: str,
+    scopes: { ...strings, description: 'effective scopes, sorted' },
+    rate_limit: object({ limit: { type: 'integer' }, window_seconds: { type: 'integer' } }),
+  }),
+  Vessel: object({
+    vessel_id: str, vessel_name: str, imo: nullable(str), mmsi: nullable(str), flag_state: str, vessel_type: str,
+  }),
+  VesselList: object({ items: { type: 'array', items: ref('Vessel') } }),
+  FleetEntry: object({
+    crew_unique_id: str,
+    vessel_id: str,
+    as_of: dateTime,
+    name: str,
+    vessel_name: str,
+    vessel_imo: { ...nullable(str), description: 'null when the vessel has no IMO number' },
+    role: str,
+    status: { enum: ['invited', 'active', 'on_leave'], description: 'present only with status consent and crew:status:read' },
+    background_check_status: {
+      enum: ['not_started', 'pending', 'clear', 'review', 'adverse', 'expired'],
+      description: 'present only with status consent and crew:status:read',
+    },
+    documents_expiring: {
+      type: 'integer', minimum: 0,
+      description: 'listable documents expiring between today and today + expiring_within_days (UTC, inclusive); 0 without crew:documents:read or documents consent',
+    },
+  }, ['crew_unique_id', 'vessel_id', 'as_of', 'name', 'vessel_name', 'vessel_imo', 'role', 'documents_expiring']),
+  FleetPage: object({
+    items: { type: 'array', items: ref('FleetEntry') },
+    expiring_within_days: { type: 'integer', minimum: 0, maximum: 730 },
+    next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
+  }, ['items', 'expiring_within_days']),
+  LookupRequest: object({ email: { ...str, minLength: 1, maxLength: 320 } }, ['email'], { additionalProperties: false }),
+  LookupResult: object({ crew_unique_id: str }),
+  Capacity: object({
+    stcw_regulation: nullable(str), role: str, level: nullable(str), gt_max: nullable({ type: 'integer' }),
+    kw_max: nullable({ type: 'integer' }), power_unrestricted: { type: 'boolean' }, area: str, vessel_types: strings,
+  }),
+  Classification: object({
+    taxonomy_version: str,
+    document_class: { enum: ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] },
+    category_code: str,
+    catalogue_title: object({ id: str, name: str }),
+    stcw_regulation: nullable(str),
+    stcw_codes: strings,
+    level: nullable(str),
+    is_refresher: { type: 'boolean' },
+    flag_state: nullable(str),
+    coc_capacities: { type: 'array', items: ref('Capacity') },
+    sources: strings,
+  }),
+  Document: object({
+    document_id: str,
+    type: str,
+    category: str,
+    title: str,
+    issuer: { ...nullable(str), description: 'null when the issuing authority is unknown' },
+    verification_status: { enum: ['unverified', 'pending', 'verified'] },
+    status: { enum: ['active', 'expired', 'superseded'] },
+    issue_date: nullable(date),
+    expiry_date: nullable(date),
+    document_number: nullable(str),
+    review_status: { enum: ['pending', 'approved', 'flagged'] },
+    is_expired: { type: 'boolean' },
+    no_expiry: { type: 'boolean', description: 'true: the document never expires; false with a null expiry_date: not recorded' },
+    is_current: { type: 'boolean' },
+    superseded_by: nullable(str),
+    classification: ref('Classification'),
+  }),
+  DocumentList: object({ crew_unique_id: str, items: { type: 'array', items: ref('Document') } }),
+  DownloadLink: object({
+    document_id: str,
+    download_url: { ...str, format: 'uri', description: 'GET /api/v2/files/{token} on this service; follow it at once, do not store it' },
+    expires_at: dateTime,
+    content_type: str,
+    file_name: str,
+  }),
+  Address: object({
+    line1: { ...nullable(str), description: 'null when no street was supplied' },
+    line2: nullable(str), city: nullable(str), region: nullable(str), postal_code: nullable(str), country_code: nullable(str),
+    full_address: { ...str, description: 'street lines, city, "region postal_code", country, comma-separated, missing parts skipped' },
+  }),
+  EmploymentEntry: object({
+    employer_name: str, vessel_name: nullable(str), role: str, start_date: date, end_date: nullable(date),
+    source: { enum: ['self_reported', 'employer_verified'] },
+  }),
+  Profile: object({
+    crew_unique_id: str,
+    name: { ...str, description: 'crew:profile:read' },
+    rank: nullable(str),
+    email: { ...nullable(str), description: 'crew:contact:read' },
+    phone: { ...nullable({ type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }), description: 'E.164' },
+    country_code: nullable(str),
+    nationality: { ...nullable(str), description: 'crew:professional:read' },
+    languages: strings,
+    skills: strings,
+    years_experience: nullable({ type: 'integer' }),
+    bio: nullable(str),
+    profile_photo_url: { ...nullable({ type: 'string', format: 'uri' }), description: "this service's photo route for the crew member, or null when none is held" },
+    employment_history: { type: 'array', items: ref('EmploymentEntry'), description: 'crew:experience:read' },
+    date_of_birth: { ...nullable(date), description: 'crew:personal:read' },
+    address: nullable(ref('Address')),
+    passport: nullable(object({ number: str, issuing_country: str, expiry_date: date })),
+    visas: { type: 'array', items: object({ type: str, country_code: str, number: str, expiry_date: date }) },
+  }, ['crew_unique_id'], {
+    description: 'Each block is present only when its scope is effective (keys absent, not null): crew:profile:read name, rank; '
+      + 'crew:contact:read email, phone, country_code; crew:professional:read nationality, languages, skills, years_experience, bio, '
+      + 'profile_photo_url; crew:experience:read employment_history; crew:personal:read date_of_birth, address, passport, visas.',
+  }),
+  Health: object({ status: { enum: ['ok', 'unavailable'] }, store: { enum: ['ok', 'unavailable'] } }),
+  Empty: { type: 'object', maxProperties: 0 },
+};
+
+const errors: Record<string, JsonObject> = {
+  Error: object({
+    detail: object({
+      code: { enum: ERROR_CODES },
+      message: str,
+      required_scope: { ...str, description: 'insufficient_scope: the scope that was missing' },
+      consent: { enum: ['status', 'profile', 'documents', 'compliance'], description: 'consent_required: the category withheld' },
+    }, ['code', 'message']),
+  }),
+  ValidationIssue: object({
+    type: str,
+    loc: { type: 'array', items: { type: ['string', 'integer'] } },
+    msg: str,
+    input: { description: 'the offending input; strings cut to 200 characters' },
+    ctx: { type: 'object' },
+  }, ['type', 'loc', 'msg']),
+  ValidationError: object({ detail: { type: 'array', items: ref('ValidationIssue'), minItems: 1 } }),
+};
+
+export const schemas: Record<string, JsonObject> = { ...resources, ...errors };

@@ -1,0 +1,55 @@
+import { AppError } from '../../domain/app-error.ts';
+import { effectiveScopes } from '../../domain/scopes.ts';
+import type { Db } from '../../store/database.ts';
+import { findApiKey } from '../../store/repositories/api-keys-repo.ts';
+import { readFile } from '../../store/repositories/documents-repo.ts';
+import { findPartner } from '../../store/repositories/partners-repo.ts';
+import type { PartnerContext } from '../visibility/partner-context.ts';
+import { requireDownloadableDocument, type FileLinkClaims } from './documents.ts';
+import { verifyToken } from './signed-token.ts';
+
+/** A file ready to send. */
+export interface FileDownload {
+  claims: FileLinkClaims;
+  contentType: string;
+  fileName: string;
+  bytes: Buffer;
+}
+
+function linkNotFound(): AppError {
+  return new AppError('not_found', 'this download link is not valid');
+}
+
+function readClaims(key: Buffer, token: string): FileLinkClaims {
+  const p = verifyToken(key, token);
+  if (!p) throw linkNotFound();
+  const { d, c, p: partnerId, k, m, e } = p;
+  if (typeof d !== 'string' || typeof c !== 'string' || typeof partnerId !== 'string' || typeof k !== 'string'
+    || (m !== 'live' && m !== 'test') || typeof e !== 'number') throw linkNotFound();
+  return { documentId: d, crewUniqueId: c, partnerId, keyId: k, mode: m, expiresAt: e };
+}
+
+/**
+ * Resolves `GET /api/v2/files/{token}`: a tampered token is 404 not_found, an expired one 410
+ * link_expired. Then everything the download endpoint checked is checked again, now: the key that
+ * asked is still active, the scope is still granted, the crew member is still on the fleet and
+ * consenting, the document is still listable (medical still allowed).
+ * `onClaims` receives the verified claims at once, so a refused call is still audited with them.
+ */
+export async function openFileLink(
+  db: Db, key: Buffer, token: string, now: Date, onClaims: (c: FileLinkClaims) => void = () => {},
+): Promise<FileDownload> {
+  const claims = readClaims(key, token);
+  onClaims(claims);
+  if (claims.expiresAt * 1000 <= now.getTime()) {
+    throw new AppError('link_expired', 'this download link has expired; ask the download endpoint for a new one');
+  }
+  const apiKey = await findApiKey(db, claims.keyId);
+  const partner = await findPartner(db, claims.partnerId);
+  if (!partner || !apiKey || apiKey.status !== 'active' || apiKey.partnerId !== partner.partnerId) throw linkNotFound();
+  const ctx: PartnerContext = { partner, mode: claims.mode, keyId: claims.keyId, scopes: new Set(effectiveScopes(partner)) };
+  const doc = await requireDownloadableDocument(db, ctx, claims.crewUniqueId, claims.documentId);
+  const file = await readFile(db, doc.fileId!);
+  if (!file) throw new AppError('document_not_found', `the file of document ${doc.documentId} is not stored`);
+  return { claims, contentType: file.contentType, fileName: doc.fileName ?? doc.documentId, bytes: file.bytes };
+}

@@ -1,0 +1,97 @@
+import type { Db } from '../../store/database.ts';
+import { consentsFor } from '../../store/repositories/consents-repo.ts';
+import { fleetPage, type FleetRow } from '../../store/repositories/fleet-repo.ts';
+import { expiringDocumentCounts } from '../visibility/documents.ts';
+import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
+import { signToken, verifyToken } from './signed-token.ts';
+
+/** Where a fleet page continues: after this (vessel, crew) key, for this partner, mode and window. */
+export interface FleetCursor {
+  partnerId: string;
+  mode: 'live' | 'test';
+  windowDays: number;
+  after: { vesselId: string; crewUniqueId: string };
+}
+
+export function encodeFleetCursor(key: Buffer, c: FleetCursor): string {
+  return signToken(key, { v: 1, p: c.partnerId, m: c.mode, w: c.windowDays, a: [c.after.vesselId, c.after.crewUniqueId] });
+}
+
+/**
+ * The cursor, when it was signed by this service for this partner and mode; null when it was
+ * tampered with, made for another partner or mode, or is not a cursor at all.
+ */
+export function decodeFleetCursor(key: Buffer, token: string, ctx: PartnerContext): FleetCursor | null {
+  const p = verifyToken(key, token);
+  if (!p || p.v !== 1 || p.p !== ctx.partner.partnerId || p.m !== ctx.mode) return null;
+  const [vesselId, crewUniqueId, ...rest] = Array.isArray(p.a) ? (p.a as unknown[]) : [];
+  if (typeof p.w !== 'number' || typeof vesselId !== 'string' || typeof crewUniqueId !== 'string' || rest.length > 0) return null;
+  return { partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: p.w, after: { vesselId, crewUniqueId } };
+}
+
+/** One fleet list item; status fields only with status consent and crew:status:read. */
+export interface FleetEntryWire {
+  crew_unique_id: string;
+  vessel_id: string;
+  as_of: string;
+  name: string;
+  vessel_name: string;
+  vessel_imo: string | null;
+  role: string;
+  status?: string;
+  background_check_status?: string;
+  documents_expiring: number;
+}
+
+export interface FleetPageWire {
+  items: FleetEntryWire[];
+  expiring_within_days: number;
+  /** Absent on the last page. */
+  next_cursor?: string;
+}
+
+export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsExpiring: number): FleetEntryWire {
+  const out: FleetEntryWire = {
+    crew_unique_id: row.crew_unique_id,
+    vessel_id: row.vessel_id,
+    as_of: row.as_of,
+    name: row.name,
+    vessel_name: row.vessel_name,
+    vessel_imo: row.imo,
+    role: row.role,
+  } as FleetEntryWire;
+  if (showStatus) {
+    out.status = row.status;
+    out.background_check_status = row.background_check_status;
+  }
+  out.documents_expiring = documentsExpiring;
+  return out;
+}
+
+/**
+ * One keyset page of the roster (DECISIONS.md §4): ordered by vessel then crew, strictly after the
+ * cursor, so rows added or removed between pages are neither skipped nor repeated.
+ */
+export async function listFleetPage(
+  db: Db, ctx: PartnerContext, cursorKey: Buffer,
+  q: { limit: number; windowDays: number; after: FleetCursor['after'] | null; today: string },
+): Promise<FleetPageWire> {
+  const rows = await fleetPage(db, fleetOf(ctx.partner, ctx.mode), q.after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const crewIds = [...new Set(page.map((r) => r.crew_unique_id))];
+  const consents = await consentsFor(db, ctx.partner.partnerId, crewIds);
+  const expiring = await expiringDocumentCounts(db, ctx, consents, crewIds, q.today, q.windowDays);
+  const statusScope = ctx.scopes.has('crew:status:read');
+  const out: FleetPageWire = {
+    items: page.map((r) => toFleetEntryWire(r, statusScope && (consents.get(r.crew_unique_id)?.has('status') ?? false), expiring.get(r.crew_unique_id) ?? 0)),
+    expiring_within_days: q.windowDays,
+  };
+  const last = page.at(-1);
+  if (rows.length > q.limit && last) {
+    out.next_cursor = encodeFleetCursor(cursorKey, {
+      partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: q.windowDays,
+      after: { vesselId: last.vessel_id, crewUniqueId: last.crew_unique_id },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { isLoopbackHost, nonPublicReason } from './address-policy.ts';
+
+/** Resolves a host name to its addresses (injected so tests and callers control DNS). */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** What the operator allows: non-public addresses and plain http to loopback, for local testing. */
+export interface DestinationPolicy {
+  allowInsecure: boolean;
+}
+
+/** Why a URL's scheme or literal host is refused, or null (checks that need no DNS). */
+export function urlProblem(url: URL, policy: DestinationPolicy): string | null {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'url must use https';
+  if (url.username || url.password) return 'url must not contain credentials';
+  if (url.protocol === 'http:' && !(policy.allowInsecure && isLoopbackHost(url.hostname))) {
+    return policy.allowInsecure ? 'url must use https (plain http is allowed only to loopback)' : 'url must use https';
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!policy.allowInsecure && isIP(host) !== 0) {
+    const reason = nonPublicReason(host);
+    if (reason) return `url points to ${host}, a ${reason} address`;
+  }
+  if (!policy.allowInsecure && isLoopbackHost(host)) return `url points to ${host}, a loopback address`;
+  return null;
+}
+
+/**
+ * Why delivering to this URL is refused after resolving its host, or null. Every address the
+ * name resolves to must be public unless the operator allows otherwise. DNS failures propagate.
+ */
+export async function destinationProblem(url: URL, policy: DestinationPolicy, resolve: Resolver): Promise<string | null> {
+  const problem = urlProblem(url, policy);
+  if (problem || policy.allowInsecure) return problem;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) !== 0 ? [host] : await resolve(host);
+  if (addresses.length === 0) return `url host ${host} resolves to no address`;
+  for (const address of addresses) {
+    const reason = nonPublicReason(address);
+    if (reason) return `url host ${host} resolves to ${address}, a ${reason} address`;
+  }
+  return null;
+}

@@ -1,0 +1,97 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { AppError } from '../../domain/app-error.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { Database } from '../../store/database.ts';
+import { findPartner } from '../../store/repositories/partners-repo.ts';
+import {
+  findEndpointByPartner, insertEndpoint, updateEndpoint, type WebhookEndpoint,
+} from '../../store/repositories/webhook-endpoints-repo.ts';
+import { destinationProblem, systemResolver, type Resolver } from './destination.ts';
+import { issues, type ValidationIssue } from './validation-issue.ts';
+import { validateRegistration } from './validate-registration.ts';
+
+/** What registering an endpoint needs besides the store. */
+export interface RegistrationDeps {
+  clock: Clock;
+  /** config.allowInsecureWebhooks: loopback/private destinations and http to loopback. */
+  allowInsecure: boolean;
+  resolve?: Resolver;
+  randomBytes?: (size: number) => Buffer;
+}
+
+/** `created` is true for a new endpoint (HTTP 201), false for a rotated one (200). */
+export interface RegistrationResult {
+  created: boolean;
+  endpoint: WebhookEndpoint;
+}
+
+/** The endpoint as the admin API and CLI show it (snake_case, secret included). */
+export function toEndpointWire(e: WebhookEndpoint) {
+  return {
+    endpoint_id: e.endpointId,
+    partner_id: e.partnerId,
+    url: e.url,
+    subscribed_events: e.subscribedEvents,
+    secret: e.secret,
+    status: e.status,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+  };
+}
+
+/** `whsec_` + 32 random bytes, base64url (DECISIONS.md §7). */
+export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cryptoRandomBytes): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/** The AppError a failed registration throws; `extra.validation` holds the pydantic-style issues. */
+export function registrationInvalid(found: ValidationIssue[]): AppError {
+  const summary = found.map((i) => `${i.loc.slice(1).join('.') || 'body'}: ${i.msg}`).join('; ');
+  return new AppError('invalid_input', `invalid webhook endpoint registration: ${summary}`, { extra: { validation: found } });
+}
+
+async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<ValidationIssue | undefined> {
+  const loc = ['body', 'url'];
+  try {
+    const problem = await destinationProblem(new URL(url), { allowInsecure: deps.allowInsecure }, deps.resolve ?? systemResolver);
+    return problem ? issues.valueError(loc, url, problem) : undefined;
+  } catch (err) {
+    return issues.valueError(loc, url, `url host cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/**
+ * Registers the partner's webhook endpoint, or rotates the one it has (one per partner): the
+ * body replaces URL, events, secret and status. An absent secret is generated, also on rotation,
+ * so a caller keeping the current secret sends it. Throws partner_not_found, or invalid_input
+ * with `extra.validation` (422 issues) for a bad body or a refused destination.
+ */
+export async function registerWebhookEndpoint(
+  db: Kysely<Database>, partnerId: string, body: unknown, deps: RegistrationDeps,
+): Promise<RegistrationResult> {
+  if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
+  const check = validateRegistration(body, { allowInsecure: deps.allowInsecure });
+  if (!check.ok) throw registrationInvalid(check.issues);
+  const refused = await checkResolvedUrl(check.value.url, deps);
+  if (refused) throw registrationInvalid([refused]);
+
+  const now = deps.clock().toISOString();
+  const secret = check.value.secret ?? generateWebhookSecret(deps.randomBytes);
+  return db.transaction().execute(async (trx) => {
+    const existing = await findEndpointByPartner(trx, partnerId);
+    const endpoint: WebhookEndpoint = {
+      endpointId: existing?.endpointId ?? `whe_${(deps.randomBytes ?? cryptoRandomBytes)(8).toString('hex')}`,
+      partnerId,
+      url: check.value.url,
+      subscribedEvents: check.value.subscribedEvents,
+      secret,
+      status: check.value.status,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    };
+    if (!existing && (await insertEndpoint(trx, endpoint))) return { created: true, endpoint };
+    await updateEndpoint(trx, endpoint);
+    return { created: false, endpoint: existing ? endpoint : (await findEndpointByPartner(trx, partnerId))! };
+  });
+}

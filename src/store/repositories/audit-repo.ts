@@ -1,0 +1,56 @@
+import type { Selectable } from 'kysely';
+import type { AuditLogTable, Db } from '../database.ts';
+
+/** One audited call: who, what, outcome. Never the key, never a body. */
+export interface AuditEntry {
+  requestId: string;
+  at: string;
+  partnerId: string | null;
+  keyId: string | null;
+  method: string;
+  /** Route template such as `/api/v2/employers/me/crew/{crew_unique_id}/documents`; null when none matched. */
+  route: string | null;
+  path: string;
+  crewUniqueId: string | null;
+  documentId: string | null;
+  status: number;
+  latencyMs: number;
+  clientIp: string | null;
+}
+
+function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
+  return {
+    requestId: row.request_id,
+    at: row.at,
+    partnerId: row.partner_id,
+    keyId: row.key_id,
+    method: row.method,
+    route: row.route,
+    path: row.path,
+    crewUniqueId: row.crew_unique_id,
+    documentId: row.document_id,
+    status: row.status,
+    latencyMs: row.latency_ms,
+    clientIp: row.client_ip,
+  };
+}
+
+export async function insertAuditEntry(db: Db, e: AuditEntry): Promise<void> {
+  await db.insertInto('audit_log').values({
+    request_id: e.requestId, at: e.at, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
+    path: e.path, crew_unique_id: e.crewUniqueId, document_id: e.documentId, status: e.status,
+    latency_ms: Math.round(e.latencyMs), client_ip: e.clientIp,
+  }).execute();
+}
+
+export async function findAuditEntries(db: Db, requestId: string): Promise<AuditEntry[]> {
+  const rows = await db.selectFrom('audit_log').selectAll().where('request_id', '=', requestId).orderBy('audit_id').execute();
+  return rows.map(toAuditEntry);
+}
+
+/** A partner's audited calls, newest first. */
+export async function listAuditEntries(db: Db, filter: { partnerId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+  let q = db.selectFrom('audit_log').selectAll().orderBy('audit_id', 'desc').limit(filter.limit ?? 100);
+  if (filter.partnerId !== undefined) q = q.where('partner_id', '=', filter.partnerId);
+  return (await q.execute()).map(toAuditEntry);
+}

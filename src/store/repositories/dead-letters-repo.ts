@@ -1,0 +1,56 @@
+import type { Selectable } from 'kysely';
+import type { DeadLettersTable, Db } from '../database.ts';
+
+/** An event that delivery gave up on, and whether an operator has replayed it since. */
+export interface DeadLetter {
+  eventId: string;
+  partnerId: string;
+  eventType: string;
+  reason: string;
+  deadAt: string;
+  replayedAt: string | null;
+}
+
+/** Which dead letters an operator means; `since` and `until` bound dead_at, both inclusive (ISO-8601 UTC). */
+export interface DeadLetterFilter {
+  partnerId?: string;
+  eventType?: string;
+  since?: string;
+  until?: string;
+  /** Only those not replayed since they died (the default for replay). */
+  unreplayedOnly?: boolean;
+  limit?: number;
+}
+
+export function toDeadLetter(row: Selectable<DeadLettersTable>): DeadLetter {
+  return {
+    eventId: row.event_id, partnerId: row.partner_id, eventType: row.event_type,
+    reason: row.reason, deadAt: row.dead_at, replayedAt: row.replayed_at,
+  };
+}
+
+/** Records a dead letter; an event that dies again after a replay gets a fresh row state. */
+export async function upsertDeadLetter(db: Db, d: Omit<DeadLetter, 'replayedAt'>): Promise<void> {
+  await db.insertInto('dead_letters')
+    .values({ event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, reason: d.reason, dead_at: d.deadAt, replayed_at: null })
+    .onConflict((oc) => oc.column('event_id').doUpdateSet({ reason: d.reason, dead_at: d.deadAt, replayed_at: null }))
+    .execute();
+}
+
+export async function listDeadLetters(db: Db, f: DeadLetterFilter = {}): Promise<DeadLetter[]> {
+  let q = db.selectFrom('dead_letters').selectAll();
+  if (f.partnerId !== undefined) q = q.where('partner_id', '=', f.partnerId);
+  if (f.eventType !== undefined) q = q.where('event_type', '=', f.eventType);
+  if (f.since !== undefined) q = q.where('dead_at', '>=', f.since);
+  if (f.until !== undefined) q = q.where('dead_at', '<=', f.until);
+  if (f.unreplayedOnly) q = q.where('replayed_at', 'is', null);
+  q = q.orderBy('dead_at').orderBy('event_id');
+  if (f.limit !== undefined) q = q.limit(f.limit);
+  return (await q.execute()).map(toDeadLetter);
+}
+
+export async function markReplayed(db: Db, eventIds: readonly string[], at: string): Promise<void> {
+  for (let i = 0; i < eventIds.length; i += 500) {
+    await db.updateTable('dead_letters').set({ replayed_at: at }).where('event_id', 'in', eventIds.slice(i, i + 500)).execute();
+  }
+}

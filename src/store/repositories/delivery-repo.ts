@@ -1,0 +1,51 @@
+import type { Selectable } from 'kysely';
+import type { DeliveryAttemptsTable, Db } from '../database.ts';
+
+export type AttemptOutcome = DeliveryAttemptsTable['outcome'];
+
+/** One stored delivery attempt. */
+export interface DeliveryAttempt {
+  attemptId: number;
+  eventId: string;
+  attemptNo: number;
+  attemptedAt: string;
+  url: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string | null;
+  outcome: AttemptOutcome;
+}
+
+/** An attempt with the event it belongs to, for the operator's history view. */
+export interface DeliveryAttemptView extends DeliveryAttempt {
+  partnerId: string;
+  eventType: string;
+}
+
+export function toDeliveryAttempt(row: Selectable<DeliveryAttemptsTable>): DeliveryAttempt {
+  return {
+    attemptId: Number(row.attempt_id), eventId: row.event_id, attemptNo: row.attempt_no, attemptedAt: row.attempted_at,
+    url: row.url, statusCode: row.status_code, latencyMs: row.latency_ms, error: row.error,
+    responseBody: row.response_body, outcome: row.outcome,
+  };
+}
+
+export async function insertDeliveryAttempt(db: Db, a: Omit<DeliveryAttempt, 'attemptId'>): Promise<void> {
+  await db.insertInto('delivery_attempts').values({
+    event_id: a.eventId, attempt_no: a.attemptNo, attempted_at: a.attemptedAt, url: a.url, status_code: a.statusCode,
+    latency_ms: a.latencyMs, error: a.error, response_body: a.responseBody, outcome: a.outcome,
+  }).execute();
+}
+
+/** Attempts, newest first, optionally of one partner or one event. */
+export async function listDeliveryAttempts(
+  db: Db, filter: { partnerId?: string; eventId?: string; limit?: number } = {},
+): Promise<DeliveryAttemptView[]> {
+  let q = db.selectFrom('delivery_attempts as a').innerJoin('outbox_events as o', 'o.event_id', 'a.event_id')
+    .selectAll('a').select(['o.partner_id', 'o.event_type']);
+  if (filter.partnerId !== undefined) q = q.where('o.partner_id', '=', filter.partnerId);
+  if (filter.eventId !== undefined) q = q.where('a.event_id', '=', filter.eventId);
+  const rows = await q.orderBy('a.attempted_at', 'desc').orderBy('a.attempt_id', 'desc').limit(filter.limit ?? 100).execute();
+  return rows.map((r) => ({ ...toDeliveryAttempt(r), partnerId: r.partner_id, eventType: r.event_type }));
+}

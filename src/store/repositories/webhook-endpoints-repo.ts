@@ -1,0 +1,55 @@
+import type { Selectable } from 'kysely';
+import type { Db, WebhookEndpointsTable } from '../database.ts';
+import { fromJson, toJson } from './json.ts';
+
+/** A partner's webhook endpoint (one per partner), with its signing secret. */
+export interface WebhookEndpoint {
+  endpointId: string;
+  partnerId: string;
+  url: string;
+  subscribedEvents: string[];
+  secret: string;
+  status: 'active' | 'disabled';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toWebhookEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
+  return {
+    endpointId: row.endpoint_id,
+    partnerId: row.partner_id,
+    url: row.url,
+    subscribedEvents: fromJson<string[]>(row.subscribed_events) ?? [],
+    secret: row.secret,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function findEndpointByPartner(db: Db, partnerId: string): Promise<WebhookEndpoint | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+  return row && toWebhookEndpoint(row);
+}
+
+export async function listEndpoints(db: Db, options: { status?: 'active' | 'disabled' } = {}): Promise<WebhookEndpoint[]> {
+  let q = db.selectFrom('webhook_endpoints').selectAll().orderBy('partner_id');
+  if (options.status) q = q.where('status', '=', options.status);
+  return (await q.execute()).map(toWebhookEndpoint);
+}
+
+/** Inserts the partner's endpoint; false when the partner already has one (a racing registration). */
+export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<boolean> {
+  const res = await db.insertInto('webhook_endpoints').values({
+    endpoint_id: e.endpointId, partner_id: e.partnerId, url: e.url, subscribed_events: toJson(e.subscribedEvents),
+    secret: e.secret, status: e.status, created_at: e.createdAt, updated_at: e.updatedAt,
+  }).onConflict((oc) => oc.column('partner_id').doNothing()).executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** Replaces URL, events, secret and status of the partner's endpoint; its id and creation time stay. */
+export async function updateEndpoint(db: Db, e: WebhookEndpoint): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({
+    url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, status: e.status, updated_at: e.updatedAt,
+  }).where('partner_id', '=', e.partnerId).execute();
+}

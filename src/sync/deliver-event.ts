@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import pRetry, { AbortError } from 'p-retry';
+import type { Database } from '../store/database.ts';
+import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
+import { insertDeliveryAttempt, type AttemptOutcome } from '../store/repositories/delivery-repo.ts';
+import {
+  claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
+} from '../store/repositories/outbox-repo.ts';
+import { findEndpointByPartner, type WebhookEndpoint } from '../store/repositories/webhook-endpoints-repo.ts';
+import type { DeliveryDeps } from './delivery-deps.ts';
+import {
+  attemptsThisRun, judgeAttempt, MAX_ATTEMPTS, MAX_IN_RUN_WAIT_MS, nextWaitMs, type AttemptResult, type Verdict,
+} from './failure-policy.ts';
+import { sendAttempt } from './send-attempt.ts';
+import { deliveryHeaders } from './signing.ts';
+
+export type EventOutcome = 'delivered' | 'retrying' | 'dead_lettered' | 'skipped';
+
+/** What a run did with one event. */
+export interface EventReport {
+  eventId: string;
+  partnerId: string;
+  eventType: string;
+  outcome: EventOutcome;
+  /** Attempts this run made. */
+  attempts: number;
+}
+
+/** A failed attempt: `retry` may be repeated by p-retry in this run; `dead` ended in a dead letter. */
+class AttemptFailed extends Error {
+  constructor(readonly kind: 'retry' | 'dead', message: string) {
+    super(message);
+  }
+}
+/** This run's claim on the event was taken over (it outlived its lease); stop at once. */
+class ClaimLost extends Error {}
+
+function describe(r: AttemptResult): string {
+  return r.statusCode !== null ? `HTTP ${r.statusCode}` : (r.error ?? 'no response');
+}
+
+interface Attempt {
+  attemptNo: number;
+  at: Date;
+  result: AttemptResult;
+  verdict: Verdict;
+  waitMs: number;
+}
+
+/** Stores one attempt and its effect on the event in one transaction, while the claim holds. */
+async function recordAttempt(db: Kysely<Database>, runId: string, event: OutboxEvent, url: string, a: Attempt): Promise<AttemptOutcome> {
+  const at = a.at.toISOString();
+  const final = a.verdict === 'permanent' || a.attemptNo >= MAX_ATTEMPTS;
+  const outcome: AttemptOutcome = a.verdict === 'delivered' ? 'delivered' : a.verdict === 'permanent' ? 'failed_permanent' : final ? 'dead' : 'retry';
+  const progress: EventProgress = a.verdict === 'delivered'
+    ? { status: 'delivered', attempts: a.attemptNo, at }
+    : final
+      ? { status: 'dead', attempts: a.attemptNo }
+      : { status: 'pending', attempts: a.attemptNo, nextAttemptAt: new Date(a.at.getTime() + a.waitMs).toISOString() };
+  await db.transaction().execute(async (trx) => {
+    if (!(await updateClaimedEvent(trx, event.eventId, runId, progress))) throw new ClaimLost(`claim on ${event.eventId} lost`);
+    const r = a.result;
+    await insertDeliveryAttempt(trx, {
+      eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
+      latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
+    });
+    if (final && a.verdict !== 'delivered') {
+      const reason = a.verdict === 'permanent' ? `permanent failure: ${describe(r)}` : `gave up after ${a.attemptNo} attempts: ${describe(r)}`;
+      await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
+    }
+  });
+  return outcome;
+}
+
+/** Attempts a claimed event: up to three times in this run (p-retry), recording every attempt. */
+async function attemptClaimed(
+  db: Kysely<Database>, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
+): Promise<{ outcome: EventOutcome; made: number }> {
+  let waitMs = 0;
+  let made = 0;
+  const attemptOnce = async (): Promise<EventOutcome> => {
+    if (made > 0) await deps.sleep(waitMs);
+    const attemptNo = event.attempts + made + 1;
+    const at = deps.clock();
+    // Re-signed at every attempt: a fresh timestamp, the same event id and body.
+    const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
+    const result = await sendAttempt(endpoint.url, headers, event.body, deps);
+    made += 1;
+    const verdict = judgeAttempt(result);
+    waitMs = verdict === 'retry' && attemptNo < MAX_ATTEMPTS ? nextWaitMs(attemptNo, result.retryAfterMs, deps.random) : 0;
+    let stored: AttemptOutcome;
+    try {
+      stored = await recordAttempt(db, runId, event, endpoint.url, { attemptNo, at, result, verdict, waitMs });
+    } catch (err) {
+      throw new AbortError(err as Error);
+    }
+    if (stored === 'delivered') return 'delivered';
+    if (stored === 'retry') throw new AttemptFailed('retry', describe(result));
+    throw new AbortError(new AttemptFailed('dead', describe(result)));
+  };
+  try {
+    const outcome = await pRetry(attemptOnce, {
+      retries: attemptsThisRun(event.attempts) - 1,
+      minTimeout: 0,
+      maxTimeout: 0,
+      // A wait longer than a run should hold (a long Retry-After) is left to a later run.
+      shouldRetry: () => waitMs <= MAX_IN_RUN_WAIT_MS,
+    });
+    return { outcome, made };
+  } catch (err) {
+    if (err instanceof ClaimLost) return { outcome: 'skipped', made };
+    if (err instanceof AttemptFailed) return { outcome: err.kind === 'dead' ? 'dead_lettered' : 'retrying', made };
+    throw err;
+  }
+}
+
+/**
+ * Delivers one due event: claims it (a run that loses the race skips it), sends it to the
+ * partner's current endpoint, retries per the failure policy and releases the claim.
+ */
+export async function deliverEvent(db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent): Promise<EventReport> {
+  const report = (outcome: EventOutcome, attempts = 0): EventReport =>
+    ({ eventId: due.eventId, partnerId: due.partnerId, eventType: due.eventType, outcome, attempts });
+  const now = deps.clock();
+  const event = await claimEvent(db, due.eventId, runId, now.toISOString(), new Date(now.getTime() + deps.claimMs).toISOString());
+  if (!event) return report('skipped');
+  try {
+    const endpoint = await findEndpointByPartner(db, event.partnerId);
+    if (!endpoint || endpoint.status !== 'active') return report('skipped');
+    const { outcome, made } = await attemptClaimed(db, deps, runId, event, endpoint);
+    return report(outcome, made);
+  } finally {
+    await releaseEvent(db, event.eventId, runId);
+  }
+}

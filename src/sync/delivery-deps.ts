@@ -1,0 +1,64 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Config } from '../config/config.ts';
+import type { Clock } from '../domain/clock.ts';
+import { systemResolver } from '../services/webhooks/destination.ts';
+import type { AttemptTransport } from './send-attempt.ts';
+
+/** Per-partner counts of what a delivery run did. */
+export interface PartnerTally {
+  delivered: number;
+  retrying: number;
+  deadLettered: number;
+  /** Claimed by another run first, or its endpoint went away: not attempted by this run. */
+  skipped: number;
+  /** A store error stopped the event's delivery; it stays pending. */
+  failed: number;
+}
+
+/** Progress of a delivery run, after each event. */
+export interface DeliveryProgress {
+  done: number;
+  total: number;
+  totals: PartnerTally;
+}
+
+/**
+ * Everything the delivery engine takes from outside, so tests run it on loopback with a fixed
+ * clock and without really waiting.
+ */
+export interface DeliveryDeps extends AttemptTransport {
+  /** Waits between in-run attempts (tests pass one that returns at once). */
+  sleep: (ms: number) => Promise<void>;
+  /** In [0, 1): the jitter of in-run waits. */
+  random: () => number;
+  /** Events delivered at the same time, over all endpoints. */
+  concurrency: number;
+  /** Events delivered at the same time to one endpoint, so a slow partner holds up only itself. */
+  perEndpointConcurrency: number;
+  /** How long a run's claim on an event lasts; longer than the in-run attempts and waits together. */
+  claimMs: number;
+  onProgress?: (progress: DeliveryProgress) => void;
+}
+
+export const DEFAULT_CLAIM_MS = 5 * 60_000;
+
+/** Delivery deps for the real world, from the Config; `overrides` replace any of them. */
+export function deliveryDepsFromConfig(config: Config, clock: Clock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  return {
+    fetch: globalThis.fetch,
+    resolve: systemResolver,
+    clock,
+    timeoutMs: config.webhookTimeoutMs,
+    allowInsecure: config.allowInsecureWebhooks,
+    sleep: (ms) => delay(ms),
+    random: Math.random,
+    concurrency: config.webhookConcurrency,
+    perEndpointConcurrency: config.webhookConcurrencyPerEndpoint,
+    claimMs: DEFAULT_CLAIM_MS,
+    ...overrides,
+  };
+}
+
+export function emptyTally(): PartnerTally {
+  return { delivered: 0, retrying: 0, deadLettered: 0, skipped: 0, failed: 0 };
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database.ts';
+import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
+import { deliverDue, listAllDue, type DeliveryReport } from './deliver-due.ts';
+import type { DeliveryDeps } from './delivery-deps.ts';
+import { acquireSyncLease } from './sync-lease.ts';
+
+/** What an event source is told about the run it is part of. */
+export interface SourceContext {
+  runId: string;
+  now: Date;
+  /** Compute and report, write nothing. */
+  dryRun: boolean;
+}
+
+/** An event a dry run would create. */
+export interface PlannedEvent {
+  partnerId: string;
+  eventType: string;
+  crewUniqueId: string | null;
+  /** Short words for the operator: which document, which change. */
+  note?: string;
+}
+
+export interface SourceReport {
+  /** Events written to the outbox (or that would be, in a dry run), per partner. */
+  created: Map<string, number>;
+  /** In a dry run: the events it would create. */
+  planned?: PlannedEvent[];
+}
+
+/**
+ * A step that puts new events in the outbox before delivery: the fleet diff. It writes its events
+ * and its new snapshot in one transaction of its own, so a crash at any point loses nothing.
+ */
+export interface EventSource {
+  readonly name: string;
+  run(db: Kysely<Database>, ctx: SourceContext): Promise<SourceReport>;
+}
+
+export interface SyncOptions {
+  dryRun?: boolean;
+  sources?: readonly EventSource[];
+  runId?: string;
+  leaseMs?: number;
+}
+
+/** What a sync run did (or, dry, would do). */
+export interface SyncSummary {
+  runId: string;
+  dryRun: boolean;
+  /** New events per partner. */
+  created: Map<string, number>;
+  /** Dry run: the events the sources would create. */
+  planned: PlannedEvent[];
+  /** Dry run: the outbox events a run would attempt now. */
+  due: DueEvent[];
+  /** Null in a dry run. */
+  delivery: DeliveryReport | null;
+  /** Pending events of partners without an active endpoint, kept for later. */
+  held: Map<string, number>;
+}
+
+function mergeCounts(into: Map<string, number>, from: Map<string, number>): void {
+  for (const [partnerId, n] of from) into.set(partnerId, (into.get(partnerId) ?? 0) + n);
+}
+
+/**
+ * One `svc sync`: takes the store-wide lease (a second run at once fails with sync_locked), lets
+ * each source write its events to the outbox, then delivers everything due. A dry run takes no
+ * lease and writes nothing.
+ */
+export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
+  const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
+  const dryRun = options.dryRun ?? false;
+  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map() };
+  const lease = dryRun ? undefined : await acquireSyncLease(db, runId, deps.clock, options.leaseMs);
+  try {
+    for (const source of options.sources ?? []) {
+      const report = await source.run(db, { runId, now: deps.clock(), dryRun });
+      mergeCounts(summary.created, report.created);
+      summary.planned.push(...(report.planned ?? []));
+    }
+    if (dryRun) summary.due = await listAllDue(db, deps.clock());
+    else summary.delivery = await deliverDue(db, deps, runId);
+    summary.held = await countHeldEvents(db);
+    return summary;
+  } finally {
+    await lease?.release();
+  }
+}

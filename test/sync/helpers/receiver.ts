@@ -1,0 +1,91 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the test receiver saw it, with its own verdict on the signature. */
+export interface Received {
+  eventId: string;
+  eventType: string;
+  timestamp: number;
+  signature: string;
+  schemaVersion: string;
+  contentType: string;
+  body: string;
+  /** Checked here, independently of the code under test. */
+  signatureValid: boolean;
+}
+
+/** How the receiver answers one request; `hang` never answers. */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  hang?: boolean;
+  delayMs?: number;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+function expectedSignature(secret: string, timestamp: string, raw: string): string {
+  return 'v1=' + createHmac('sha256', secret).update(timestamp + '.' + raw, 'utf8').digest('hex');
+}
+
+function header(req: IncomingMessage, name: string): string {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : (v ?? '');
+}
+
+/** A real HTTP receiver on 127.0.0.1 (ephemeral port) that verifies every signature it gets. */
+export async function startReceiver(secret: string, respond: (r: Received, n: number) => Reply = () => ({ status: 204 })): Promise<Receiver> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const ts = header(req, 'x-service-timestamp');
+      const signature = header(req, 'x-service-signature');
+      const expected = Buffer.from(expectedSignature(secret, ts, body));
+      const r: Received = {
+        eventId: header(req, 'x-service-event-id'),
+        eventType: header(req, 'x-service-event-type'),
+        timestamp: Number(ts),
+        signature,
+        schemaVersion: header(req, 'x-service-schema-version'),
+        contentType: header(req, 'content-type'),
+        body,
+        signatureValid: expected.length === Buffer.byteLength(signature) && timingSafeEqual(expected, Buffer.from(signature)),
+      };
+      received.push(r);
+      const reply = respond(r, received.length);
+      if (reply.hang) return;
+      setTimeout(() => {
+        res.writeHead(reply.status ?? 204, reply.headers ?? {});
+        res.end(reply.body ?? '');
+      }, reply.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A loopback URL on which nothing listens (connection refused). */
+export async function refusedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/hooks`;
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../src/store/database.ts';
+import { insertOutboxEvents } from '../../../src/store/repositories/outbox-repo.ts';
+import { upsertEmployers, upsertPartners } from '../../../src/store/repositories/reference-data-repo.ts';
+import { insertEndpoint } from '../../../src/store/repositories/webhook-endpoints-repo.ts';
+import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../../src/sync/delivery-deps.ts';
+
+export const T0 = '2026-11-22T10:00:00.000Z';
+export const SECRET = 'whsec_test-secret-for-the-receiver-0123456789';
+
+/** A clock tests move by hand. */
+export interface TestClock {
+  clock: () => Date;
+  advance(ms: number): void;
+  iso(): string;
+}
+
+export function testClock(start = T0): TestClock {
+  let now = Date.parse(start);
+  return {
+    clock: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+    iso: () => new Date(now).toISOString(),
+  };
+}
+
+/**
+ * Delivery deps on loopback: real fetch, no DNS, and waits that move the test clock instead of
+ * sleeping (recorded in `sleeps`).
+ */
+export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    fetch: globalThis.fetch,
+    resolve: async (host) => {
+      throw new Error(`unexpected DNS lookup of ${host}`);
+    },
+    clock: tc.clock,
+    timeoutMs: 2000,
+    allowInsecure: true,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      tc.advance(ms);
+    },
+    random: () => 0.5,
+    concurrency: 4,
+    perEndpointConcurrency: 2,
+    claimMs: DEFAULT_CLAIM_MS,
+    sleeps,
+    ...overrides,
+  };
+}
+
+/** Empties what delivery tests write, so each test starts from a clean outbox. */
+export async function resetDelivery(db: Kysely<Database>): Promise<void> {
+  for (const t of ['delivery_attempts', 'dead_letters', 'outbox_events', 'webhook_endpoints', 'leases'] as const) {
+    await db.deleteFrom(t).execute();
+  }
+}
+
+export async function seedPartners(db: Kysely<Database>, ...partnerIds: string[]): Promise<void> {
+  await upsertEmployers(db, [{ employer_id: 'emp_sync', name: 'Sync Shipping' }]);
+  await upsertPartners(db, partnerIds.map((partner_id) => ({
+    partner_id, name: `Partner ${partner_id}`, kind: 'customer' as const, employer_id: 'emp_sync', tier: 'management' as const,
+    scope_overrides: null, upgraded: 0 as const, contract_scopes: null, rate_limit: null, created_at: T0,
+  })));
+}
+
+export async function seedEndpoint(db: Kysely<Database>, partnerId: string, url: string, secret = SECRET): Promise<void> {
+  await insertEndpoint(db, {
+    endpointId: `whe_${partnerId}`, partnerId, url, subscribedEvents: ['crew.status.changed'], secret,
+    status: 'active', createdAt: T0, updatedAt: T0,
+  });
+}
+
+let seq = 0;
+
+/** Writes one pending event, as the diff would; returns its id and exact body. */
+export async function seedEvent(
+  db: Kysely<Database>, partnerId: string, options: { eventId?: string; nextAttemptAt?: string; attempts?: number } = {},
+): Promise<{ eventId: string; body: string }> {
+  const eventId = options.eventId ?? `evt_test_${(++seq).toString().padStart(6, '0')}_${partnerId}`;
+  const body = JSON.stringify({
+    schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: T0, partner_id: partnerId,
+    data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear', note: 'café ✓' },
+  });
+  await insertOutboxEvents(db, [{
+    event_id: eventId, partner_id: partnerId, event_type: 'crew.status.changed', crew_unique_id: 'crew_1', occurred_at: T0,
+    body, status: 'pending', attempts: options.attempts ?? 0, next_attempt_at: options.nextAttemptAt ?? T0,
+    locked_by: null, locked_until: null, created_at: T0, delivered_at: null,
+  }]);
+  return { eventId, body };
+}
