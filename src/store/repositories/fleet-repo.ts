@@ -116,19 +116,20 @@ export async function findFleetCrewByEmail(db: Db, fleet: FleetRef, emailNormali
   return row?.crew_unique_id;
 }
 
-/** Distinct crew ids on the fleet, a keyset page at a time (ordered by id). */
-export async function fleetCrewPage(db: Db, fleet: FleetRef, after: string | null, limit: number): Promise<string[]> {
+/** Distinct crew ids on any of `vesselIds` (on-fleet statuses), a keyset page at a time. */
+export async function crewPageOnVessels(db: Db, vesselIds: readonly string[], after: string | null, limit: number): Promise<string[]> {
+  if (vesselIds.length === 0) return [];
   let q = db.selectFrom('assignments').select('crew_unique_id').distinct()
-    .where('vessel_id', 'in', fleetVesselIds(db, fleet)).where('status', 'in', ON_FLEET_STATUSES);
+    .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES);
   if (after !== null) q = q.where('crew_unique_id', '>', after);
   return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
 }
 
-/** The on-fleet assignments of several crew members. */
-export async function fleetAssignmentsOf(db: Db, fleet: FleetRef, crewIds: readonly string[]): Promise<Selectable<AssignmentsTable>[]> {
-  if (crewIds.length === 0) return [];
+/** The on-fleet assignments of several crew members on any of `vesselIds`. */
+export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[], crewIds: readonly string[]): Promise<Selectable<AssignmentsTable>[]> {
+  if (crewIds.length === 0 || vesselIds.length === 0) return [];
   return db.selectFrom('assignments').selectAll()
     .where('crew_unique_id', 'in', crewIds)
-    .where('vessel_id', 'in', fleetVesselIds(db, fleet)).where('status', 'in', ON_FLEET_STATUSES)
+    .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES)
     .orderBy('crew_unique_id').orderBy('vessel_id').execute();
 }

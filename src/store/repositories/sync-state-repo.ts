@@ -11,19 +11,27 @@ export interface CrewSnapshot {
   docs?: Record<string, string>;
 }
 
-export async function readSnapshots(db: Db, partnerId: string, crewIds: readonly string[]): Promise<Map<string, CrewSnapshot>> {
+/** Snapshots of several crew members for several partners: key `partner|crew`. */
+export async function readSnapshots(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, CrewSnapshot>> {
   const out = new Map<string, CrewSnapshot>();
+  if (partnerIds.length === 0) return out;
   for (let i = 0; i < crewIds.length; i += 2000) {
-    const rows = await db.selectFrom('sync_snapshots').select(['crew_unique_id', 'state'])
-      .where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
-    for (const r of rows) out.set(r.crew_unique_id, JSON.parse(r.state) as CrewSnapshot);
+    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state'])
+      .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
+    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, JSON.parse(r.state) as CrewSnapshot);
   }
   return out;
 }
 
-export async function writeSnapshots(db: Db, partnerId: string, snapshots: ReadonlyMap<string, CrewSnapshot>, at: string): Promise<void> {
-  await upsertRows(db, 'sync_snapshots', [...snapshots].map(([crew, state]) => ({
-    partner_id: partnerId, crew_unique_id: crew, state: JSON.stringify(state), updated_at: at,
+export interface SnapshotWrite {
+  partnerId: string;
+  crewUniqueId: string;
+  state: CrewSnapshot;
+}
+
+export async function writeSnapshots(db: Db, writes: readonly SnapshotWrite[], at: string): Promise<void> {
+  await upsertRows(db, 'sync_snapshots', writes.map((w) => ({
+    partner_id: w.partnerId, crew_unique_id: w.crewUniqueId, state: JSON.stringify(w.state), updated_at: at,
   })), ['partner_id', 'crew_unique_id']);
 }
 

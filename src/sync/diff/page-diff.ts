@@ -1,0 +1,105 @@
+import type { Selectable } from 'kysely';
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import { complianceChangedPayload, evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
+import { toDocumentWire, type CrewDocument } from '../../domain/document.ts';
+import type { AssignmentsTable } from '../../store/database.ts';
+import type { ConsentCategory } from '../../store/repositories/consents-repo.ts';
+import type { CrewSignals } from '../../store/repositories/crew-signals-repo.ts';
+import type { VesselRow } from '../../store/repositories/fleet-repo.ts';
+import type { CrewSnapshot, SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
+import { diffCrew, digested, sameSnapshot, type CrewView, type Digested, type PlannedEvent } from './crew-diff.ts';
+import type { PartnerPlan } from './plan.ts';
+
+/** Everything read for one page of crew, for every partner at once. */
+export interface PageData {
+  crewIds: readonly string[];
+  assignments: readonly Selectable<AssignmentsTable>[];
+  signals: ReadonlyMap<string, CrewSignals>;
+  documents: readonly CrewDocument[];
+  /** partner → crew → categories. */
+  consents: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<ConsentCategory>>>;
+  /** Key `partner|crew`. */
+  snapshots: ReadonlyMap<string, CrewSnapshot>;
+  vessels: ReadonlyMap<string, VesselRow>;
+}
+
+export interface PageDiff {
+  events: Array<{ partnerId: string; event: PlannedEvent }>;
+  writes: SnapshotWrite[];
+  /** Documents a partner was sent that are no longer listable. */
+  vanished: Array<{ partnerId: string; documentId: string }>;
+}
+
+function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(key(item));
+    if (list) list.push(item);
+    else out.set(key(item), [item]);
+  }
+  return out;
+}
+
+/**
+ * Diffs one page of crew for every partner. Payloads that do not depend on the partner (document
+ * wire shapes, evaluations per crew member and vessel) are computed once and shared.
+ */
+export function diffPage(plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number): PageDiff {
+  const out: PageDiff = { events: [], writes: [], vanished: [] };
+  const docsOf = group(page.documents, (d) => d.crewUniqueId);
+  const assignmentsOf = group(page.assignments, (a) => a.crew_unique_id);
+  const docDigests = new Map<string, Digested>();
+  const evaluations = new Map<string, ComplianceEvaluation>();
+  const complianceDigests = new Map<string, Digested>();
+  const docDigest = (d: CrewDocument) => {
+    let x = docDigests.get(d.documentId);
+    if (!x) docDigests.set(d.documentId, (x = digested({ crew_unique_id: d.crewUniqueId, ...toDocumentWire(d, today) })));
+    return x;
+  };
+  const compliance = (crew: string, a: Selectable<AssignmentsTable>, medical: boolean) => {
+    const key = `${crew}|${a.vessel_id}`;
+    let e = evaluations.get(key);
+    if (!e) {
+      const v = page.vessels.get(a.vessel_id)!;
+      e = evaluateCompliance({
+        role: a.role, positionName: a.position_name, catalogue, documents: docsOf.get(crew) ?? [], today, windowDays,
+        vessel: { vesselId: v.vessel_id, vesselType: v.vessel_type, grossTonnage: v.gross_tonnage, propulsionKw: v.propulsion_kw, flagState: v.flag_state, tradingArea: v.trading_area },
+      });
+      evaluations.set(key, e);
+    }
+    const dkey = `${key}|${medical}`;
+    let d = complianceDigests.get(dkey);
+    if (!d) complianceDigests.set(dkey, (d = digested({ ...complianceChangedPayload(e, crew, medical) })));
+    return d;
+  };
+
+  for (const crew of page.crewIds) {
+    const sig = page.signals.get(crew)!;
+    const status = digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus });
+    const profile = digested({ crew_unique_id: crew, updated_at: sig.profileUpdatedAt });
+    for (const plan of plans) {
+      const on = (assignmentsOf.get(crew) ?? []).filter((a) => plan.vessels.has(a.vessel_id));
+      if (on.length === 0) continue;
+      const pid = plan.partner.partnerId;
+      plan.seen.add(crew);
+      plan.result.crew++;
+      const consent = page.consents.get(pid)?.get(crew);
+      const view: CrewView = { crewUniqueId: crew };
+      if (plan.can.status && consent?.has('status')) view.status = status;
+      if (plan.can.profile && consent?.has('profile')) view.profile = profile;
+      if (plan.can.docs && consent?.has('documents')) {
+        const held = (docsOf.get(crew) ?? []).filter((d) => plan.can.medical || d.documentClass !== 'medical');
+        view.documents = new Map(held.map((d) => [d.documentId, docDigest(d)]));
+      }
+      if (plan.can.compliance && consent?.has('compliance')) {
+        view.compliance = new Map(on.map((a) => [a.vessel_id, compliance(crew, a, plan.can.medical)]));
+      }
+      const prev = page.snapshots.get(`${pid}|${crew}`);
+      const { next, events, vanishedDocs } = diffCrew(view, prev);
+      for (const event of events) out.events.push({ partnerId: pid, event });
+      for (const documentId of vanishedDocs) out.vanished.push({ partnerId: pid, documentId });
+      if (!sameSnapshot(prev, next)) out.writes.push({ partnerId: pid, crewUniqueId: crew, state: next });
+    }
+  }
+  return out;
+}

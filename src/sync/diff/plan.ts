@@ -1,0 +1,73 @@
+import type { Clock } from '../../domain/clock.ts';
+import { effectiveScopes } from '../../domain/scopes.ts';
+import type { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
+import { fleetOf } from '../../services/visibility/partner-context.ts';
+import type { Db } from '../../store/database.ts';
+import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
+import { findPartner, type Partner } from '../../store/repositories/partners-repo.ts';
+import { findSyncState } from '../../store/repositories/sync-state-repo.ts';
+import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import type { PlannedEvent } from './crew-diff.ts';
+
+/** What the diff needs besides the store. */
+export interface DiffDeps {
+  clock: Clock;
+  catalogue: CatalogueCache;
+  windowDays: number;
+  /** Crew members per page (one read of each kind and one transaction per page). */
+  pageSize?: number;
+  newEventId?: () => string;
+  /** Compute and report, write nothing. */
+  dryRun?: boolean;
+}
+
+/** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */
+export interface PartnerDiffResult {
+  partnerId: string;
+  baseline: boolean;
+  crew: number;
+  events: Record<string, number>;
+  /** Only on a dry run: the events that would be written. */
+  planned?: PlannedEvent[];
+}
+
+/** One partner with an active endpoint, as the diff sees it for this run. */
+export interface PartnerPlan {
+  partner: Partner;
+  subscribed: ReadonlySet<string>;
+  /** No baseline yet: this run records one and sends nothing. */
+  baseline: boolean;
+  /** Live vessels of its fleet. */
+  vessels: ReadonlySet<string>;
+  can: { docs: boolean; medical: boolean; compliance: boolean; status: boolean; profile: boolean };
+  /** Crew seen on its fleet during this run (to forget those who left). */
+  seen: Set<string>;
+  result: PartnerDiffResult;
+}
+
+/** Every partner with an active endpoint, with its scopes and live fleet; plus all their vessels. */
+export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: PartnerPlan[]; vessels: Map<string, VesselRow> }> {
+  const plans: PartnerPlan[] = [];
+  const vessels = new Map<string, VesselRow>();
+  for (const endpoint of await listEndpoints(db, { status: 'active' })) {
+    const partner = await findPartner(db, endpoint.partnerId);
+    if (!partner) continue;
+    const scopes = new Set<string>(effectiveScopes(partner));
+    const fleet = await listFleetVessels(db, fleetOf(partner, 'live'));
+    for (const v of fleet) vessels.set(v.vessel_id, v);
+    const baseline = !(await findSyncState(db, partner.partnerId));
+    plans.push({
+      partner,
+      subscribed: new Set(endpoint.subscribedEvents),
+      baseline,
+      vessels: new Set(fleet.map((v) => v.vessel_id)),
+      can: {
+        docs: scopes.has('crew:documents:read'), medical: scopes.has('crew:medical:read'), compliance: scopes.has('crew:compliance:read'),
+        status: scopes.has('crew:status:subscribe'), profile: scopes.has('crew:profile:read'),
+      },
+      seen: new Set(),
+      result: { partnerId: partner.partnerId, baseline, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
+    });
+  }
+  return { plans, vessels };
+}
