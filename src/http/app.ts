@@ -29,7 +29,9 @@ export function routeDeps(deps: AppDeps): RouteDeps {
  */
 export function createApp(deps: AppDeps, modules: readonly RouteModule[] = routeModules): Koa<AppState> {
   const shared = routeDeps(deps);
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // Behind one TLS-terminating proxy: trust only the address it appended to X-Forwarded-For,
+  // not what the client put in front of it.
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
   // Koa's own error logging would print stacks to stderr; ours go through pino with the request id.
   app.silent = true;
   const router = new Router<AppState>();

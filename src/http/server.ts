@@ -48,12 +48,15 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
     url,
     stop(graceMs) {
       stopping ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
-        // close() stops accepting and, since Node 19, drops idle keep-alive connections; busy
-        // ones close once their response is sent.
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        // A keep-alive connection whose request just finished would otherwise be held open until
+        // its idle timeout: drop idle ones as soon as they become idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        cut.unref();
+        sweep.unref();
         server.close(() => {
-          clearTimeout(timer);
+          clearTimeout(cut);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

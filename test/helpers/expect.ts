@@ -13,7 +13,7 @@ export function expectError(res: TestResponse, status: number, code: string, ext
 export function expectIssues(res: TestResponse, issues: unknown[]): void {
   assert.equal(res.status, 422, `expected 422, got ${res.status} ${JSON.stringify(res.json)}`);
   assert.deepEqual(res.json, { detail: issues });
-  for (const i of res.json.detail) {
+  for (const i of res.json.detail as Record<string, unknown>[]) {
     const order = ['type', 'loc', 'msg', 'input', 'ctx'].filter((k) => k in i);
     assert.deepEqual(Object.keys(i), order, 'issue keys in the order type, loc, msg, input, ctx');
   }

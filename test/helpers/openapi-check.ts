@@ -107,3 +107,19 @@ export function checkComponent(name: string, body: unknown): void {
   checkBody(['components', 'schemas', name], body, `body as ${name}`);
   responsesChecked++;
 }
+
+/** Compiles the schema of every documented JSON response, so a dangling $ref fails a test. */
+export function compileEveryResponseSchema(): number {
+  let n = 0;
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+        if (response.content?.['application/json']) {
+          validatorFor(['paths', path, method, 'responses', status, 'content', 'application/json', 'schema']);
+          n++;
+        }
+      }
+    }
+  }
+  return n;
+}

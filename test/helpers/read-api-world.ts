@@ -99,13 +99,16 @@ export function worldFixture(): Record<string, unknown> {
   };
 }
 
+/** Keys by name: the world's own (absent with a custom fixture) and any added by partnerWith. */
+export type KeyNames = { full: string; fullTest: string; b: string; basic: string; operator: string } & Record<string, string>;
+
 /** Everything a read API test needs: the app on a port, keys by name, a movable clock. */
 export interface World {
   api: TestApi;
   db: Kysely<Database>;
   config: Config;
-  keys: Record<string, string>;
-  keyIds: Record<string, string>;
+  keys: KeyNames;
+  keyIds: KeyNames;
   /** Sets the app's clock. */
   setNow(at: Date): void;
   /** An external partner on ves_a1 (+ ves_at) with exactly these contract scopes and crew_ana's consents; returns its live key. */
@@ -124,8 +127,8 @@ export async function startWorld(
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
   const app = createApp({ db, config, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }) }, options.modules);
   const api = await startTestApi(app);
-  const keys: Record<string, string> = {};
-  const keyIds: Record<string, string> = {};
+  const keys = {} as KeyNames;
+  const keyIds = {} as KeyNames;
   const issue = async (name: string, partner: string, mode: 'live' | 'test') => {
     const k = await issuePartnerKey(db, partner, mode, clock);
     keys[name] = k.key;

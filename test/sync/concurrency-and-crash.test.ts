@@ -37,10 +37,12 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
 
   for (const status of [204, 500]) {
     it(`two delivery runs at once on separate connections never make the same attempt (receiver answers ${status})`, async () => {
-      const other = await openStore(url());
+      // Two small pools: SQLite writers busy-wait on libuv's four threads, which one process shares.
+      const one = await openStore(url(), { poolSize: 2 });
+      const other = await openStore(url(), { poolSize: 2 });
       try {
         reply = () => ({ status, delayMs: 5 });
-        const db = store().db;
+        const db = one.db;
         const ids: string[] = [];
         for (const p of ['ptn_a', 'ptn_b', 'ptn_c']) {
           await seedEndpoint(db, p, rx.url);
@@ -48,6 +50,7 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
         }
         const tc = testClock();
         const [r1, r2] = await Promise.all([deliverDue(db, testDeps(tc), 'run_x'), deliverDue(other.db, testDeps(tc), 'run_y')]);
+        assert.deepEqual([...r1.errors, ...r2.errors], []);
         const perEvent = status === 204 ? 1 : 3;
         assert.equal(r1.due + r2.due >= ids.length, true);
         assert.equal(r1.events.filter((e) => e.outcome !== 'skipped').length + r2.events.filter((e) => e.outcome !== 'skipped').length, ids.length);
@@ -59,6 +62,7 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
         assert.equal(keys.size, ids.length * perEvent);
         assert.ok([...keys.values()].every((n) => n === 1), 'no attempt number stored twice');
       } finally {
+        await one.close();
         await other.close();
       }
     });
@@ -81,9 +85,10 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
   });
 
   it('two syncs started together: one runs, the other is refused', async () => {
-    const other = await openStore(url());
+    const one = await openStore(url(), { poolSize: 2 });
+    const other = await openStore(url(), { poolSize: 2 });
     try {
-      const db = store().db;
+      const db = one.db;
       reply = () => ({ status: 204, delayMs: 100 });
       await seedEndpoint(db, 'ptn_a', rx.url);
       await seedEvent(db, 'ptn_a');
@@ -94,6 +99,7 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
       assert.equal(refused.reason.code, 'sync_locked');
       assert.equal(rx.received.length, 1);
     } finally {
+      await one.close();
       await other.close();
     }
   });

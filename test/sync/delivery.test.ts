@@ -165,4 +165,46 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     assert.equal(report.perPartner.get('ptn_a')?.retrying, 3);
     assert.equal(good.received.length, 3);
   });
+
+  it('a host resolving to a non-public address is refused at delivery: nothing sent, dead-lettered at once', async () => {
+    const db = store().db;
+    await seedEndpoint(db, 'ptn_a', 'https://hooks.partner.example/svc');
+    const { eventId } = await seedEvent(db, 'ptn_a');
+    const fetch = (async () => assert.fail('nothing may be sent')) as typeof globalThis.fetch;
+    const deps = testDeps(testClock(), { allowInsecure: false, resolve: async () => ['93.184.216.34', '10.0.0.7'], fetch });
+    const report = await deliverDue(db, deps, 'run_1');
+    assert.equal(report.totals.deadLettered, 1);
+    const [attempt] = await listDeliveryAttempts(db, { eventId });
+    assert.deepEqual([attempt?.outcome, attempt?.statusCode, attempt?.error], [
+      'failed_permanent', null, 'destination refused: url host hooks.partner.example resolves to 10.0.0.7, a private address',
+    ]);
+  });
+
+  it('a public destination is posted to once resolved: POST, redirects not followed', async () => {
+    const db = store().db;
+    await seedEndpoint(db, 'ptn_a', 'https://hooks.partner.example/svc');
+    const { body } = await seedEvent(db, 'ptn_a');
+    const calls: [string, RequestInit][] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      calls.push([url, init]);
+      return new Response('ok', { status: 200 });
+    }) as unknown as typeof globalThis.fetch;
+    const deps = testDeps(testClock(), { allowInsecure: false, resolve: async () => ['93.184.216.34'], fetch });
+    assert.equal((await deliverDue(db, deps, 'run_1')).totals.delivered, 1);
+    assert.equal(calls.length, 1);
+    const [url, init] = calls[0]!;
+    assert.deepEqual([url, init.method, init.redirect, init.body], ['https://hooks.partner.example/svc', 'POST', 'manual', body]);
+  });
+
+  it('a pending event goes to the endpoint as it is at delivery: a rotated URL and secret apply', async () => {
+    const db = store().db;
+    const old = await receiver();
+    await seedEndpoint(db, 'ptn_a', old.url, 'whsec_old-secret-not-used-any-more-0000');
+    await seedEvent(db, 'ptn_a');
+    const rx = await receiver();
+    await db.updateTable('webhook_endpoints').set({ url: rx.url, secret: 'whsec_test-secret-for-the-receiver-0123456789' }).execute();
+    await deliverDue(db, testDeps(testClock()), 'run_1');
+    assert.equal(old.received.length, 0);
+    assert.deepEqual(rx.received.map((r) => r.signatureValid), [true]);
+  });
 });

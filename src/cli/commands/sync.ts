@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { parseStoreUrl } from '../../store/connect.ts';
 import type { PartnerTally } from '../../sync/delivery-deps.ts';
 import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delivery-deps.ts';
 import { syncEventSources } from '../../sync/event-sources.ts';
@@ -53,10 +54,12 @@ export function syncCommand(deps: CliDeps): Command {
     .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const deliveryDeps = deliveryDepsFromConfig(config, deps.clock, { onProgress: progressLine(deps.stderr) });
+      // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
+      const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       await withStore(config, async (store) => {
         const summary = await runSync(store.db, deliveryDeps, { dryRun: opts.dryRun, sources: syncEventSources(config) });
         if (summary.dryRun) printDryRun(deps, summary);
         else printSummary(deps, summary);
-      }, { poolSize: config.webhookConcurrency + 2 });
+      }, { poolSize });
     });
 }

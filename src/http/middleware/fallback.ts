@@ -19,7 +19,10 @@ export function fallback(): Middleware<AppState> {
     const matched = ((ctx as { matched?: MatchedLayer[] }).matched ?? []).filter((l) => l.methods.length > 0);
     if (matched.length === 0) throw new AppError('not_found', `no route ${ctx.path}`);
     const allowed = [...new Set(matched.flatMap((l) => l.methods))];
-    ctx.state.audit.route = routeTemplate(matched[0]!.path);
+    const template = routeTemplate(matched[0]!.path);
+    ctx.state.audit.route = template;
+    // A file link's token is a credential: it stays out of the audit row and the log here too.
+    if (template.includes('{token}')) ctx.state.audit.path = template;
     throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
       headers: { Allow: allowed.join(', ') },
     });

@@ -4,7 +4,7 @@ import { requireScope } from '../../services/visibility/access.ts';
 import type { AppContext, RouteDeps, RouteModule } from '../app-deps.ts';
 import { partnerGuards } from '../middleware/guards.ts';
 import { partnerOf } from '../request-context.ts';
-import { int, issues, readFields, str, throwValidation } from '../validation/index.ts';
+import { int, issues, queryValues, readFields, str, throwValidation } from '../validation/index.ts';
 
 export const FLEET_DEFAULT_LIMIT = 50;
 export const FLEET_DEFAULT_WINDOW_DAYS = 30;
@@ -21,8 +21,7 @@ const QUERY = {
  */
 async function readFleetQuery(ctx: AppContext, deps: RouteDeps) {
   const partner = partnerOf(ctx);
-  const raw = Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]));
-  const { value: q, issues: found } = readFields(raw, QUERY, 'query', null);
+  const { value: q, issues: found } = readFields(queryValues(ctx), QUERY, 'query', null);
   let cursor = null;
   if (q.cursor !== undefined) {
     cursor = decodeFleetCursor((await deps.signingKeys()).fleetCursor, q.cursor, partner);

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
 import { readFields, type FieldSpec, type ParsedFields } from './fields.ts';
 import { issues, throwValidation, type ValidationIssue } from './issues.ts';
+import { locateJsonError } from './json-error.ts';
 
 /** Largest request body accepted (DECISIONS.md §1: 413 over 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -31,11 +32,10 @@ async function readRaw(ctx: ParameterizedContext<any>, limit: number): Promise<B
   return Buffer.concat(chunks);
 }
 
-/** `json_invalid` at the character offset where parsing stopped, with the parser's own words. */
-function jsonIssue(text: string, err: Error): ValidationIssue {
-  const m = /^(.*?)(?:,? in JSON)? at position (\d+)/.exec(err.message);
-  if (m) return issues.jsonInvalid(Number(m[2]), m[1]!);
-  return issues.jsonInvalid(text.length, err.message);
+/** `json_invalid` at the character offset where parsing stopped, worded as Python's json module. */
+function jsonIssue(text: string): ValidationIssue {
+  const at = locateJsonError(text);
+  return at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, 'Expecting value');
 }
 
 /**
@@ -58,8 +58,8 @@ export async function readJsonBody(ctx: ParameterizedContext<any>, limit = MAX_B
   }
   try {
     return JSON.parse(text);
-  } catch (err) {
-    throwValidation([jsonIssue(text, err as Error)]);
+  } catch {
+    throwValidation([jsonIssue(text)]);
   }
 }
 

@@ -7,4 +7,4 @@ export { bool, int, list, literal, readFields, refine, str } from './fields.ts';
 export type { FieldParser, FieldSpec, Parsed, ParsedFields } from './fields.ts';
 export { issue, issues, issuesOf, throwValidation, truncateInput, validationError } from './issues.ts';
 export type { Loc, ValidationIssue } from './issues.ts';
-export { parseQuery, queryBool, queryInt, queryString } from './query.ts';
+export { parseQuery, queryBool, queryInt, queryString, queryValues } from './query.ts';

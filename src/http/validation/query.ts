@@ -3,7 +3,7 @@ import { bool, int, readFields, str, type FieldSpec, type ParsedFields } from '.
 import { throwValidation } from './issues.ts';
 
 /** The query as single strings; a repeated parameter counts by its last value, as in FastAPI. */
-function queryValues(ctx: ParameterizedContext<any>): Record<string, string> {
+export function queryValues(ctx: ParameterizedContext<any>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) {

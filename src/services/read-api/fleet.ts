@@ -51,7 +51,9 @@ export interface FleetPageWire {
 }
 
 export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsExpiring: number): FleetEntryWire {
-  const out: FleetEntryWire = {
+  // Status fields are left out, not nulled, without consent (DECISIONS.md §3); spec field order kept.
+  const status = showStatus ? { status: row.status, background_check_status: row.background_check_status } : {};
+  return {
     crew_unique_id: row.crew_unique_id,
     vessel_id: row.vessel_id,
     as_of: row.as_of,
@@ -59,13 +61,9 @@ export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsEx
     vessel_name: row.vessel_name,
     vessel_imo: row.imo,
     role: row.role,
-  } as FleetEntryWire;
-  if (showStatus) {
-    out.status = row.status;
-    out.background_check_status = row.background_check_status;
-  }
-  out.documents_expiring = documentsExpiring;
-  return out;
+    ...status,
+    documents_expiring: documentsExpiring,
+  };
 }
 
 /**

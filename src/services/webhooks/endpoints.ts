@@ -45,10 +45,13 @@ export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cr
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-/** The AppError a failed registration throws; `extra.validation` holds the pydantic-style issues. */
+/**
+ * The AppError a failed registration throws: invalid_input with the pydantic-style issues in
+ * `extra.issues`, which the HTTP error middleware renders as a 422 `{detail: issues}`.
+ */
 export function registrationInvalid(found: ValidationIssue[]): AppError {
   const summary = found.map((i) => `${i.loc.slice(1).join('.') || 'body'}: ${i.msg}`).join('; ');
-  return new AppError('invalid_input', `invalid webhook endpoint registration: ${summary}`, { extra: { validation: found } });
+  return new AppError('invalid_input', `invalid webhook endpoint registration: ${summary}`, { extra: { issues: found } });
 }
 
 async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<ValidationIssue | undefined> {
@@ -65,7 +68,7 @@ async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<Va
  * Registers the partner's webhook endpoint, or rotates the one it has (one per partner): the
  * body replaces URL, events, secret and status. An absent secret is generated, also on rotation,
  * so a caller keeping the current secret sends it. Throws partner_not_found, or invalid_input
- * with `extra.validation` (422 issues) for a bad body or a refused destination.
+ * with `extra.issues` (422) for a bad body or a refused destination.
  */
 export async function registerWebhookEndpoint(
   db: Kysely<Database>, partnerId: string, body: unknown, deps: RegistrationDeps,

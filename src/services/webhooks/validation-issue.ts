@@ -1,6 +1,7 @@
 /**
  * One validation error in the shape FastAPI/pydantic v2 report it (DECISIONS.md §1): keys in the
- * order type, loc, msg, input, ctx; ctx only for types that have one.
+ * order type, loc, msg, input, ctx; ctx only for types that have one. The same shape as
+ * src/http/validation/issues.ts, kept here so services do not depend on the HTTP layer.
  */
 export interface ValidationIssue {
   type: string;
@@ -43,7 +44,10 @@ export const issues = {
     issue('string_too_long', loc, `String should have at most ${max} character${max === 1 ? '' : 's'}`, input, { max_length: max }),
   literal: (loc: (string | number)[], input: unknown, allowed: readonly string[]) =>
     issue('literal_error', loc, `Input should be ${expectedList(allowed)}`, input, { expected: expectedList(allowed) }),
-  /** A custom check, as pydantic reports a ValueError raised by a validator. */
+  /**
+   * A custom check, as pydantic reports a ValueError raised by a validator. FastAPI serialises the
+   * ValueError kept in ctx as `{}` (as src/http/validation does); the reason is in msg.
+   */
   valueError: (loc: (string | number)[], input: unknown, message: string) =>
-    issue('value_error', loc, `Value error, ${message}`, input, { error: message }),
+    issue('value_error', loc, `Value error, ${message}`, input, { error: {} }),
 };

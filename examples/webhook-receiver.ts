@@ -1,0 +1,132 @@
+/**
+ * A partner-side webhook receiver for the svc crew compliance events, using only Node built-ins.
+ *
+ *   WEBHOOK_SECRET=whsec_… PORT=8787 npx tsx examples/webhook-receiver.ts
+ *
+ * What every receiver should do (docs/webhooks.md):
+ * 1. Verify X-Service-Signature over the RAW body bytes (never a re-serialised JSON), comparing in
+ *    constant time: `v1=` + hex HMAC-SHA256(secret, `${X-Service-Timestamp}.${raw body}`).
+ * 2. Reject timestamps more than 300 s away from your clock (a captured request cannot be replayed
+ *    later; there is no nonce).
+ * 3. Deduplicate on event_id: delivery is at-least-once.
+ * 4. Answer 2xx at once and process afterwards. Any other answer is retried, except a 4xx other
+ *    than 408/429, which makes the service give up on the event (it is dead-lettered).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+export const TOLERANCE_SECONDS = 300;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The envelope every event arrives in. */
+export interface WebhookEvent {
+  schema_version: number;
+  event_id: string;
+  event_type: string;
+  occurred_at: string;
+  partner_id: string;
+  data: Record<string, unknown>;
+}
+
+export type Verification = { ok: true } | { ok: false; reason: string };
+
+/** Checks timestamp freshness and the signature of a raw body. */
+export function verifyDelivery(
+  secret: string, timestampHeader: string | undefined, signatureHeader: string | undefined, rawBody: Buffer, nowSeconds: number,
+): Verification {
+  if (!timestampHeader || !/^\d+$/.test(timestampHeader)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp' };
+  if (Math.abs(nowSeconds - Number(timestampHeader)) > TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp outside the 300 s tolerance' };
+  const expected = createHmac('sha256', secret).update(`${timestampHeader}.`).update(rawBody).digest();
+  // Several v1= values may be sent one day (during a secret rotation); any match is enough.
+  const candidates = (signatureHeader ?? '').split(/[,\s]+/).filter((s) => s.startsWith('v1='));
+  for (const candidate of candidates) {
+    const given = Buffer.from(candidate.slice(3), 'hex');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true };
+  }
+  return { ok: false, reason: 'signature does not match' };
+}
+
+/**
+ * Remembers event ids for a day. In production keep them in your database (a unique key on
+ * event_id) so duplicates are caught across restarts and across several receiver instances.
+ */
+export function memoryDeduplicator(ttlMs = 24 * 60 * 60 * 1000) {
+  const seen = new Map<string, number>();
+  return {
+    /** True the first time an id is offered, false for a duplicate. */
+    firstTime(eventId: string, now = Date.now()): boolean {
+      for (const [id, at] of seen) {
+        if (now - at <= ttlMs) break;
+        seen.delete(id);
+      }
+      if (seen.has(eventId)) return false;
+      seen.set(eventId, now);
+      return true;
+    },
+  };
+}
+
+function readRaw(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export interface ReceiverOptions {
+  secret: string;
+  /** Called after the answer is sent, once per event_id. */
+  onEvent: (event: WebhookEvent) => void | Promise<void>;
+  now?: () => number;
+  dedupe?: ReturnType<typeof memoryDeduplicator>;
+}
+
+/** An HTTP server that accepts signed deliveries on any path (listen on it yourself). */
+export function createReceiver(options: ReceiverOptions): Server {
+  const now = options.now ?? Date.now;
+  const dedupe = options.dedupe ?? memoryDeduplicator();
+  return createServer(async (req, res) => {
+    const answer = (status: number, text = '') => res.writeHead(status, { 'Content-Type': 'text/plain' }).end(text);
+    if (req.method !== 'POST') return answer(405, 'POST only');
+    const raw = await readRaw(req);
+    if (raw === null) return answer(413, 'body too large');
+    const check = verifyDelivery(options.secret, req.headers['x-service-timestamp'] as string | undefined,
+      req.headers['x-service-signature'] as string | undefined, raw, Math.floor(now() / 1000));
+    if (!check.ok) return answer(401, check.reason);
+    let event: WebhookEvent;
+    try {
+      event = JSON.parse(raw.toString('utf8')) as WebhookEvent;
+    } catch {
+      return answer(400, 'body is not JSON');
+    }
+    if (!dedupe.firstTime(event.event_id, now())) return answer(200, 'duplicate, already accepted');
+    answer(202, 'accepted');
+    // Process after answering; a slow handler must not turn into a timeout and a retry.
+    setImmediate(() => {
+      Promise.resolve(options.onEvent(event)).catch((err) => console.error(`event ${event.event_id} failed:`, err));
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const secret = process.env.WEBHOOK_SECRET;
+  if (!secret) {
+    console.error('set WEBHOOK_SECRET to the secret the operator gave you (whsec_…)');
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 8787);
+  createReceiver({
+    secret,
+    onEvent: (e) => console.log(`${e.occurred_at} ${e.event_type} ${e.event_id} crew=${String(e.data.crew_unique_id ?? '-')}`),
+  }).listen(port, () => console.log(`webhook receiver listening on http://127.0.0.1:${port}/`));
+}

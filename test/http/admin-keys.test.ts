@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { generateKey } from '../../src/domain/api-keys.ts';
+import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
+import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
+import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
+import { expectError, expectIssues } from '../helpers/expect.ts';
+import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+
+const keyPath = (partner: string, key: string, query = '') => `/api/v2/admin/partners/${partner}/keys/${key}${query}`;
+
+describeEachStore('admin: revoking and deleting keys', ({ store }) => {
+  let w: World;
+  before(async () => {
+    w = await startWorld(store().db);
+  });
+  after(() => w.close());
+
+  const del = (path: string, key = w.keys.operator) => w.api.request('DELETE', path, { key });
+  const freshKey = async () => issuePartnerKey(w.db, 'ptn_b', 'live', () => NOW);
+
+  it('revokes by default (row kept, 200 {}), idempotently, and the key is refused at once', async () => {
+    const k = await freshKey();
+    assert.equal((await w.api.get('/api/v2/partners/me', { key: k.key })).status, 200);
+    const res = await del(keyPath('ptn_b', k.record.keyId));
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, {});
+    const row = await findApiKey(w.db, k.record.keyId);
+    assert.equal(row?.status, 'revoked');
+    assert.equal(row?.revokedAt, NOW.toISOString());
+    assert.deepEqual((await del(keyPath('ptn_b', k.record.keyId))).json, {});
+    expectError(await w.api.get('/api/v2/partners/me', { key: k.key }), 401, 'invalid_api_key');
+  });
+
+  it('hard=true deletes the row; afterwards the key is unknown (404)', async () => {
+    const k = await freshKey();
+    assert.equal((await del(keyPath('ptn_b', k.record.keyId, '?hard=true'))).status, 200);
+    assert.equal(await findApiKey(w.db, k.record.keyId), undefined);
+    expectError(await del(keyPath('ptn_b', k.record.keyId)), 404, 'key_not_found');
+  });
+
+  it('hard accepts the usual boolean words and refuses others with bool_parsing', async () => {
+    const k = await freshKey();
+    assert.equal((await del(keyPath('ptn_b', k.record.keyId, '?hard=no'))).status, 200);
+    assert.equal((await findApiKey(w.db, k.record.keyId))?.status, 'revoked');
+    expectIssues(await del(keyPath('ptn_b', k.record.keyId, '?hard=maybe')), [{
+      type: 'bool_parsing', loc: ['query', 'hard'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe',
+    }]);
+  });
+
+  it('an unknown key or one of another partner is 404 key_not_found, and nothing changes', async () => {
+    expectError(await del(keyPath('ptn_b', 'key_nope')), 404, 'key_not_found');
+    expectError(await del(keyPath('ptn_b', w.keyIds.full!)), 404, 'key_not_found');
+    assert.equal((await findApiKey(w.db, w.keyIds.full!))?.status, 'active');
+  });
+
+  it('an operator key is revoked, never hard-deleted (409)', async () => {
+    const op = await issueOperatorKey(w.db, () => NOW, { partnerId: 'ptn_b' });
+    expectError(await del(keyPath('ptn_b', op.record.keyId, '?hard=true')), 409, 'operator_key_revoke_only');
+    assert.equal((await findApiKey(w.db, op.record.keyId))?.status, 'active');
+    assert.equal((await del(keyPath('ptn_b', op.record.keyId))).status, 200);
+    assert.equal((await findApiKey(w.db, op.record.keyId))?.status, 'revoked');
+  });
+
+  it('a partner key gets 403 insufficient_scope; no key, a bad key or a revoked operator key 401', async () => {
+    const k = await freshKey();
+    const res = await del(keyPath('ptn_b', k.record.keyId), w.keys.b);
+    expectError(res, 403, 'insufficient_scope', { required_scope: 'operator' });
+    assert.equal((await findApiKey(w.db, k.record.keyId))?.status, 'active');
+    expectError(await w.api.request('DELETE', keyPath('ptn_b', k.record.keyId)), 401, 'invalid_api_key');
+    expectError(await del(keyPath('ptn_b', k.record.keyId), generateKey('operator').key), 401, 'invalid_api_key');
+    const op = await issueOperatorKey(w.db, () => NOW);
+    await w.db.updateTable('api_keys').set({ status: 'revoked' }).where('key_id', '=', op.record.keyId).execute();
+    expectError(await del(keyPath('ptn_b', k.record.keyId), op.key), 401, 'invalid_api_key');
+  });
+
+  it('admin calls are audited with the operator key and the partner of the path, and rate limited', async () => {
+    const k = await freshKey();
+    const res = await del(keyPath('ptn_b', k.record.keyId));
+    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    assert.equal(row?.keyId, w.keyIds.operator);
+    assert.equal(row?.partnerId, 'ptn_b');
+    assert.equal(row?.route, '/api/v2/admin/partners/{partner_id}/keys/{key_id}');
+    assert.match(res.headers.get('ratelimit') ?? '', /^limit=\d+, remaining=\d+, reset=\d+$/);
+  });
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, it } from 'node:test';
+import { pino } from 'pino';
+import { createApp } from '../../src/http/app.ts';
+import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
+import { expectError } from '../helpers/expect.ts';
+import { startTestApi, type TestApi } from '../helpers/http.ts';
+import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+
+const ME = '/api/v2/partners/me';
+const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
+
+describeEachStore('rate limit', ({ store }) => {
+  let w: World;
+  let second: TestApi;
+  let now = NOW;
+  before(async () => {
+    w = await startWorld(store().db);
+    // A second server process over the same store.
+    second = await startTestApi(createApp({ db: w.db, config: w.config, clock: () => now, logger: pino({ level: 'silent' }) }));
+  });
+  after(async () => {
+    await second.close();
+    await w.close();
+  });
+  beforeEach(() => {
+    // 10:00:18 is 18 s into a 60 s window.
+    now = at(18);
+    w.setNow(now);
+  });
+
+  it('every authenticated response carries RateLimit-Policy and RateLimit; 429 with Retry-After past the limit', async () => {
+    const key = await w.partnerWith(['vessels:fleet:read'], undefined, { rateLimit: 3 });
+    const ok = await w.api.get(ME, { key });
+    assert.equal(ok.headers.get('ratelimit-policy'), '3;w=60');
+    assert.equal(ok.headers.get('ratelimit'), 'limit=3, remaining=2, reset=42');
+    const forbidden = await w.api.get('/api/v2/employers/me/crew/crew_ana/documents', { key });
+    expectError(forbidden, 403, 'insufficient_scope');
+    assert.equal(forbidden.headers.get('ratelimit'), 'limit=3, remaining=1, reset=42');
+    const notFound = await w.api.get('/api/v2/employers/me/crew/nobody/profile', { key });
+    assert.equal(notFound.headers.get('ratelimit'), 'limit=3, remaining=0, reset=42');
+    const limited = await w.api.get(ME, { key });
+    expectError(limited, 429, 'rate_limited');
+    assert.equal(limited.headers.get('retry-after'), '42');
+    assert.equal(limited.headers.get('ratelimit'), 'limit=3, remaining=0, reset=42');
+    assert.equal((await findAuditEntries(w.db, limited.headers.get('x-request-id')!))[0]?.status, 429);
+  });
+
+  it('the count is shared by every process on the store, and per partner', async () => {
+    const key = await w.partnerWith(['vessels:fleet:read'], undefined, { rateLimit: 2 });
+    assert.equal((await w.api.get(ME, { key })).status, 200);
+    assert.equal((await second.get(ME, { key })).status, 200);
+    expectError(await second.get(ME, { key }), 429, 'rate_limited');
+    expectError(await w.api.get(ME, { key }), 429, 'rate_limited');
+    assert.equal((await second.get(ME, { key: w.keys.full })).status, 200, 'another partner is not affected');
+  });
+
+  it('a new window starts the count again', async () => {
+    const key = await w.partnerWith(['vessels:fleet:read'], undefined, { rateLimit: 1 });
+    assert.equal((await w.api.get(ME, { key })).status, 200);
+    expectError(await w.api.get(ME, { key }), 429, 'rate_limited');
+    now = at(60);
+    w.setNow(now);
+    const fresh = await w.api.get(ME, { key });
+    assert.equal(fresh.status, 200);
+    assert.equal(fresh.headers.get('ratelimit'), 'limit=1, remaining=0, reset=60');
+  });
+
+  it('both live and test keys of a partner draw on one limit', async () => {
+    const me = async (key: string) => (await w.api.get(ME, { key })).headers.get('ratelimit');
+    const before = Number(/remaining=(\d+)/.exec((await me(w.keys.full))!)![1]);
+    const after = Number(/remaining=(\d+)/.exec((await me(w.keys.fullTest))!)![1]);
+    assert.equal(after, before - 1);
+  });
+
+  it('calls without a valid key are not counted and carry no rate limit headers', async () => {
+    const key = await w.partnerWith(['vessels:fleet:read'], undefined, { rateLimit: 1 });
+    for (let i = 0; i < 3; i++) {
+      const res = await w.api.get(ME, { key: `${key.slice(0, -1)}x` });
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get('ratelimit'), null);
+    }
+    assert.equal((await w.api.get(ME, { key })).status, 200);
+    assert.equal((await w.api.get('/_internal/health')).headers.get('ratelimit'), null);
+  });
+
+  it('a partner without its own limit gets the configured default', async () => {
+    const res = await w.api.get(ME, { key: w.keys.b });
+    assert.equal(res.headers.get('ratelimit-policy'), `${w.config.rateLimitDefault};w=60`);
+  });
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver.ts';
+import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
+import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from './helpers/world.ts';
+
+const NOW = Date.parse(T0);
+
+async function startExample() {
+  const events: WebhookEvent[] = [];
+  const server = createReceiver({ secret: SECRET, onEvent: (e) => void events.push(e), now: () => NOW });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return { url, events, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function signedPost(url: string, body: string, ts: number, secret = SECRET) {
+  const signature = `v1=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
+  return fetch(url, { method: 'POST', body, headers: { 'X-Service-Timestamp': String(ts), 'X-Service-Signature': signature } });
+}
+
+describe('the example receiver (examples/webhook-receiver.ts)', () => {
+  let rx: Awaited<ReturnType<typeof startExample>>;
+  before(async () => (rx = await startExample()));
+  after(async () => rx.close());
+  const body = JSON.stringify({ schema_version: 1, event_id: 'evt_x1', event_type: 'crew.status.changed', occurred_at: T0, partner_id: 'p', data: {} });
+  const ts = NOW / 1000;
+
+  it('accepts a correctly signed delivery with 2xx, then answers a duplicate with 2xx without processing it again', async () => {
+    assert.equal((await signedPost(rx.url, body, ts)).status, 202);
+    assert.equal((await signedPost(rx.url, body, ts + 1)).status, 200);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(rx.events.map((e) => e.event_id), ['evt_x1']);
+  });
+
+  it('rejects a wrong secret, a body changed by one byte and a timestamp over 300 s away', async () => {
+    assert.equal((await signedPost(rx.url, body, ts, 'whsec_wrong')).status, 401);
+    const sig = `v1=${createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex')}`;
+    const tampered = await fetch(rx.url, { method: 'POST', body: body.replace('evt_x1', 'evt_x2'), headers: { 'X-Service-Timestamp': String(ts), 'X-Service-Signature': sig } });
+    assert.equal(tampered.status, 401);
+    assert.equal((await signedPost(rx.url, body, ts - 301)).status, 401);
+    assert.equal((await signedPost(rx.url, body, ts + 301)).status, 401);
+    assert.equal((await signedPost(rx.url, body.replace('evt_x1', 'evt_x3'), ts - 300)).status, 202);
+  });
+});
+
+describeEachStore('the service delivering to the example receiver', ({ store }) => {
+  it('a delivery is accepted; a replayed delivery of the same event_id is deduplicated', async () => {
+    const db = store().db;
+    await resetDelivery(db);
+    await seedPartners(db, 'ptn_a');
+    const rx = await startExample();
+    try {
+      await seedEndpoint(db, 'ptn_a', rx.url);
+      const { eventId } = await seedEvent(db, 'ptn_a');
+      assert.equal((await deliverDue(db, testDeps(testClock()), 'run_1')).totals.delivered, 1);
+      await db.updateTable('outbox_events').set({ status: 'pending' }).where('event_id', '=', eventId).execute();
+      assert.equal((await deliverDue(db, testDeps(testClock()), 'run_2')).totals.delivered, 1);
+      assert.equal((await findOutboxEvent(db, eventId))?.attempts, 2);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(rx.events.map((e) => e.event_id), [eventId]);
+    } finally {
+      await rx.close();
+    }
+  });
+});
