@@ -125,6 +125,42 @@ const resources: Record<string, JsonObject> = {
       + 'crew:contact:read email, phone, country_code; crew:professional:read nationality, languages, skills, years_experience, bio, '
       + 'profile_photo_url; crew:experience:read employment_history; crew:personal:read date_of_birth, address, passport, visas.',
   }),
+  EmptyBody: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'exactly {}: the check takes no fields' },
+  SatisfyingDocument: object({
+    document_id: str, title: nullable(str), expiry_date: nullable(date),
+    download_path: { ...nullable(str), description: 'GET /api/v2/files/{token} on this service, valid 15 minutes; null without crew:documents:download or documents consent, or when no file is held' },
+  }),
+  ModuleRow: object({
+    code: str, name: nullable(str), status: nullable({ enum: ['met', 'expiring', 'expired', 'missing', 'pending'] }),
+    days_until_expiry: nullable({ type: 'integer' }), document_id: nullable(str),
+  }),
+  RequirementRow: object({
+    key: str,
+    group: { enum: ['medical', 'stcw', 'certificate', 'qualification'] },
+    category: nullable(str),
+    title: nullable(str),
+    code: nullable(str),
+    constraint: nullable(str),
+    status: { enum: ['met', 'expiring', 'expired', 'missing', 'pending'] },
+    expiry_date: nullable(date),
+    days_until_expiry: nullable({ type: 'integer' }),
+    required: { type: 'boolean' },
+    satisfied_by: { type: 'array', items: ref('SatisfyingDocument'), description: 'empty when missing, and for medical rows without crew:medical:read' },
+    modules: { ...nullable({ type: 'array', items: ref('ModuleRow') }), description: 'per-module detail of STCW rows with modules (basic safety training)' },
+  }),
+  ComplianceCheck: object({
+    crew_unique_id: str,
+    vessel_id: nullable(str),
+    position_name: nullable(str),
+    as_of: dateTime,
+    overall_status: { enum: ['compliant', 'at_risk', 'non_compliant', 'no_role'] },
+    compliance_source: { enum: ['live_evaluator', 'serviceCompliance_fallback'] },
+    summary: object({
+      total: { type: 'integer', minimum: 0 }, met: { type: 'integer', minimum: 0 }, expiring: { type: 'integer', minimum: 0 },
+      expired: { type: 'integer', minimum: 0 }, missing: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 },
+    }),
+    requirements: { type: 'array', items: ref('RequirementRow') },
+  }),
   Health: object({ status: { enum: ['ok', 'unavailable'] }, store: { enum: ['ok', 'unavailable'] } }),
   Empty: { type: 'object', maxProperties: 0 },
 };

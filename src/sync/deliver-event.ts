@@ -2,14 +2,14 @@ import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
 import type { Database } from '../store/database.ts';
 import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
-import { insertDeliveryAttempt, type AttemptOutcome } from '../store/repositories/delivery-repo.ts';
+import { insertDeliveryAttempt } from '../store/repositories/delivery-repo.ts';
 import {
   claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
 } from '../store/repositories/outbox-repo.ts';
 import { findEndpointByPartner, type WebhookEndpoint } from '../store/repositories/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import {
-  attemptsThisRun, judgeAttempt, MAX_ATTEMPTS, MAX_IN_RUN_WAIT_MS, nextWaitMs, type AttemptResult, type Verdict,
+  attemptsThisRun, decideAfterAttempt, MAX_IN_RUN_WAIT_MS, type AttemptDecision, type AttemptResult,
 } from './failure-policy.ts';
 import { sendAttempt } from './send-attempt.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -43,33 +43,34 @@ interface Attempt {
   attemptNo: number;
   at: Date;
   result: AttemptResult;
-  verdict: Verdict;
-  waitMs: number;
+  decision: AttemptDecision;
 }
 
-/** Stores one attempt and its effect on the event in one transaction, while the claim holds. */
-async function recordAttempt(db: Kysely<Database>, runId: string, event: OutboxEvent, url: string, a: Attempt): Promise<AttemptOutcome> {
+function progressOf(a: Attempt): EventProgress {
   const at = a.at.toISOString();
-  const final = a.verdict === 'permanent' || a.attemptNo >= MAX_ATTEMPTS;
-  const outcome: AttemptOutcome = a.verdict === 'delivered' ? 'delivered' : a.verdict === 'permanent' ? 'failed_permanent' : final ? 'dead' : 'retry';
-  const progress: EventProgress = a.verdict === 'delivered'
-    ? { status: 'delivered', attempts: a.attemptNo, at }
-    : final
-      ? { status: 'dead', attempts: a.attemptNo }
-      : { status: 'pending', attempts: a.attemptNo, nextAttemptAt: new Date(a.at.getTime() + a.waitMs).toISOString() };
+  switch (a.decision.outcome) {
+    case 'delivered': return { status: 'delivered', attempts: a.attemptNo, at };
+    case 'retry': return { status: 'pending', attempts: a.attemptNo, nextAttemptAt: new Date(a.at.getTime() + a.decision.waitMs).toISOString() };
+    default: return { status: 'dead', attempts: a.attemptNo };
+  }
+}
+
+/** Stores one attempt and its effect on the event (and a dead letter) in one transaction, while the claim holds. */
+async function recordAttempt(db: Kysely<Database>, runId: string, event: OutboxEvent, url: string, a: Attempt): Promise<void> {
+  const at = a.at.toISOString();
+  const { outcome } = a.decision;
+  const r = a.result;
   await db.transaction().execute(async (trx) => {
-    if (!(await updateClaimedEvent(trx, event.eventId, runId, progress))) throw new ClaimLost(`claim on ${event.eventId} lost`);
-    const r = a.result;
+    if (!(await updateClaimedEvent(trx, event.eventId, runId, progressOf(a)))) throw new ClaimLost(`claim on ${event.eventId} lost`);
     await insertDeliveryAttempt(trx, {
       eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
       latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
     });
-    if (final && a.verdict !== 'delivered') {
-      const reason = a.verdict === 'permanent' ? `permanent failure: ${describe(r)}` : `gave up after ${a.attemptNo} attempts: ${describe(r)}`;
+    if (outcome === 'failed_permanent' || outcome === 'dead') {
+      const reason = outcome === 'dead' ? `gave up after ${a.attemptNo} attempts: ${describe(r)}` : `permanent failure: ${describe(r)}`;
       await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
     }
   });
-  return outcome;
 }
 
 /** Attempts a claimed event: up to three times in this run (p-retry), recording every attempt. */
@@ -86,16 +87,16 @@ async function attemptClaimed(
     const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
     const result = await sendAttempt(endpoint.url, headers, event.body, deps);
     made += 1;
-    const verdict = judgeAttempt(result);
-    waitMs = verdict === 'retry' && attemptNo < MAX_ATTEMPTS ? nextWaitMs(attemptNo, result.retryAfterMs, deps.random) : 0;
-    let stored: AttemptOutcome;
+    const decision = decideAfterAttempt(attemptNo, result, deps.random);
+    waitMs = decision.waitMs;
     try {
-      stored = await recordAttempt(db, runId, event, endpoint.url, { attemptNo, at, result, verdict, waitMs });
+      await recordAttempt(db, runId, event, endpoint.url, { attemptNo, at, result, decision });
     } catch (err) {
       throw new AbortError(err as Error);
     }
-    if (stored === 'delivered') return 'delivered';
-    if (stored === 'retry') throw new AttemptFailed('retry', describe(result));
+    if (decision.outcome === 'delivered') return 'delivered';
+    if (decision.outcome === 'retry') throw new AttemptFailed('retry', describe(result));
+    // Final: p-retry stops here and rethrows the AttemptFailed.
     throw new AbortError(new AttemptFailed('dead', describe(result)));
   };
   try {

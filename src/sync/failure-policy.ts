@@ -48,6 +48,27 @@ export function judgeAttempt(r: AttemptResult): Verdict {
   return 'retry';
 }
 
+/** What an attempt's record says happened: the outbox and dead letters follow from it. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed_permanent' | 'dead';
+
+/** The decision after one attempt: its outcome and, for a retry, the wait before the next one. */
+export interface AttemptDecision {
+  outcome: AttemptOutcome;
+  waitMs: number;
+}
+
+/**
+ * After attempt `attemptNo` (1-based): delivered; failed_permanent (dead-lettered at once); dead
+ * (the 8th failure, dead-lettered); or retry after `waitMs`.
+ */
+export function decideAfterAttempt(attemptNo: number, r: AttemptResult, random: () => number): AttemptDecision {
+  const verdict = judgeAttempt(r);
+  if (verdict === 'delivered') return { outcome: 'delivered', waitMs: 0 };
+  if (verdict === 'permanent') return { outcome: 'failed_permanent', waitMs: 0 };
+  if (attemptNo >= MAX_ATTEMPTS) return { outcome: 'dead', waitMs: 0 };
+  return { outcome: 'retry', waitMs: nextWaitMs(attemptNo, r.retryAfterMs, random) };
+}
+
 /** How many attempts a run makes for an event that has had `attemptsSoFar`. */
 export function attemptsThisRun(attemptsSoFar: number): number {
   return Math.max(1, Math.min(IN_RUN_ATTEMPTS - attemptsSoFar, MAX_ATTEMPTS - attemptsSoFar));

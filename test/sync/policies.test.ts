@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { nonPublicReason } from '../../src/services/webhooks/address-policy.ts';
 import { destinationProblem } from '../../src/services/webhooks/destination.ts';
 import {
-  attemptsThisRun, judgeAttempt, nextWaitMs, parseRetryAfter, type AttemptResult,
+  attemptsThisRun, decideAfterAttempt, judgeAttempt, nextWaitMs, parseRetryAfter, type AttemptResult,
 } from '../../src/sync/failure-policy.ts';
 
 const result = (statusCode: number | null, extra: Partial<AttemptResult> = {}): AttemptResult =>
@@ -16,6 +16,18 @@ describe('which attempt results are final', () => {
     for (const s of [408, 429, 500, 502, 503, 504, 301, 302, 307, 308, 100]) assert.equal(judgeAttempt(result(s)), 'retry', String(s));
     assert.equal(judgeAttempt(result(null, { error: 'timeout after 10000 ms' })), 'retry');
     assert.equal(judgeAttempt(result(null, { error: 'destination refused', refused: true })), 'permanent');
+  });
+});
+
+describe('the decision after an attempt', () => {
+  it('retry with a wait until the 8th failure, which is dead; permanent failures are final at any attempt', () => {
+    const half = () => 0.5;
+    assert.deepEqual(decideAfterAttempt(1, result(204), half), { outcome: 'delivered', waitMs: 0 });
+    assert.deepEqual(decideAfterAttempt(1, result(500), half), { outcome: 'retry', waitMs: 2000 });
+    assert.deepEqual(decideAfterAttempt(7, result(500), half), { outcome: 'retry', waitMs: 36_000_000 });
+    assert.deepEqual(decideAfterAttempt(8, result(500), half), { outcome: 'dead', waitMs: 0 });
+    assert.deepEqual(decideAfterAttempt(1, result(404), half), { outcome: 'failed_permanent', waitMs: 0 });
+    assert.deepEqual(decideAfterAttempt(8, result(204), half), { outcome: 'delivered', waitMs: 0 });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../app-deps.ts';
 import { adminKeysRoutes } from './admin-keys.ts';
+import { complianceRoutes } from './compliance.ts';
 import { crewRoutes } from './crew.ts';
 import { documentsRoutes } from './documents.ts';
 import { filesRoutes } from './files.ts';
@@ -13,8 +14,6 @@ import { vesselsRoutes } from './vessels.ts';
  * Every route module of the API, mounted by createApp in this order. To add routes: write a
  * RouteModule in this folder (partner routes start with `...partnerGuards(deps)`, admin routes with
  * `...operatorGuards(deps)`), list it here, and describe its paths in src/openapi/paths/.
- * Planned: the compliance check (POST /api/v2/employers/me/crew/{crew_unique_id}/compliance-checks)
- * and the webhook endpoint registration (POST /api/v2/admin/partners/{partner_id}/webhook-endpoints).
  */
 export const routeModules: readonly RouteModule[] = [
   healthRoutes,
@@ -24,6 +23,7 @@ export const routeModules: readonly RouteModule[] = [
   fleetRoutes,
   crewRoutes,
   documentsRoutes,
+  complianceRoutes,
   filesRoutes,
   adminKeysRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { PathItems } from '../types.ts';
 import { adminKeyPaths } from './admin.ts';
+import { compliancePaths } from './compliance.ts';
 import { crewPaths } from './crew.ts';
 import { documentPaths } from './documents.ts';
 import { fleetPaths } from './fleet.ts';
@@ -17,5 +18,6 @@ export const pathGroups: readonly PathItems[] = [
   fleetPaths,
   crewPaths,
   documentPaths,
+  compliancePaths,
   adminKeyPaths,
 ];

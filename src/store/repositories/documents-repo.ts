@@ -83,3 +83,10 @@ export async function readFile(db: Db, fileId: string): Promise<{ contentType: s
   const row = await db.selectFrom('files').select(['content_type', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();
   return row && { contentType: row.content_type, bytes: Buffer.from(row.bytes) };
 }
+
+/** Which of the documents have a stored file (for download links). */
+export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('documents').select('document_id').where('document_id', 'in', ids).where('file_id', 'is not', null).execute();
+  return new Set(rows.map((r) => r.document_id));
+}
