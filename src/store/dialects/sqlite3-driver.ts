@@ -42,11 +42,42 @@ function run(db: sqlite3.Database, sql: string, params: readonly unknown[]): Pro
 }
 
 const WRITE_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
+const READ_KINDS = new Set(['SelectQueryNode']);
+
+/**
+ * One writer at a time per process. SQLite allows one writer anyway; queueing writers here instead
+ * of in SQLite's busy handler keeps them from sleeping on libuv's few threads while the connection
+ * that holds the lock waits for a thread to commit (a stall until the busy timeout).
+ */
+class WriteLock {
+  #tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return ready;
+  }
+}
 
 class Sqlite3Connection implements DatabaseConnection {
-  constructor(readonly db: sqlite3.Database) {}
+  /** Set while this connection runs a transaction, which holds the process's write lock. */
+  releaseTransaction: (() => void) | undefined;
+
+  constructor(readonly db: sqlite3.Database, private readonly writeLock: WriteLock) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.releaseTransaction || READ_KINDS.has((compiled.query as { kind: string }).kind)) return this.run<R>(compiled);
+    const release = await this.writeLock.acquire();
+    try {
+      return await this.run<R>(compiled);
+    } finally {
+      release();
+    }
+  }
+
+  private async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const node = compiled.query as { kind: string; returning?: unknown };
     if (WRITE_KINDS.has(node.kind) && !node.returning) {
       const { changes, lastID } = await run(this.db, compiled.sql, compiled.parameters);
@@ -86,6 +117,7 @@ class Sqlite3Driver implements Driver {
   readonly #idle: Sqlite3Connection[] = [];
   readonly #all: Sqlite3Connection[] = [];
   readonly #waiting: Array<(c: Sqlite3Connection) => void> = [];
+  readonly #writeLock = new WriteLock();
 
   constructor(options: Sqlite3DialectOptions) {
     const memory = options.filename === ':memory:';
@@ -104,7 +136,7 @@ class Sqlite3Driver implements Driver {
       if (i === 0) await all(db, 'pragma journal_mode = WAL', []);
       await all(db, 'pragma foreign_keys = ON', []);
       await all(db, 'pragma synchronous = NORMAL', []);
-      const conn = new Sqlite3Connection(db);
+      const conn = new Sqlite3Connection(db, this.#writeLock);
       this.#all.push(conn);
       this.#idle.push(conn);
     }
@@ -117,16 +149,36 @@ class Sqlite3Driver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    // IMMEDIATE takes the write lock up front, so two transactions never deadlock on upgrade.
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const conn = connection as Sqlite3Connection;
+    const release = await this.#writeLock.acquire();
+    try {
+      // IMMEDIATE takes SQLite's write lock up front, so another process's transaction never
+      // deadlocks with this one on a lock upgrade.
+      conn.releaseTransaction = release;
+      await conn.executeQuery(CompiledQuery.raw('begin immediate'));
+    } catch (err) {
+      conn.releaseTransaction = undefined;
+      release();
+      throw err;
+    }
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    await this.#end(connection as Sqlite3Connection, 'commit');
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    await this.#end(connection as Sqlite3Connection, 'rollback');
+  }
+
+  async #end(conn: Sqlite3Connection, statement: 'commit' | 'rollback'): Promise<void> {
+    try {
+      await conn.executeQuery(CompiledQuery.raw(statement));
+    } finally {
+      const release = conn.releaseTransaction;
+      conn.releaseTransaction = undefined;
+      release?.();
+    }
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

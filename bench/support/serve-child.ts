@@ -1,0 +1,30 @@
+// A server in its own process for the load benchmark: `svc` (the real app over a store) or
+// `bare` (a plain Koa route answering a fixed JSON body from memory, the ceiling to compare with).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config/config.ts';
+import { createApp } from '../../src/http/app.ts';
+import { openStore } from '../../src/store/connect.ts';
+
+const [mode, arg] = process.argv.slice(2);
+let app: Koa<any>;
+if (mode === 'bare') {
+  const body = Buffer.from(arg ?? '{}');
+  app = new Koa();
+  app.use(async (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = body;
+  });
+} else {
+  const store = await openStore(arg!);
+  const config = loadConfig({}, { databaseUrl: arg!, rateLimitDefault: 100_000_000, logLevel: 'silent' });
+  app = createApp({ db: store.db, config, clock: () => new Date(), logger: pino({ level: 'silent' }) });
+}
+const server = createServer(app.callback());
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
