@@ -20,6 +20,12 @@ function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void
   };
 }
 
+/** Crew diffed so far, on a terminal. */
+function diffProgress(stream: CliDeps['stderr']): ((crewDone: number) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  return (done) => stream.write(`\rdiffing fleets: ${done} crew\x1b[K`);
+}
+
 function printDryRun(deps: CliDeps, s: SyncSummary): void {
   const out = (line: string) => println(deps.stdout, line);
   out(`dry run ${s.runId}: nothing written, nothing sent`);
@@ -57,7 +63,7 @@ export function syncCommand(deps: CliDeps): Command {
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       await withStore(config, async (store) => {
-        const summary = await runSync(store.db, deliveryDeps, { dryRun: opts.dryRun, sources: syncEventSources(config) });
+        const summary = await runSync(store.db, deliveryDeps, { dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr)) });
         if (summary.dryRun) printDryRun(deps, summary);
         else printSummary(deps, summary);
       }, { poolSize });
