@@ -68,9 +68,11 @@ export async function seedPartners(db: Kysely<Database>, ...partnerIds: string[]
   })));
 }
 
-export async function seedEndpoint(db: Kysely<Database>, partnerId: string, url: string, secret = SECRET): Promise<void> {
+export async function seedEndpoint(
+  db: Kysely<Database>, partnerId: string, url: string, secret = SECRET, subscribedEvents: string[] = ['crew.status.changed'],
+): Promise<void> {
   await insertEndpoint(db, {
-    endpointId: `whe_${partnerId}`, partnerId, url, subscribedEvents: ['crew.status.changed'], secret,
+    endpointId: `whe_${partnerId}`, partnerId, url, subscribedEvents, secret,
     status: 'active', createdAt: T0, updatedAt: T0,
   });
 }
