@@ -27,4 +27,4 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));

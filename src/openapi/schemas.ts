@@ -1,3 +1,5 @@
+import { EVENT_TYPES } from '../services/webhooks/event-catalogue.ts';
+import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN, STATUSES } from '../services/webhooks/validate-registration.ts';
 import { ERROR_CODES } from './errors.ts';
 import { nullable, ref, type JsonObject } from './types.ts';
 
@@ -160,6 +162,22 @@ const resources: Record<string, JsonObject> = {
       expired: { type: 'integer', minimum: 0 }, missing: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 },
     }),
     requirements: { type: 'array', items: ref('RequirementRow') },
+  }),
+  WebhookEndpointRequest: object({
+    url: { ...str, maxLength: MAX_URL, description: 'https and public, unless the server allows insecure webhooks (then also http to loopback); no credentials' },
+    subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] }, minItems: 1, description: 'event catalogue names; duplicates are dropped' },
+    secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: SECRET_PATTERN, description: 'printable ASCII; generated when absent (also on rotation)' },
+    status: { enum: [...STATUSES], default: 'active', description: 'a disabled endpoint receives nothing; its events wait in the outbox' },
+  }, ['url', 'subscribed_events'], { additionalProperties: false }),
+  WebhookEndpoint: object({
+    endpoint_id: str,
+    partner_id: str,
+    url: str,
+    subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    status: { enum: [...STATUSES] },
+    secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
+    created_at: dateTime,
+    updated_at: dateTime,
   }),
   Health: object({ status: { enum: ['ok', 'unavailable'] }, store: { enum: ['ok', 'unavailable'] } }),
   Empty: { type: 'object', maxProperties: 0 },

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../app-deps.ts';
 import { adminKeysRoutes } from './admin-keys.ts';
+import { adminWebhooksRoutes } from './admin-webhooks.ts';
 import { complianceRoutes } from './compliance.ts';
 import { crewRoutes } from './crew.ts';
 import { documentsRoutes } from './documents.ts';
@@ -26,4 +27,5 @@ export const routeModules: readonly RouteModule[] = [
   complianceRoutes,
   filesRoutes,
   adminKeysRoutes,
+  adminWebhooksRoutes,
 ];

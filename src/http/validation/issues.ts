@@ -1,33 +1,9 @@
 import { AppError } from '../../domain/app-error.ts';
+import type { ValidationIssue } from '../../domain/validation-issues.ts';
 
-/** Where an issue is: `['query', 'limit']`, `['body', 'email']`, `['body', 17]` (JSON char offset). */
-export type Loc = (string | number)[];
-
-/**
- * One entry of a 422 `detail` array, exactly as FastAPI/pydantic v2 produce it (DECISIONS.md §1).
- * Key order matters on the wire: build issues with `issue()` so it is always type, loc, msg,
- * input, ctx.
- */
-export interface ValidationIssue {
-  type: string;
-  loc: Loc;
-  msg: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
-
-const MAX_INPUT_CHARS = 200;
-
-/** Strings echoed as `input` are cut to 200 characters so large or binary input is never echoed. */
-export function truncateInput(input: unknown): unknown {
-  return typeof input === 'string' && input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
-}
-
-export function issue(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationIssue {
-  const out: ValidationIssue = { type, loc, msg, input: truncateInput(input) };
-  if (ctx !== undefined) out.ctx = ctx;
-  return out;
-}
+// The issue shape and its builders are defined once, in the domain; services build them too.
+export { expectedList, issue, issues, truncateInput } from '../../domain/validation-issues.ts';
+export type { Loc, ValidationIssue } from '../../domain/validation-issues.ts';
 
 /** The 422 error carrying every issue at once; the error middleware renders `{detail: issues}`. */
 export function validationError(issues: readonly ValidationIssue[]): AppError {
@@ -45,47 +21,3 @@ export function issuesOf(err: AppError): ValidationIssue[] | undefined {
   const issues = err.extra.issues;
   return err.code === 'invalid_input' && Array.isArray(issues) ? (issues as ValidationIssue[]) : undefined;
 }
-
-/** pydantic's wording of `Input should be 'a' or 'b'` / `'a', 'b' or 'c'`. */
-export function expectedList(values: readonly string[]): string {
-  const quoted = values.map((v) => `'${v}'`);
-  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
-}
-
-/** Issue builders named after pydantic's error types, with its messages. */
-export const issues = {
-  missing: (loc: Loc, input: unknown) => issue('missing', loc, 'Field required', input),
-  extraForbidden: (loc: Loc, input: unknown) => issue('extra_forbidden', loc, 'Extra inputs are not permitted', input),
-  intParsing: (loc: Loc, input: unknown) =>
-    issue('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input),
-  intType: (loc: Loc, input: unknown) => issue('int_type', loc, 'Input should be a valid integer', input),
-  boolParsing: (loc: Loc, input: unknown) =>
-    issue('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input),
-  boolType: (loc: Loc, input: unknown) => issue('bool_type', loc, 'Input should be a valid boolean', input),
-  greaterThanEqual: (loc: Loc, input: unknown, ge: number) =>
-    issue('greater_than_equal', loc, `Input should be greater than or equal to ${ge}`, input, { ge }),
-  lessThanEqual: (loc: Loc, input: unknown, le: number) =>
-    issue('less_than_equal', loc, `Input should be less than or equal to ${le}`, input, { le }),
-  stringType: (loc: Loc, input: unknown) => issue('string_type', loc, 'Input should be a valid string', input),
-  stringTooShort: (loc: Loc, input: unknown, minLength: number) =>
-    issue('string_too_short', loc, `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`, input, { min_length: minLength }),
-  stringTooLong: (loc: Loc, input: unknown, maxLength: number) =>
-    issue('string_too_long', loc, `String should have at most ${maxLength} character${maxLength === 1 ? '' : 's'}`, input, { max_length: maxLength }),
-  stringPatternMismatch: (loc: Loc, input: unknown, pattern: string) =>
-    issue('string_pattern_mismatch', loc, `String should match pattern '${pattern}'`, input, { pattern }),
-  literalError: (loc: Loc, input: unknown, values: readonly string[]) =>
-    issue('literal_error', loc, `Input should be ${expectedList(values)}`, input, { expected: expectedList(values) }),
-  listType: (loc: Loc, input: unknown) => issue('list_type', loc, 'Input should be a valid list', input),
-  listTooShort: (loc: Loc, input: unknown, minLength: number, actual: number) =>
-    issue('too_short', loc, `List should have at least ${minLength} item${minLength === 1 ? '' : 's'} after validation, not ${actual}`, input,
-      { field_type: 'List', min_length: minLength, actual_length: actual }),
-  /**
-   * A custom check's failure. FastAPI serialises the ValueError kept in ctx as `{}`, so the wire
-   * carries `"ctx": {"error": {}}`; the reason is in msg.
-   */
-  valueError: (loc: Loc, input: unknown, reason: string) => issue('value_error', loc, `Value error, ${reason}`, input, { error: {} }),
-  modelAttributesType: (loc: Loc, input: unknown) =>
-    issue('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', input),
-  jsonInvalid: (offset: number, parserMessage: string) =>
-    issue('json_invalid', ['body', offset], 'JSON decode error', {}, { error: parserMessage }),
-};

@@ -1,5 +1,5 @@
 import { errorResponses, jsonResponse } from '../errors.ts';
-import type { PathItems } from '../types.ts';
+import { ref, type PathItems } from '../types.ts';
 import { OPERATOR_SECURITY, pathParam } from './common.ts';
 
 export const PARTNER_ID = pathParam('partner_id', 'the partner');
@@ -21,6 +21,40 @@ export const adminKeyPaths: PathItems = {
       responses: {
         200: jsonResponse('Revoked or deleted', 'Empty'),
         ...errorResponses({ 403: ['insufficient_scope'], 404: ['key_not_found'], 409: ['operator_key_revoke_only'], 422: 'validation' }),
+      },
+    },
+  },
+};
+
+const NO_STORE = { description: '`no-store`: the answer holds the signing secret', schema: { type: 'string', const: 'no-store' } };
+
+/** A success response of the endpoint registration, which also carries Cache-Control. */
+function endpointResponse(description: string) {
+  const response = jsonResponse(description, 'WebhookEndpoint') as { headers: Record<string, unknown> };
+  return { ...response, headers: { ...response.headers, 'Cache-Control': NO_STORE } };
+}
+
+export const adminWebhookPaths: PathItems = {
+  '/api/v2/admin/partners/{partner_id}/webhook-endpoints': {
+    post: {
+      operationId: 'registerWebhookEndpoint',
+      tags: ['admin'],
+      summary: 'Register or rotate a partner\'s webhook endpoint',
+      description: 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. One endpoint per partner: the first '
+        + 'registration creates it (201), a later one replaces its URL, events, secret and status (200), keeping `endpoint_id` and '
+        + '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, base64url) whenever the body has none, on rotation '
+        + 'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. '
+        + '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which '
+        + 'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',
+      security: OPERATOR_SECURITY,
+      parameters: [PARTNER_ID],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEndpointRequest') } } },
+      responses: {
+        200: endpointResponse('The existing endpoint, rotated'),
+        201: endpointResponse('The endpoint, created'),
+        ...errorResponses({
+          403: ['insufficient_scope'], 404: ['partner_not_found'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: 'validation',
+        }),
       },
     },
   },

@@ -1,5 +1,5 @@
 import type { PathItems } from '../types.ts';
-import { adminKeyPaths } from './admin.ts';
+import { adminKeyPaths, adminWebhookPaths } from './admin.ts';
 import { compliancePaths } from './compliance.ts';
 import { crewPaths } from './crew.ts';
 import { documentPaths } from './documents.ts';
@@ -20,4 +20,5 @@ export const pathGroups: readonly PathItems[] = [
   documentPaths,
   compliancePaths,
   adminKeyPaths,
+  adminWebhookPaths,
 ];

@@ -14,11 +14,12 @@ export interface RegistrationInput {
 export type RegistrationCheck = { ok: true; value: RegistrationInput } | { ok: false; issues: ValidationIssue[] };
 
 const FIELDS = ['url', 'subscribed_events', 'secret', 'status'] as const;
-const STATUSES = ['active', 'disabled'] as const;
-const MAX_URL = 2048;
-const SECRET_MIN = 24;
-const SECRET_MAX = 256;
-const SECRET_PATTERN = '^[!-~]+$';
+// Exported for the OpenAPI document, which states the same limits.
+export const STATUSES = ['active', 'disabled'] as const;
+export const MAX_URL = 2048;
+export const SECRET_MIN = 24;
+export const SECRET_MAX = 256;
+export const SECRET_PATTERN = '^[!-~]+$';
 /** A rejected secret is never echoed back. */
 const REDACTED = '[redacted]';
 
@@ -50,10 +51,10 @@ function checkEvents(body: Record<string, unknown>, out: ValidationIssue[]): Eve
   const value = body.subscribed_events;
   if (value === undefined) return reject(out, issues.missing(loc, body));
   if (!Array.isArray(value)) return reject(out, issues.listType(loc, value));
-  if (value.length === 0) return reject(out, issues.listTooShort(loc, value, 1));
+  if (value.length === 0) return reject(out, issues.listTooShort(loc, value, 1, 0));
   const before = out.length;
   value.forEach((name, i) => {
-    if (!isEventType(name)) out.push(issues.literal([...loc, i], name, EVENT_TYPES));
+    if (!isEventType(name)) out.push(issues.literalError([...loc, i], name, EVENT_TYPES));
   });
   return out.length === before ? [...new Set(value as EventType[])] : undefined;
 }
@@ -66,7 +67,7 @@ function checkSecret(body: Record<string, unknown>, out: ValidationIssue[]): str
   if (value.length < SECRET_MIN) return reject(out, issues.stringTooShort(loc, REDACTED, SECRET_MIN));
   if (value.length > SECRET_MAX) return reject(out, issues.stringTooLong(loc, REDACTED, SECRET_MAX));
   if (!new RegExp(SECRET_PATTERN).test(value)) {
-    return reject(out, { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${SECRET_PATTERN}'`, input: REDACTED, ctx: { pattern: SECRET_PATTERN } });
+    return reject(out, issues.stringPatternMismatch(loc, REDACTED, SECRET_PATTERN));
   }
   return value;
 }
@@ -74,7 +75,7 @@ function checkSecret(body: Record<string, unknown>, out: ValidationIssue[]): str
 function checkStatus(body: Record<string, unknown>, out: ValidationIssue[]): 'active' | 'disabled' {
   const value = body.status;
   if (value === undefined) return 'active';
-  if (!(STATUSES as readonly unknown[]).includes(value)) out.push(issues.literal(['body', 'status'], value, STATUSES));
+  if (!(STATUSES as readonly unknown[]).includes(value)) out.push(issues.literalError(['body', 'status'], value, STATUSES));
   return value as 'active' | 'disabled';
 }
 
@@ -85,7 +86,7 @@ function checkStatus(body: Record<string, unknown>, out: ValidationIssue[]): 'ac
  */
 export function validateRegistration(body: unknown, policy: DestinationPolicy): RegistrationCheck {
   if (body === undefined || body === null) return { ok: false, issues: [issues.missing(['body'], null)] };
-  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, issues: [issues.modelType(['body'], body)] };
+  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, issues: [issues.modelAttributesType(['body'], body)] };
   const record = body as Record<string, unknown>;
   const out: ValidationIssue[] = [];
   const url = checkUrl(record, policy, out);

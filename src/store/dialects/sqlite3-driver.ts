@@ -32,9 +32,48 @@ function all(db: sqlite3.Database, sql: string, params: readonly unknown[]): Pro
   });
 }
 
-function run(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
+/** Prepared statements by SQL text, least recently used dropped first. */
+class StatementCache {
+  readonly #map = new Map<string, Promise<sqlite3.Statement>>();
+
+  constructor(private readonly db: sqlite3.Database, private readonly size = 256) {}
+
+  get(sql: string): Promise<sqlite3.Statement> {
+    let stmt = this.#map.get(sql);
+    if (stmt) {
+      this.#map.delete(sql);
+    } else {
+      stmt = new Promise((resolve, reject) => {
+        const s = this.db.prepare(sql, (err) => (err ? reject(err) : resolve(s)));
+      });
+      // A statement that failed to compile is not kept.
+      stmt.catch(() => this.#map.delete(sql));
+      if (this.#map.size >= this.size) {
+        const [oldest, evicted] = this.#map.entries().next().value as [string, Promise<sqlite3.Statement>];
+        this.#map.delete(oldest);
+        evicted.then((s) => s.finalize(), () => {});
+      }
+    }
+    this.#map.set(sql, stmt);
+    return stmt;
+  }
+
+  async clear(): Promise<void> {
+    const all = [...this.#map.values()];
+    this.#map.clear();
+    await Promise.all(all.map((p) => p.then((s) => new Promise<void>((r) => s.finalize(() => r())), () => {})));
+  }
+}
+
+function stmtAll(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
-    db.run(sql, params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
+    stmt.all(params as unknown[], (err: Error | null, rows: unknown[]) => (err ? reject(err) : resolve(rows)));
+  });
+}
+
+function stmtRun(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
+  return new Promise((resolve, reject) => {
+    stmt.run(params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
       if (err) reject(err);
       else resolve({ changes: this.changes, lastID: this.lastID });
     });
@@ -65,7 +104,11 @@ class Sqlite3Connection implements DatabaseConnection {
   /** Set while this connection runs a transaction, which holds the process's write lock. */
   releaseTransaction: (() => void) | undefined;
 
-  constructor(readonly db: sqlite3.Database, private readonly writeLock: WriteLock) {}
+  readonly statements: StatementCache;
+
+  constructor(readonly db: sqlite3.Database, private readonly writeLock: WriteLock) {
+    this.statements = new StatementCache(db);
+  }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.releaseTransaction || READ_KINDS.has((compiled.query as { kind: string }).kind)) return this.run<R>(compiled);
@@ -79,15 +122,18 @@ class Sqlite3Connection implements DatabaseConnection {
 
   private async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const node = compiled.query as { kind: string; returning?: unknown };
+    // Raw statements (transaction control, DDL, pragmas) are rare and may not be preparable once.
+    if (node.kind === 'RawNode') return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+    const stmt = await this.statements.get(compiled.sql);
     if (WRITE_KINDS.has(node.kind) && !node.returning) {
-      const { changes, lastID } = await run(this.db, compiled.sql, compiled.parameters);
+      const { changes, lastID } = await stmtRun(stmt, compiled.parameters);
       return {
         rows: [],
         numAffectedRows: BigInt(changes ?? 0),
         insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
       };
     }
-    return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+    return { rows: (await stmtAll(stmt, compiled.parameters)) as R[] };
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
@@ -188,9 +234,10 @@ class Sqlite3Driver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await Promise.all(
-      this.#all.map((c) => new Promise<void>((resolve) => c.db.close(() => resolve()))),
-    );
+    await Promise.all(this.#all.map(async (c) => {
+      await c.statements.clear();
+      await new Promise<void>((resolve) => c.db.close(() => resolve()));
+    }));
     this.#all.length = 0;
     this.#idle.length = 0;
   }

@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** A server started in its own process; resolves once it prints `ready <port>`. */
+export async function startChild(args: string[]): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/serve-child.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /^ready (\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+  });
+  return {
+    port,
+    child,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** Runs a script in a child process and returns the JSON it prints last on stdout. */
+export async function runJsonChild(script: string, args: string[]): Promise<any> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}

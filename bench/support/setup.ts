@@ -1,0 +1,56 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import pg from 'pg';
+import { issuePartnerKey } from '../../src/services/api-keys.ts';
+import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { generateData, type GenerateOptions } from '../../src/services/generate/generate-data.ts';
+import { openStore, type Store } from '../../src/store/connect.ts';
+import { migrateToLatest } from '../../src/store/migrator.ts';
+
+export const PG_ADMIN_URL = process.env.SVC_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh store of a dialect for one benchmark: `.bench/<name>.db` or a Postgres database `<name>`. */
+export async function freshStore(dialect: 'sqlite' | 'postgres', name: string): Promise<{ url: string }> {
+  if (dialect === 'sqlite') {
+    mkdirSync('.bench', { recursive: true });
+    for (const ext of ['', '-wal', '-shm']) rmSync(`.bench/${name}.db${ext}`, { force: true });
+    return { url: `sqlite:.bench/${name}.db` };
+  }
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString() };
+}
+
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Migrates, loads the catalogue and generates data; prints progress on stderr. */
+export async function seed(url: string, options: Omit<GenerateOptions, 'onProgress'>, now = new Date()): Promise<Store> {
+  const store = await openStore(url);
+  await migrateToLatest(store.db);
+  await loadFixtures(store.db, ['data/requirements.json'], () => now);
+  const started = Date.now();
+  await generateData(store.db, {
+    ...options,
+    onProgress: (done, total) => process.stderr.write(`\r  generating ${done}/${total} crew`),
+  }, () => now);
+  process.stderr.write(` (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  return store;
+}
+
+export async function partnerKey(store: Store, partnerId: string): Promise<string> {
+  return (await issuePartnerKey(store.db, partnerId, 'live', () => new Date())).key;
+}
