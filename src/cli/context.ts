@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.ts';
+import { isAppError } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import { openStore, type Store } from '../store/connect.ts';
 import { assertMigrated } from '../store/migrator.ts';
+import { insertAuditEntry } from '../store/repositories/audit-repo.ts';
 
 /** Everything a command may touch, injected by main.ts (and by tests). */
 export interface CliDeps {
@@ -37,4 +40,45 @@ export async function withStore<T>(
 
 export function println(stream: NodeJS.WritableStream, line = ''): void {
   stream.write(`${line}\n`);
+}
+
+/** Who and what an audited command acted on; a command fills in what it learns as it runs (an issued key's id). */
+export interface CliAuditFacts {
+  partnerId: string | null;
+  keyId: string | null;
+}
+
+/**
+ * Runs a state-changing admin command and writes its one audit_log row, failures included:
+ * request id `cli_` + 24 hex, method `CLI`, the command (`svc admin revoke-key`) as route and
+ * path, status 0 on success or the error's HTTP status (404, 409, 422…; 500 when unexpected),
+ * latency, no client address. Never arguments, keys or secrets. The action has happened by the
+ * time the row is written, so a failed audit write is reported on stderr and does not change the
+ * command's outcome.
+ *
+ *   await withAudit(store, deps, 'svc admin revoke-key', { partnerId, keyId }, () => revokeKey(…));
+ */
+export async function withAudit<T>(
+  store: Store, deps: CliDeps, route: string, known: Partial<CliAuditFacts>, fn: (facts: CliAuditFacts) => Promise<T>,
+): Promise<T> {
+  const facts: CliAuditFacts = { partnerId: known.partnerId ?? null, keyId: known.keyId ?? null };
+  const requestId = `cli_${randomBytes(12).toString('hex')}`;
+  const at = deps.clock().toISOString();
+  const started = performance.now();
+  let status = 0;
+  try {
+    return await fn(facts);
+  } catch (err) {
+    status = isAppError(err) ? err.status : 500;
+    throw err;
+  } finally {
+    try {
+      await insertAuditEntry(store.db, {
+        requestId, at, partnerId: facts.partnerId, keyId: facts.keyId, method: 'CLI', route, path: route,
+        crewUniqueId: null, documentId: null, status, latencyMs: performance.now() - started, clientIp: null,
+      });
+    } catch (err) {
+      println(deps.stderr, `svc: warning: the audit row of ${route} (${requestId}) could not be written: ${(err as Error).message}`);
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { listDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
@@ -25,11 +25,12 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
   withFilters(admin.command('replay-dead-letters'))
     .description('put dead-lettered events back for delivery (same event_id, fresh attempt count); the next sync sends them')
     .action(async (opts, cmd: Command) => {
-      await withStore(commandConfig(deps, cmd), async (store) => {
+      const route = 'svc admin replay-dead-letters';
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
         const replayed = await replayDeadLetters(store.db, query(opts), deps.clock);
         for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, d.deadAt].join('\t'));
         println(deps.stderr, `replayed ${replayed.length} dead letter(s); run \`svc sync\` to deliver them now`);
-      });
+      }));
     });
 
   withFilters(admin.command('list-dead-letters'))

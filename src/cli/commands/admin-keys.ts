@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { issueOperatorKey, issuePartnerKey } from '../../services/api-keys.ts';
 import { listApiKeys } from '../../store/repositories/api-keys-repo.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin issue-key`, `issue-operator-key`, `list-keys`: added to the admin command. */
 export function addKeyCommands(admin: Command, deps: CliDeps): void {
@@ -11,12 +11,14 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     .addOption(new Option('--mode <mode>', 'live data or test-flagged data').choices(['live', 'test']).default('live'))
     .option('--label <text>', 'a note kept with the key')
     .action(async (opts: { partner: string; mode: 'live' | 'test'; label?: string }, cmd: Command) => {
-      await withStore(commandConfig(deps, cmd), async (store) => {
+      const route = 'svc admin issue-key';
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async (audit) => {
         const issued = await issuePartnerKey(store.db, opts.partner, opts.mode, deps.clock, opts.label ?? null);
+        audit.keyId = issued.record.keyId;
         println(deps.stderr, `issued ${issued.record.kind} key ${issued.record.keyId} for partner ${opts.partner}; store it now, it is not shown again`);
         println(deps.stdout, `key_id ${issued.record.keyId}`);
         println(deps.stdout, issued.key);
-      });
+      }));
     });
 
   admin.command('issue-operator-key')
@@ -24,12 +26,14 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     .option('--partner <id>', "tie the key to a partner's account (its keys are then managed under that partner)")
     .option('--label <text>', 'a note kept with the key')
     .action(async (opts: { partner?: string; label?: string }, cmd: Command) => {
-      await withStore(commandConfig(deps, cmd), async (store) => {
+      const route = 'svc admin issue-operator-key';
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async (audit) => {
         const issued = await issueOperatorKey(store.db, deps.clock, { partnerId: opts.partner, label: opts.label });
+        audit.keyId = issued.record.keyId;
         println(deps.stderr, `issued operator key ${issued.record.keyId}; store it now, it is not shown again`);
         println(deps.stdout, `key_id ${issued.record.keyId}`);
         println(deps.stdout, issued.key);
-      });
+      }));
     });
 
   admin.command('list-keys')

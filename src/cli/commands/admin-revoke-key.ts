@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { revokeKey } from '../../services/api-keys.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin revoke-key`: added to the admin command. */
 export function addRevokeKeyCommand(admin: Command, deps: CliDeps): void {
@@ -10,10 +10,11 @@ export function addRevokeKeyCommand(admin: Command, deps: CliDeps): void {
     .requiredOption('--key <key_id>', 'key id (key_…), as list-keys shows it')
     .option('--hard', 'delete the key instead of revoking it')
     .action(async (opts: { partner: string; key: string; hard?: boolean }, cmd: Command) => {
-      await withStore(commandConfig(deps, cmd), async (store) => {
+      const facts = { partnerId: opts.partner, keyId: opts.key };
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, 'svc admin revoke-key', facts, async () => {
         const key = await revokeKey(store.db, opts.partner, opts.key, opts.hard ?? false, deps.clock);
         const what = opts.hard ? 'deleted' : key.status === 'revoked' ? 'was already revoked' : 'revoked';
         println(deps.stdout, `key ${key.keyId} (${key.kind}, ${key.prefix}…${key.last4}) of partner ${opts.partner} ${what}`);
-      });
+      }));
     });
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
 export function addWebhookCommands(admin: Command, deps: CliDeps): void {
@@ -15,7 +15,8 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     .addOption(new Option('--status <status>', 'endpoint status').choices(['active', 'disabled']))
     .action(async (opts: { partner: string; url: string; events: string; secret?: string; status?: string }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
-      await withStore(config, async (store) => {
+      const route = 'svc admin register-webhook';
+      await withStore(config, (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
         const body = {
           url: opts.url,
           subscribed_events: opts.events.split(',').map((s) => s.trim()).filter((s) => s !== ''),
@@ -28,7 +29,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
         println(deps.stderr, `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
           'give the secret to the partner, it signs every delivery');
         println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
-      });
+      }));
     });
 
   admin.command('list-webhooks')

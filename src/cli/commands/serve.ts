@@ -46,7 +46,8 @@ export function serveCommand(deps: CliDeps): Command {
         throw new AppError('invalid_input', '--tls-cert and --tls-key go together');
       }
       const logger = pino({ level: config.logLevel, base: { service: 'svc' } }, deps.stdout);
-      const store = await openStore(config.databaseUrl);
+      // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
+      const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs });
       try {
         await assertMigrated(store.db);
       } catch (err) {
