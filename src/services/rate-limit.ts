@@ -1,6 +1,13 @@
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
 import { countHit, deleteWindowsBefore } from '../store/repositories/rate-limits-repo.ts';
+import { groupCommit } from './group-commit.ts';
+
+function tally(keys: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const k of keys) out.set(k, (out.get(k) ?? 0) + 1);
+  return out;
+}
 
 /** The outcome of one counted request, with what the RateLimit headers report. */
 export interface RateLimitDecision {
@@ -25,6 +32,21 @@ export interface RateLimiter {
 export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number): RateLimiter {
   const windowMs = windowSeconds * 1000;
   let sweptWindow = -1;
+  // Hits of concurrent requests are counted together: one upsert per bucket adds them all, and
+  // each request gets its own place in the new total.
+  const count = groupCommit(async (hits: readonly { bucket: string; start: string }[]) => {
+    const totals = new Map<string, number>();
+    for (const [key, n] of tally(hits.map((h) => `${h.bucket}\n${h.start}`))) {
+      const [bucket, start] = key.split('\n') as [string, string];
+      totals.set(key, (await countHit(db, bucket, start, n)) - n);
+    }
+    return hits.map((h) => {
+      const key = `${h.bucket}\n${h.start}`;
+      const before = totals.get(key)! + 1;
+      totals.set(key, before);
+      return before;
+    });
+  });
   return {
     async hit(bucket, limit) {
       const now = clock().getTime();
@@ -33,7 +55,7 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number): 
         sweptWindow = start;
         await deleteWindowsBefore(db, new Date(start - windowMs).toISOString());
       }
-      const hits = await countHit(db, bucket, new Date(start).toISOString());
+      const hits = await count({ bucket, start: new Date(start).toISOString() });
       return {
         allowed: hits <= limit,
         limit,

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.ts';
-import { insertAuditEntry } from '../../store/repositories/audit-repo.ts';
+import { groupCommit } from '../../services/group-commit.ts';
+import { insertAuditEntries, type AuditEntry } from '../../store/repositories/audit-repo.ts';
 import type { AppState } from '../app-deps.ts';
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
@@ -14,9 +15,14 @@ export function routeTemplate(routerPath: string): string {
 /**
  * Writes one audit row for every call, rejected ones included, once the response is decided:
  * the row exists before the client sees the answer. A failing audit write is logged, not turned
- * into an error, so the health probe can still say the store is down.
+ * into an error, so the health probe can still say the store is down. Rows of concurrent calls
+ * are written together (group commit), each call still waiting for its own row.
  */
 export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middleware<AppState> {
+  const write = groupCommit(async (entries: readonly AuditEntry[]) => {
+    await insertAuditEntries(db, entries);
+    return entries.map(() => undefined);
+  });
   return async (ctx, next) => {
     const started = performance.now();
     const at = clock().toISOString();
@@ -28,7 +34,7 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
       const route = facts.route ?? (typeof matched === 'string' ? routeTemplate(matched) : null);
       const params = ((ctx as { params?: Record<string, string> }).params ?? {});
       try {
-        await insertAuditEntry(db, {
+        await write({
           requestId: ctx.state.requestId,
           at,
           partnerId: facts.partnerId,

@@ -13,13 +13,13 @@ function withCounters(db: Db) {
 }
 
 /**
- * Counts one hit in a bucket's window and returns the window's count including it. One upsert
+ * Counts `n` hits in a bucket's window and returns the window's count including it. One upsert
  * statement, so concurrent processes never lose a hit.
  */
-export async function countHit(db: Db, bucket: string, windowStart: string): Promise<number> {
+export async function countHit(db: Db, bucket: string, windowStart: string, n = 1): Promise<number> {
   const row = await withCounters(db).insertInto('rate_limits')
-    .values({ bucket, window_start: windowStart, hits: 1 })
-    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', 1) })))
+    .values({ bucket, window_start: windowStart, hits: n })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', n) })))
     .returning('hits')
     .executeTakeFirstOrThrow();
   return Number(row.hits);

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { groupCommit } from '../../src/services/group-commit.ts';
+import { createRateLimiter } from '../../src/services/rate-limit.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+
+describe('group commit', () => {
+  it('writes a lone item at once, and items arriving during a write together in the next one', async () => {
+    const batches: number[][] = [];
+    const write = groupCommit(async (items: readonly number[]) => {
+      batches.push([...items]);
+      await new Promise((r) => setTimeout(r, 5));
+      return items.map((i) => i * 10);
+    });
+    assert.deepEqual(await Promise.all([1, 2, 3, 4].map(write)), [10, 20, 30, 40]);
+    assert.deepEqual(batches, [[1], [2, 3, 4]]);
+  });
+
+  it('a failed write fails every caller of that batch, and the next batch still runs', async () => {
+    let calls = 0;
+    const write = groupCommit(async (items: readonly string[]) => {
+      calls++;
+      if (items.includes('bad')) throw new Error('disk full');
+      return items;
+    });
+    const results = await Promise.allSettled([write('first'), write('bad'), write('other')]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected']);
+    assert.equal(await write('later'), 'later');
+    assert.equal(calls, 3);
+  });
+});
+
+describeEachStore('the store-backed rate limit under concurrency', ({ store }) => {
+  it('concurrent hits each get their own count: exactly `limit` are allowed', async () => {
+    const limiter = createRateLimiter(store().db, () => new Date('2026-11-22T10:00:30Z'), 60);
+    const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.hit('ptn_x', 20)));
+    assert.equal(decisions.filter((d) => d.allowed).length, 20);
+    assert.deepEqual(decisions.map((d) => d.remaining).sort((a, b) => a - b), [...Array(20).fill(0).map((_, i) => i), 0, 0, 0, 0, 0].sort((a, b) => a - b));
+    const other = await limiter.hit('ptn_y', 20);
+    assert.equal(other.remaining, 19, 'buckets are counted apart');
+  });
+});
