@@ -42,7 +42,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   let done = 0;
 
   for (let after: string | null = null; plans.length > 0;) {
-    const crewIds = await crewPageOnVessels(db, vesselIds, after, deps.pageSize ?? 1000);
+    const crewIds = await crewPageOnVessels(db, vesselIds, after, deps.pageSize ?? 500);
     if (crewIds.length === 0) break;
     after = crewIds[crewIds.length - 1]!;
     const [assignments, signals, documents, consents, snapshots] = await Promise.all([
