@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
 import type { Database } from '../store/database.ts';
 import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
-import { insertDeliveryAttempt } from '../store/repositories/delivery-repo.ts';
+import { groupCommit } from '../services/group-commit.ts';
+import { insertDeliveryAttempts } from '../store/repositories/delivery-repo.ts';
 import {
   claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
 } from '../store/repositories/outbox-repo.ts';
@@ -55,27 +56,47 @@ function progressOf(a: Attempt): EventProgress {
   }
 }
 
-/** Stores one attempt and its effect on the event (and a dead letter) in one transaction, while the claim holds. */
-async function recordAttempt(db: Kysely<Database>, runId: string, event: OutboxEvent, url: string, a: Attempt): Promise<void> {
-  const at = a.at.toISOString();
-  const { outcome } = a.decision;
-  const r = a.result;
-  await db.transaction().execute(async (trx) => {
-    if (!(await updateClaimedEvent(trx, event.eventId, runId, progressOf(a)))) throw new ClaimLost(`claim on ${event.eventId} lost`);
-    await insertDeliveryAttempt(trx, {
-      eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
-      latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
-    });
-    if (outcome === 'failed_permanent' || outcome === 'dead') {
-      const reason = outcome === 'dead' ? `gave up after ${a.attemptNo} attempts: ${describe(r)}` : `permanent failure: ${describe(r)}`;
-      await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
+/** One attempt to store with its effect on the event. */
+interface AttemptRecord {
+  runId: string;
+  event: OutboxEvent;
+  url: string;
+  a: Attempt;
+}
+
+/**
+ * Stores attempts and their effect on their events (and dead letters) in one transaction, each
+ * only while its run's claim holds; resolves false for an attempt whose claim was lost. Attempts
+ * finishing together share the transaction (group commit), so a busy run writes far less often.
+ */
+export function attemptRecorder(db: Kysely<Database>): (r: AttemptRecord) => Promise<boolean> {
+  return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
+    const held: boolean[] = [];
+    const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
+    for (const { runId, event, url, a } of records) {
+      const ok = await updateClaimedEvent(trx, event.eventId, runId, progressOf(a));
+      held.push(ok);
+      if (!ok) continue;
+      const at = a.at.toISOString();
+      const { outcome } = a.decision;
+      const r = a.result;
+      attempts.push({
+        eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
+        latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
+      });
+      if (outcome === 'failed_permanent' || outcome === 'dead') {
+        const reason = outcome === 'dead' ? `gave up after ${a.attemptNo} attempts: ${describe(r)}` : `permanent failure: ${describe(r)}`;
+        await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
+      }
     }
-  });
+    await insertDeliveryAttempts(trx, attempts);
+    return held;
+  }));
 }
 
 /** Attempts a claimed event: up to three times in this run (p-retry), recording every attempt. */
 async function attemptClaimed(
-  db: Kysely<Database>, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
+  record: ReturnType<typeof attemptRecorder>, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
 ): Promise<{ outcome: EventOutcome; made: number }> {
   let waitMs = 0;
   let made = 0;
@@ -89,11 +110,13 @@ async function attemptClaimed(
     made += 1;
     const decision = decideAfterAttempt(attemptNo, result, deps.random);
     waitMs = decision.waitMs;
+    let held: boolean;
     try {
-      await recordAttempt(db, runId, event, endpoint.url, { attemptNo, at, result, decision });
+      held = await record({ runId, event, url: endpoint.url, a: { attemptNo, at, result, decision } });
     } catch (err) {
       throw new AbortError(err as Error);
     }
+    if (!held) throw new AbortError(new ClaimLost(`claim on ${event.eventId} lost`));
     if (decision.outcome === 'delivered') return 'delivered';
     if (decision.outcome === 'retry') throw new AttemptFailed('retry', describe(result));
     // Final: p-retry stops here and rethrows the AttemptFailed.
@@ -119,18 +142,23 @@ async function attemptClaimed(
  * Delivers one due event: claims it (a run that loses the race skips it), sends it to the
  * partner's current endpoint, retries per the failure policy and releases the claim.
  */
-export async function deliverEvent(db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent): Promise<EventReport> {
+export async function deliverEvent(
+  db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent, record = attemptRecorder(db),
+): Promise<EventReport> {
   const report = (outcome: EventOutcome, attempts = 0): EventReport =>
     ({ eventId: due.eventId, partnerId: due.partnerId, eventType: due.eventType, outcome, attempts });
   const now = deps.clock();
   const event = await claimEvent(db, due.eventId, runId, now.toISOString(), new Date(now.getTime() + deps.claimMs).toISOString());
   if (!event) return report('skipped');
+  let final = false;
   try {
     const endpoint = await findEndpointByPartner(db, event.partnerId);
     if (!endpoint || endpoint.status !== 'active') return report('skipped');
-    const { outcome, made } = await attemptClaimed(db, deps, runId, event, endpoint);
+    const { outcome, made } = await attemptClaimed(record, deps, runId, event, endpoint);
+    final = outcome === 'delivered' || outcome === 'dead_lettered';
     return report(outcome, made);
   } finally {
-    await releaseEvent(db, event.eventId, runId);
+    // A delivered or dead event's claim was cleared with its last attempt.
+    if (!final) await releaseEvent(db, event.eventId, runId);
   }
 }

@@ -31,11 +31,13 @@ export function toDeliveryAttempt(row: Selectable<DeliveryAttemptsTable>): Deliv
   };
 }
 
-export async function insertDeliveryAttempt(db: Db, a: Omit<DeliveryAttempt, 'attemptId'>): Promise<void> {
-  await db.insertInto('delivery_attempts').values({
-    event_id: a.eventId, attempt_no: a.attemptNo, attempted_at: a.attemptedAt, url: a.url, status_code: a.statusCode,
-    latency_ms: a.latencyMs, error: a.error, response_body: a.responseBody, outcome: a.outcome,
-  }).execute();
+export async function insertDeliveryAttempts(db: Db, list: readonly Omit<DeliveryAttempt, 'attemptId'>[]): Promise<void> {
+  for (let i = 0; i < list.length; i += 500) {
+    await db.insertInto('delivery_attempts').values(list.slice(i, i + 500).map((a) => ({
+      event_id: a.eventId, attempt_no: a.attemptNo, attempted_at: a.attemptedAt, url: a.url, status_code: a.statusCode,
+      latency_ms: a.latencyMs, error: a.error, response_body: a.responseBody, outcome: a.outcome,
+    }))).execute();
+  }
 }
 
 /** Attempts, newest first, optionally of one partner or one event. */
