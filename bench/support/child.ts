@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /** A server started in its own process; resolves once it prints `ready <port>`. */
-export async function startChild(args: string[]): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/serve-child.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startChild(
+  args: string[], script = 'bench/support/serve-child.ts',
+): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
