@@ -33,6 +33,8 @@ export interface Config {
   readonly downloadLinkTtlSeconds: number;
   /** How long `svc serve` waits for in-flight requests on SIGTERM/SIGINT before closing them. */
   readonly shutdownGraceMs: number;
+  /** `svc serve`: how long the store may take to answer (Postgres: to connect, each statement; SQLite: the write lock) before the call fails. */
+  readonly storeTimeoutMs: number;
 }
 
 const ConfigStruct = object({
@@ -55,6 +57,7 @@ const ConfigStruct = object({
   webhookConcurrencyPerEndpoint: defaulted(max(min(integer(), 1), 64), 2),
   downloadLinkTtlSeconds: defaulted(max(min(integer(), 1), 86_400), 900),
   shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
+  storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
 });
 
 /** Environment variables read by the service, and the setting each one feeds. */
@@ -78,12 +81,13 @@ export const ENV_VARS = {
   SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: 'webhookConcurrencyPerEndpoint',
   SVC_DOWNLOAD_LINK_TTL_SECONDS: 'downloadLinkTtlSeconds',
   SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { AppError } from '../domain/app-error.ts';
 import type { Database } from './database.ts';
 import type { DialectName } from './dialect-of.ts';
+import { timedPool } from './dialects/pg-timed-pool.ts';
 import { Sqlite3Dialect } from './dialects/sqlite3-driver.ts';
 
 /** An open store: the Kysely handle, which dialect it speaks, and how to close it. */
@@ -19,6 +20,12 @@ export interface Store {
 export interface StoreOptions {
   /** Postgres pool size / SQLite connection count. */
   poolSize?: number;
+  /**
+   * How long the store may keep a caller waiting before the query fails. Postgres: to connect
+   * (default 5 s) and for each statement (default unbounded: batch commands run long ones).
+   * SQLite: the busy timeout, for the write lock (default 5 s).
+   */
+  timeoutMs?: number;
 }
 
 /** Parses a store URL: `sqlite:PATH`, `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
@@ -41,13 +48,18 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
   const { dialect, target } = parseStoreUrl(url);
   let db: Kysely<Database>;
   if (dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    const timeoutMs = options.timeoutMs;
+    const pool = new pg.Pool({
+      connectionString: target, max: options.poolSize ?? 10, connectionTimeoutMillis: timeoutMs ?? 5000,
+      // The server gives up too, so a statement abandoned while it waited on a lock never runs later.
+      ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
+    });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timeoutMs ? timedPool(pool, timeoutMs) : pool }) });
   } else {
     if (target !== ':memory:') mkdirSync(dirname(resolve(target)), { recursive: true });
-    db = new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize }) });
+    db = new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize, busyTimeoutMs: options.timeoutMs }) });
   }
   const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };
   try {

@@ -125,15 +125,23 @@ class Sqlite3Connection implements DatabaseConnection {
     // Raw statements (transaction control, DDL, pragmas) are rare and may not be preparable once.
     if (node.kind === 'RawNode') return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
     const stmt = await this.statements.get(compiled.sql);
-    if (WRITE_KINDS.has(node.kind) && !node.returning) {
-      const { changes, lastID } = await stmtRun(stmt, compiled.parameters);
-      return {
-        rows: [],
-        numAffectedRows: BigInt(changes ?? 0),
-        insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
-      };
+    try {
+      if (WRITE_KINDS.has(node.kind) && !node.returning) {
+        const { changes, lastID } = await stmtRun(stmt, compiled.parameters);
+        return {
+          rows: [],
+          numAffectedRows: BigInt(changes ?? 0),
+          insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
+        };
+      }
+      return { rows: (await stmtAll(stmt, compiled.parameters)) as R[] };
+    } catch (err) {
+      // A statement that failed (SQLITE_BUSY above all) stays active until it is reset, holding
+      // its transaction open: until the same SQL ran again, this connection's next writes would
+      // never commit and would keep the write lock from every other connection.
+      await new Promise<void>((resolve) => stmt.reset(() => resolve()));
+      throw err;
     }
-    return { rows: (await stmtAll(stmt, compiled.parameters)) as R[] };
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {

@@ -1,0 +1,38 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * A pg pool for Kysely whose queries give up after `timeoutMs`, so a store that stops answering
+ * (a network partition, a failover that moved the address, a hung server) fails a request instead
+ * of holding it for ever. pg's own `query_timeout` would hand the connection back still waiting
+ * for the lost answer, and every later query on it would queue behind that answer; here the
+ * client of a timed-out query is released with an error, which makes the pool close its socket
+ * and open a fresh connection next time. Cursors (streams) are passed through untimed.
+ */
+export function timedPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let lost: Error | undefined;
+      function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+      function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+      function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
+        if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
+        const running = client.query(sqlOrCursor, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
+        return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            lost = new Error(`the store did not answer within ${timeoutMs} ms`);
+            reject(lost);
+          }, timeoutMs);
+          // Settling after the timeout is a no-op; handling the rejection here keeps it from going unhandled.
+          running.then(
+            (result) => (clearTimeout(timer), resolve(result)),
+            (err: unknown) => (clearTimeout(timer), reject(err)),
+          );
+        });
+      }
+      return { query, release: () => client.release(lost) };
+    },
+    end: () => pool.end(),
+  };
+}

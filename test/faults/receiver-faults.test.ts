@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, it } from 'node:test';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/store/database.ts';
+import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
+import { listDeliveryAttempts, type DeliveryAttemptView } from '../../src/store/repositories/delivery-repo.ts';
+import { findOutboxEvent, type OutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
+import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { MAX_ATTEMPTS } from '../../src/sync/failure-policy.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../sync/helpers/world.ts';
+import { startFlakyReceiver, type Behaviour, type FlakyReceiver } from './helpers/flaky-receiver.ts';
+
+const TIMEOUT_MS = 250;
+const MIN = 60_000;
+/** What one attempt may take beyond its timeout: the abort reaching fetch, the socket closing. */
+const SLACK_MS = 250;
+
+const RESET = /other side closed|ECONNRESET|socket hang up|terminated/i;
+
+async function attemptsOf(db: Kysely<Database>, eventId: string): Promise<DeliveryAttemptView[]> {
+  return (await listDeliveryAttempts(db, { eventId, limit: 100 })).reverse();
+}
+
+async function events(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, OutboxEvent>> {
+  return new Map(await Promise.all(ids.map(async (id) => [id, (await findOutboxEvent(db, id))!] as const)));
+}
+
+describeEachStore('webhook receivers that hang, reset or answer slowly during sync', ({ store }) => {
+  const receivers: FlakyReceiver[] = [];
+  const receiver = async (behave: (eventId: string, nth: number) => Behaviour) => {
+    const r = await startFlakyReceiver(SECRET, behave);
+    receivers.push(r);
+    return r;
+  };
+  before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b'));
+  beforeEach(async () => resetDelivery(store().db));
+  after(async () => Promise.all(receivers.map((r) => r.close())));
+
+  it('one run: every attempt ends within the timeout and is stored; each event is delivered or retrying with its next attempt set', async () => {
+    const db = store().db;
+    const plan: Record<string, (nth: number) => Behaviour> = {
+      evt_hang: () => 'hang',
+      evt_reset: () => 'reset',
+      evt_too_slow: () => ({ status: 204, delayMs: 3 * TIMEOUT_MS }),
+      evt_slow_in_time: () => ({ status: 204, delayMs: TIMEOUT_MS / 3 }),
+      evt_stall_body: () => 'stall-body',
+      evt_reset_then_ok: (nth) => (nth === 1 ? 'reset' : { status: 204 }),
+      evt_hang_then_ok: (nth) => (nth === 1 ? 'hang' : { status: 204 }),
+    };
+    const rx = await receiver((eventId, nth) => plan[eventId]!(nth));
+    await seedEndpoint(db, 'ptn_a', rx.url);
+    for (const eventId of Object.keys(plan)) await seedEvent(db, 'ptn_a', { eventId });
+
+    const started = performance.now();
+    const report = await deliverDue(db, testDeps(testClock(), { timeoutMs: TIMEOUT_MS }), 'run_1');
+    const took = performance.now() - started;
+
+    assert.deepEqual(report.errors, []);
+    const expected = {
+      evt_hang: ['retrying', 3], evt_reset: ['retrying', 3], evt_too_slow: ['retrying', 3],
+      evt_slow_in_time: ['delivered', 1], evt_stall_body: ['delivered', 1],
+      evt_reset_then_ok: ['delivered', 2], evt_hang_then_ok: ['delivered', 2],
+    } as const;
+    assert.deepEqual(
+      Object.fromEntries(report.events.map((e) => [e.eventId, [e.outcome, e.attempts]])),
+      expected,
+    );
+    const stored = await events(db, Object.keys(plan));
+    for (const [eventId, [outcome, n]] of Object.entries(expected)) {
+      const event = stored.get(eventId)!;
+      const attempts = await attemptsOf(db, eventId);
+      assert.deepEqual(attempts.map((a) => a.attemptNo), Array.from({ length: n }, (_, i) => i + 1), `${eventId}: every attempt stored once`);
+      assert.ok(attempts.every((a) => a.latencyMs <= TIMEOUT_MS + SLACK_MS), `${eventId}: bounded: ${attempts.map((a) => a.latencyMs)}`);
+      assert.equal(rx.arrivals.filter((a) => a.eventId === eventId).length, n, `${eventId}: the receiver saw each attempt`);
+      assert.equal(event.lockedBy, null, `${eventId}: no claim left behind`);
+      assert.equal(event.attempts, n);
+      if (outcome === 'retrying') {
+        assert.equal(event.status, 'pending');
+        assert.equal(Date.parse(event.nextAttemptAt) - Date.parse(attempts.at(-1)!.attemptedAt), 5 * MIN, `${eventId}: next attempt in 5 min`);
+        assert.ok(attempts.every((a) => a.outcome === 'retry' && a.statusCode === null), JSON.stringify(attempts));
+      } else {
+        assert.equal(event.status, 'delivered');
+        assert.equal(attempts.at(-1)!.outcome, 'delivered');
+      }
+    }
+    assert.ok(rx.arrivals.every((a) => a.signatureValid), 'every attempt was signed');
+    const errors = async (id: string) => (await attemptsOf(db, id)).map((a) => a.error);
+    assert.deepEqual(await errors('evt_hang'), Array(3).fill(`timeout after ${TIMEOUT_MS} ms`));
+    assert.deepEqual(await errors('evt_too_slow'), Array(3).fill(`timeout after ${TIMEOUT_MS} ms`));
+    assert.ok((await errors('evt_reset')).every((e) => RESET.test(e ?? '')), JSON.stringify(await errors('evt_reset')));
+    // Headers arrived in time: the receiver took the event, even though its body never ended.
+    const [stalled] = await attemptsOf(db, 'evt_stall_body');
+    assert.deepEqual([stalled!.statusCode, stalled!.outcome], [200, 'delivered']);
+    assert.match(stalled!.error ?? '', new RegExp(`^response body: timeout after ${TIMEOUT_MS} ms$`));
+    // 15 attempts, 7 of them timeouts, two at a time to this endpoint.
+    assert.ok(took < 8 * TIMEOUT_MS + 1500, `the run took ${Math.round(took)} ms`);
+  });
+
+  it('later runs: an event that never gets through is dead-lettered after its 8 attempts; one that recovers is delivered; none is left pending', async () => {
+    const db = store().db;
+    const plan: Record<string, (nth: number) => Behaviour> = {
+      evt_always_hangs: () => 'hang',
+      evt_always_resets: () => 'reset',
+      evt_recovers_at_5: (nth) => (nth < 5 ? 'hang' : { status: 204 }),
+    };
+    const rx = await receiver((eventId, nth) => plan[eventId]!(nth));
+    await seedEndpoint(db, 'ptn_a', rx.url);
+    const ids = Object.keys(plan);
+    for (const eventId of ids) await seedEvent(db, 'ptn_a', { eventId });
+    const tc = testClock();
+    const deps = testDeps(tc, { timeoutMs: TIMEOUT_MS });
+
+    // Each run is due for at least one event, which gets at least one attempt: the loop ends.
+    for (let run = 1; run <= ids.length * MAX_ATTEMPTS; run++) {
+      const report = await deliverDue(db, deps, `run_${run}`);
+      assert.deepEqual(report.errors, []);
+      const pending = [...(await events(db, ids)).values()].filter((e) => e.status === 'pending');
+      if (pending.length === 0) break;
+      // The next run starts when the earliest retry is due, as cron would find it.
+      const next = Math.min(...pending.map((e) => Date.parse(e.nextAttemptAt)));
+      tc.advance(Math.max(0, next - tc.clock().getTime()));
+    }
+
+    const final = await events(db, ids);
+    assert.deepEqual(ids.map((id) => [id, final.get(id)!.status, final.get(id)!.attempts]), [
+      ['evt_always_hangs', 'dead', MAX_ATTEMPTS],
+      ['evt_always_resets', 'dead', MAX_ATTEMPTS],
+      ['evt_recovers_at_5', 'delivered', 5],
+    ]);
+    for (const id of ids) {
+      const attempts = await attemptsOf(db, id);
+      assert.deepEqual(attempts.map((a) => a.attemptNo), Array.from({ length: final.get(id)!.attempts }, (_, i) => i + 1), `${id}: every attempt stored once`);
+      assert.equal(rx.arrivals.filter((a) => a.eventId === id).length, attempts.length, `${id}: stored attempts are the ones made`);
+      assert.ok(attempts.every((a) => a.latencyMs <= TIMEOUT_MS + SLACK_MS));
+    }
+    const letters = new Map((await listDeadLetters(db, { partnerId: 'ptn_a' })).map((d) => [d.eventId, d.reason]));
+    assert.equal(letters.get('evt_always_hangs'), `gave up after ${MAX_ATTEMPTS} attempts: timeout after ${TIMEOUT_MS} ms`);
+    assert.match(letters.get('evt_always_resets') ?? '', new RegExp(`^gave up after ${MAX_ATTEMPTS} attempts: .*(${RESET.source})`, 'i'));
+    assert.equal(letters.has('evt_recovers_at_5'), false);
+  });
+
+  it("a hanging partner does not hold up another: B's events are all delivered before A's first attempts time out", async () => {
+    const db = store().db;
+    const timeoutMs = 600;
+    const slow = await receiver(() => 'hang');
+    const fast = await receiver(() => ({ status: 204 }));
+    await seedEndpoint(db, 'ptn_a', slow.url);
+    await seedEndpoint(db, 'ptn_b', fast.url);
+    // A's events sort first, so they are handed out first.
+    const a = ['evt_a_1', 'evt_a_2', 'evt_a_3'];
+    const b = Array.from({ length: 8 }, (_, i) => `evt_b_${i + 1}`);
+    for (const eventId of a) await seedEvent(db, 'ptn_a', { eventId });
+    for (const eventId of b) await seedEvent(db, 'ptn_b', { eventId });
+
+    let allOfBDelivered: number | undefined;
+    const deps = testDeps(testClock(), {
+      timeoutMs, concurrency: 4, perEndpointConcurrency: 2,
+      // Only B can deliver, so the 8th delivery is B's last.
+      onProgress: (p) => {
+        if (p.totals.delivered === b.length) allOfBDelivered ??= performance.now();
+      },
+    });
+    const report = await deliverDue(db, deps, 'run_1');
+
+    const firstAtA = slow.arrivals[0]!.at;
+    assert.ok(allOfBDelivered !== undefined, 'all of B was delivered');
+    assert.ok(allOfBDelivered - firstAtA < timeoutMs, `B done ${Math.round(allOfBDelivered - firstAtA)} ms after A's first attempt began`);
+    assert.equal(slow.arrivals.filter((r) => r.at <= allOfBDelivered!).length, 2, 'A had only its two slots meanwhile');
+    assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 8, retrying: 0, deadLettered: 0, skipped: 0, failed: 0 });
+    assert.deepEqual(report.perPartner.get('ptn_a'), { delivered: 0, retrying: 3, deadLettered: 0, skipped: 0, failed: 0 });
+    assert.deepEqual(fast.arrivals.map((r) => [r.eventId, r.nth, r.signatureValid]).sort(), b.map((id) => [id, 1, true]));
+    assert.equal(slow.arrivals.length, 9, "A's three events, three attempts each");
+  });
+});
