@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Database, Db } from '../store/database.ts';
 import { listDueEvents, releaseEvent, type DueEvent } from '../store/repositories/outbox-repo.ts';
-import { attemptRecorder, deliverEvent, eventClaimer, type EventReport } from './deliver-event.ts';
+import { attemptRecorder, deliverEvent, type EventReport } from './deliver-event.ts';
 import { emptyTally, type DeliveryDeps, type PartnerTally } from './delivery-deps.ts';
 
 /** What one delivery run did: per event, and counted per partner. */
@@ -49,7 +49,6 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   const perEndpoint = new Map<string, LimitFunction>();
   const report: DeliveryReport = { runId, due: due.length, events: [], perPartner: new Map(), totals: emptyTally(), errors: [] };
   const record = attemptRecorder(db);
-  const claim = eventClaimer(db, deps, runId);
 
   const tallyFor = (partnerId: string, apply: (t: PartnerTally) => void): void => {
     const tally = report.perPartner.get(partnerId) ?? emptyTally();
@@ -60,7 +59,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   };
   const deliverOne = async (e: DueEvent): Promise<void> => {
     try {
-      const r = await deliverEvent(db, deps, runId, e, record, claim);
+      const r = await deliverEvent(db, deps, runId, e, record);
       report.events.push(r);
       tallyFor(r.partnerId, (t) => count(t, r));
     } catch (err) {

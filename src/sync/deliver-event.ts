@@ -5,7 +5,7 @@ import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
 import { groupCommit } from '../services/group-commit.ts';
 import { insertDeliveryAttempts } from '../store/repositories/delivery-repo.ts';
 import {
-  claimEvents, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
+  claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
 } from '../store/repositories/outbox-repo.ts';
 import { findEndpointByPartner, type WebhookEndpoint } from '../store/repositories/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
@@ -142,23 +142,13 @@ async function attemptClaimed(
  * Delivers one due event: claims it (a run that loses the race skips it), sends it to the
  * partner's current endpoint, retries per the failure policy and releases the claim.
  */
-/** Claims events for a run; events asked for together are claimed in one statement (group commit). */
-export function eventClaimer(db: Kysely<Database>, deps: DeliveryDeps, runId: string): (eventId: string) => Promise<OutboxEvent | undefined> {
-  return groupCommit(async (ids: readonly string[]) => {
-    const now = deps.clock();
-    const claimed = await claimEvents(db, ids, runId, now.toISOString(), new Date(now.getTime() + deps.claimMs).toISOString());
-    const byId = new Map(claimed.map((e) => [e.eventId, e]));
-    return ids.map((id) => byId.get(id));
-  });
-}
-
 export async function deliverEvent(
-  db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent,
-  record = attemptRecorder(db), claim = eventClaimer(db, deps, runId),
+  db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent, record = attemptRecorder(db),
 ): Promise<EventReport> {
   const report = (outcome: EventOutcome, attempts = 0): EventReport =>
     ({ eventId: due.eventId, partnerId: due.partnerId, eventType: due.eventType, outcome, attempts });
-  const event = await claim(due.eventId);
+  const now = deps.clock();
+  const event = await claimEvent(db, due.eventId, runId, now.toISOString(), new Date(now.getTime() + deps.claimMs).toISOString());
   if (!event) return report('skipped');
   let final = false;
   try {

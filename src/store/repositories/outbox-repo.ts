@@ -83,15 +83,17 @@ export async function countHeldEvents(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.partner_id, Number(r.n)]));
 }
 
-/** Claims several due events in one statement; returns those this run now holds. */
-export async function claimEvents(db: Db, eventIds: readonly string[], runId: string, now: string, lockedUntil: string): Promise<OutboxEvent[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await db.updateTable('outbox_events')
+/**
+ * Claims a due event for one run: a single UPDATE … WHERE that only one of several racing runs
+ * can win. Returns the claimed event (fresh attempt count and body), or undefined.
+ */
+export async function claimEvent(db: Db, eventId: string, runId: string, now: string, lockedUntil: string): Promise<OutboxEvent | undefined> {
+  const row = await db.updateTable('outbox_events')
     .set({ locked_by: runId, locked_until: lockedUntil })
-    .where('event_id', 'in', eventIds).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where('event_id', '=', eventId).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .returningAll().execute();
-  return rows.map(toOutboxEvent);
+    .returningAll().executeTakeFirst();
+  return row && toOutboxEvent(row);
 }
 
 /** What one attempt changes on its event; applied only while `runId` holds the claim. */
