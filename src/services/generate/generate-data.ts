@@ -8,6 +8,7 @@ import type { AssignmentsTable, ConsentsTable, CrewTable, Database, PartnersTabl
 import {
   insertFiles, upsertAssignments, upsertCrew, upsertDocuments, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../store/repositories/reference-data-repo.ts';
+import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
 import { upsertRows } from '../../store/repositories/upsert.ts';
 import { generateDocuments } from './documents.ts';
 import { createRng, type Rng } from './random.ts';
@@ -143,5 +144,6 @@ export async function generateData(db: Kysely<Database>, o: GenerateOptions, clo
     counts.documents += documents.length;
     o.onProgress?.(Math.min(o.crew, start + batch), o.crew);
   }
+  await analyzeStore(db);
   return counts;
 }
