@@ -1,3 +1,4 @@
+import { DOCUMENT_CLASSES } from '../domain/classification.ts';
 import { EVENT_TYPES } from '../services/webhooks/event-catalogue.ts';
 import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN, STATUSES } from '../services/webhooks/validate-registration.ts';
 import { ERROR_CODES } from './errors.ts';
@@ -58,7 +59,7 @@ const resources: Record<string, JsonObject> = {
   }),
   Classification: object({
     taxonomy_version: str,
-    document_class: { enum: ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] },
+    document_class: { enum: [...DOCUMENT_CLASSES] },
     category_code: str,
     catalogue_title: object({ id: str, name: str }),
     stcw_regulation: nullable(str),

@@ -56,10 +56,3 @@ export async function findAuditEntries(db: Db, requestId: string): Promise<Audit
   const rows = await db.selectFrom('audit_log').selectAll().where('request_id', '=', requestId).orderBy('audit_id').execute();
   return rows.map(toAuditEntry);
 }
-
-/** A partner's audited calls, newest first. */
-export async function listAuditEntries(db: Db, filter: { partnerId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
-  let q = db.selectFrom('audit_log').selectAll().orderBy('audit_id', 'desc').limit(filter.limit ?? 100);
-  if (filter.partnerId !== undefined) q = q.where('partner_id', '=', filter.partnerId);
-  return (await q.execute()).map(toAuditEntry);
-}

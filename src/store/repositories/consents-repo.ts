@@ -4,16 +4,7 @@ export type ConsentCategory = ConsentsTable['category'];
 
 /** Consent categories each of `crewIds` gives `partnerId`; crew with none are absent from the map. */
 export async function consentsFor(db: Db, partnerId: string, crewIds: readonly string[]): Promise<Map<string, Set<ConsentCategory>>> {
-  const out = new Map<string, Set<ConsentCategory>>();
-  for (let i = 0; i < crewIds.length; i += 5000) {
-    const rows = await db.selectFrom('consents').select(['crew_unique_id', 'category'])
-      .where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 5000)).execute();
-    for (const r of rows) {
-      if (!out.has(r.crew_unique_id)) out.set(r.crew_unique_id, new Set());
-      out.get(r.crew_unique_id)!.add(r.category);
-    }
-  }
-  return out;
+  return (await consentsForPartners(db, [partnerId], crewIds)).get(partnerId)!;
 }
 
 export async function hasConsent(db: Db, partnerId: string, crewUniqueId: string, category: ConsentCategory): Promise<boolean> {

@@ -62,12 +62,6 @@ export async function recordSyncRun(db: Db, partnerId: string, at: string, basel
   }
 }
 
-/** Forget what was sent to a partner, so its next run records a new baseline (a new endpoint). */
-export async function resetSyncState(db: Db, partnerId: string): Promise<void> {
-  await db.deleteFrom('sync_snapshots').where('partner_id', '=', partnerId).execute();
-  await db.deleteFrom('sync_state').where('partner_id', '=', partnerId).execute();
-}
-
 /** Documents by id regardless of state: to tell a replaced document from a withdrawn one. */
 export async function documentsByIds(db: Db, ids: readonly string[]) {
   if (ids.length === 0) return [];

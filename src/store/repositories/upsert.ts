@@ -35,13 +35,3 @@ export async function upsertRows<T extends keyof Database & string>(
       .execute();
   }
 }
-
-/** Inserts rows in batches; duplicates of an existing key are left as they are. */
-export async function insertIgnoringDuplicates<T extends keyof Database & string>(
-  db: Db,
-  table: T,
-  rows: readonly Insertable<Database[T]>[],
-  keys: readonly (keyof Database[T] & string)[],
-): Promise<void> {
-  await upsertRows(db, table, rows, keys, Object.keys((rows[0] ?? {}) as object) as never);
-}

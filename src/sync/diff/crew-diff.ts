@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { EventType } from '../../services/webhooks/event-catalogue.ts';
 import type { CrewSnapshot } from '../../store/repositories/sync-state-repo.ts';
-
-export type EventType = 'crew.document.processed' | 'crew.document.updated' | 'crew.compliance.changed' | 'crew.status.changed' | 'crew.profile.updated';
 
 /** One event the diff decided to send: its type and payload (`data` of the envelope). */
 export interface PlannedEvent {

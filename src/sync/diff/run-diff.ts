@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { toDocumentWire, utcDate } from '../../domain/document.ts';
+import { SCHEMA_VERSION } from '../../services/webhooks/event-catalogue.ts';
 import type { Db, OutboxEventsTable } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
@@ -15,7 +16,7 @@ import { planPartners, type DiffDeps, type PartnerDiffResult, type PartnerPlan }
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
 
 function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string): Insertable<OutboxEventsTable> {
-  const body = JSON.stringify({ schema_version: 1, event_id: eventId, event_type: e.type, occurred_at: at, partner_id: partnerId, data: e.data });
+  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: at, partner_id: partnerId, data: e.data });
   return {
     event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
     status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,
