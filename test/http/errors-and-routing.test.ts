@@ -66,6 +66,19 @@ describeEachStore('routing, errors, request ids and the audit log', ({ store }) 
     assert.notEqual(again.headers.get('x-request-id'), id);
   });
 
+  it('the crew path parameter has one name, crew_unique_id, and every crew route records it in the audit row', async () => {
+    const paths = [
+      '/api/v2/employers/me/crew/crew_ana/profile', '/api/v2/employers/me/crew/crew_ana/photo',
+      '/api/v2/employers/me/crew/crew_ana/documents', '/api/v2/employers/me/crew/crew_ana/documents/doc_x/download',
+    ];
+    for (const path of paths) {
+      const res = await w.api.get(path, { key: w.keys.full });
+      const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+      assert.equal(row?.crewUniqueId, 'crew_ana', path);
+      assert.match(row?.route ?? '', /\/crew\/\{crew_unique_id\}\//, path);
+    }
+  });
+
   it('a client-sent X-Request-Id is not adopted: the id is always the audit row\'s own', async () => {
     const res = await w.api.get('/_internal/health', { headers: { 'X-Request-Id': 'req_mine' } });
     assert.notEqual(res.headers.get('x-request-id'), 'req_mine');

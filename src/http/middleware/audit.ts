@@ -42,7 +42,7 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
           method: ctx.method,
           route,
           path: (facts.path ?? ctx.path).slice(0, 2000),
-          crewUniqueId: facts.crewUniqueId ?? params.crew_unique_id ?? params.id ?? null,
+          crewUniqueId: facts.crewUniqueId ?? params.crew_unique_id ?? null,
           documentId: facts.documentId ?? params.document_id ?? null,
           status: ctx.status,
           latencyMs: performance.now() - started,

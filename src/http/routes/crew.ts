@@ -22,14 +22,14 @@ export const crewRoutes: RouteModule = {
       ctx.body = found;
     });
 
-    router.get('/api/v2/employers/me/crew/:id/profile', ...partnerGuards(deps), async (ctx) => {
-      const id = pathParam(ctx, 'id');
+    router.get('/api/v2/employers/me/crew/:crew_unique_id/profile', ...partnerGuards(deps), async (ctx) => {
+      const id = pathParam(ctx, 'crew_unique_id');
       const photoUrl = `${baseUrl(ctx, deps.config)}/api/v2/employers/me/crew/${encodeURIComponent(id)}/photo`;
       ctx.body = await crewProfile(deps.db, partnerOf(ctx), id, photoUrl);
     });
 
-    router.get('/api/v2/employers/me/crew/:id/photo', ...partnerGuards(deps), async (ctx) => {
-      const photo = await crewPhoto(deps.db, partnerOf(ctx), pathParam(ctx, 'id'));
+    router.get('/api/v2/employers/me/crew/:crew_unique_id/photo', ...partnerGuards(deps), async (ctx) => {
+      const photo = await crewPhoto(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'));
       ctx.set('Cache-Control', 'private, no-store');
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.type = photo.contentType;

@@ -1,8 +1,6 @@
 import { errorResponses, jsonResponse, responseHeaders } from '../errors.ts';
 import { ref, type PathItems } from '../types.ts';
-import { PARTNER_SECURITY, pathParam } from './common.ts';
-
-const ID = pathParam('id', 'the crew_unique_id');
+import { CREW_ID, PARTNER_SECURITY } from './common.ts';
 
 export const crewPaths: PathItems = {
   '/api/v2/employers/me/crew/lookup': {
@@ -20,7 +18,7 @@ export const crewPaths: PathItems = {
       },
     },
   },
-  '/api/v2/employers/me/crew/{id}/profile': {
+  '/api/v2/employers/me/crew/{crew_unique_id}/profile': {
     get: {
       operationId: 'getCrewProfile',
       tags: ['crew'],
@@ -28,14 +26,14 @@ export const crewPaths: PathItems = {
       description: 'Needs at least one of crew:profile:read, crew:contact:read, crew:professional:read, crew:experience:read, crew:personal:read '
         + '(else 403 naming crew:profile:read), and the crew member\'s profile consent. A block whose scope is not effective is left out entirely.',
       security: PARTNER_SECURITY,
-      parameters: [ID],
+      parameters: [CREW_ID],
       responses: {
         200: jsonResponse('The profile', 'Profile'),
         ...errorResponses({ 403: ['insufficient_scope', 'consent_required'], 404: ['crew_not_found'] }),
       },
     },
   },
-  '/api/v2/employers/me/crew/{id}/photo': {
+  '/api/v2/employers/me/crew/{crew_unique_id}/photo': {
     get: {
       operationId: 'getCrewPhoto',
       tags: ['crew'],
@@ -43,7 +41,7 @@ export const crewPaths: PathItems = {
       description: 'Scopes `crew:profile:read` and `crew:professional:read`, and profile consent. Sent with `Cache-Control: private, no-store`.',
       security: PARTNER_SECURITY,
       'x-required-scopes': ['crew:profile:read', 'crew:professional:read'],
-      parameters: [ID],
+      parameters: [CREW_ID],
       responses: {
         200: {
           description: 'The image',
