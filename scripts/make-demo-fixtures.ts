@@ -865,7 +865,7 @@ const ROSTER: VesselRoster[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Requirements (compliance-rules.md), for generating certificate sets and predicting outcomes
+// Requirements (docs/compliance-rules.md), for generating certificate sets and predicting outcomes
 
 function requirementKeys(role: string, vesselType: string | null): string[] {
   if (!(ROLES as readonly string[]).includes(role)) return [];
@@ -1514,7 +1514,7 @@ function buildConsents(plans: readonly CrewPlan[], vessels: readonly VesselOut[]
 }
 
 // ---------------------------------------------------------------------------------------------
-// Expected compliance (mirror of compliance-rules.md / DECISIONS.md §6, for the summary)
+// Expected compliance (mirror of docs/compliance-rules.md, docs/decisions.md §6, for the summary)
 
 type Status = 'met' | 'expiring' | 'expired' | 'missing' | 'pending';
 const SEVERITY: Record<Status, number> = { met: 0, expiring: 1, pending: 2, expired: 3, missing: 4 };

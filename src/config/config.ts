@@ -29,7 +29,7 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** Webhook deliveries in flight at once to one endpoint. */
   readonly webhookConcurrencyPerEndpoint: number;
-  /** Lifetime of a document download link (DECISIONS.md §5: 15 minutes). */
+  /** Lifetime of a document download link (docs/decisions.md §5: 15 minutes). */
   readonly downloadLinkTtlSeconds: number;
   /** How long `svc serve` waits for in-flight requests on SIGTERM/SIGINT before closing them. */
   readonly shutdownGraceMs: number;

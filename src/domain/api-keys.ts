@@ -1,7 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
-/** The kinds of key the service knows, by prefix (DECISIONS.md §2). */
+/** The kinds of key the service knows, by prefix (docs/decisions.md §2). */
 export type KeyKind = 'live' | 'test' | 'pub' | 'operator';
 
 export const KEY_PREFIXES: Record<KeyKind, string> = {

@@ -1,4 +1,4 @@
-/** Machine-readable error codes of the service (DECISIONS.md §1), plus CLI-only ones. */
+/** Machine-readable error codes of the service (docs/decisions.md §1), plus CLI-only ones. */
 export type ErrorCode =
   | 'invalid_api_key'
   | 'insufficient_scope'

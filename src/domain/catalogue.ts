@@ -32,7 +32,7 @@ export const ModuleDefinition = object({
 });
 
 /**
- * One requirement of the catalogue (compliance-rules.md), shipped as data in
+ * One requirement of the catalogue (docs/compliance-rules.md), shipped as data in
  * `data/requirements.json` and loaded like fixtures.
  */
 export const RequirementDefinition = object({

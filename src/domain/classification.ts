@@ -2,7 +2,7 @@ import { array, boolean, integer, nullable, object, optional, string, type Infer
 
 export const DOCUMENT_CLASSES = ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] as const;
 
-/** What one certificate of competency allows (compliance-rules.md, "Matching a CoC"). */
+/** What one certificate of competency allows (docs/compliance-rules.md, "Matching a CoC to a role and vessel"). */
 export const Capacity = object({
   stcw_regulation: nullable(string()),
   role: string(),

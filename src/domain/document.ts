@@ -27,7 +27,7 @@ export interface CrewDocument {
   updatedAt: string;
 }
 
-/** Listable: finished processing, current edition, not withdrawn (partner-api.md, Crew document). */
+/** Listable: finished processing, current edition, not withdrawn (docs/contract.md, "Crew document"). */
 export function isListable(d: Pick<CrewDocument, 'processingState' | 'isCurrent' | 'isLive'>): boolean {
   return d.processingState === 'processed' && d.isCurrent && d.isLive;
 }

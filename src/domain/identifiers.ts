@@ -1,4 +1,4 @@
-/** IMO ship number: 7 digits, the last a check digit (compliance-rules.md, "Identifiers"). */
+/** IMO ship number: 7 digits, the last a check digit (docs/compliance-rules.md, "Identifiers"). */
 export function isValidImo(imo: string): boolean {
   if (!/^\d{7}$/.test(imo)) return false;
   const d = [...imo].map(Number);

@@ -1,4 +1,4 @@
-/** Every scope name the service knows (partner-api.md, "Scopes"). */
+/** Every scope name the service knows (docs/contract.md, "Scopes"). */
 export const ALL_SCOPES = [
   'vessels:fleet:read',
   'crew:status:read',
@@ -19,7 +19,7 @@ export const ALL_SCOPES = [
 
 export type Scope = (typeof ALL_SCOPES)[number];
 
-/** The read scopes every full customer tier receives (DECISIONS.md §2). */
+/** The read scopes every full customer tier receives (docs/decisions.md §2). */
 export const FULL_TIER_SCOPES: readonly Scope[] = [
   'vessels:fleet:read', 'crew:status:read', 'crew:status:subscribe', 'crew:profile:read',
   'crew:contact:read', 'crew:professional:read', 'crew:experience:read', 'crew:personal:read',
@@ -39,7 +39,7 @@ export interface ScopeSubject {
   contractScopes: readonly string[] | null;
 }
 
-/** Effective scopes of a partner, sorted (DECISIONS.md §2). */
+/** Effective scopes of a partner, sorted (docs/decisions.md §2). */
 export function effectiveScopes(p: ScopeSubject): Scope[] {
   let granted: readonly string[];
   if (p.kind === 'external') granted = p.contractScopes ?? [];
@@ -55,7 +55,7 @@ export function effectiveScopes(p: ScopeSubject): Scope[] {
     out.add(s as Scope);
   }
   // An upgraded scope_overrides partner keeps the old meaning of crew:profile:read (contact and
-  // professional blocks included); one not upgraded gets name and rank only (DECISIONS.md §2).
+  // professional blocks included); one not upgraded gets name and rank only (docs/decisions.md §2).
   if (p.kind === 'customer' && p.scopeOverrides && p.upgraded && out.has('crew:profile:read')) {
     out.add('crew:contact:read');
     out.add('crew:professional:read');

@@ -1,5 +1,5 @@
 /*
- * The one definition of a validation issue (DECISIONS.md §1) and its builders, named after
+ * The one definition of a validation issue (docs/decisions.md §1) and its builders, named after
  * pydantic v2's error types with its messages. Pure: the HTTP layer (src/http/validation/) turns a
  * list of them into a 422, and services (webhook registration) build them without depending on it.
  */

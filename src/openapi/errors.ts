@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../domain/app-error.ts';
 import { ref, type JsonObject } from './types.ts';
 
-/** Every `detail.code` the HTTP API can answer with (DECISIONS.md §1). */
+/** Every `detail.code` the HTTP API can answer with (docs/decisions.md §1). */
 export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid_api_key', 'insufficient_scope', 'consent_required', 'crew_not_found', 'document_not_found', 'photo_not_found',
   'vessel_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',

@@ -13,7 +13,7 @@ export type Caller =
 
 const REALM = 'Bearer realm="partner-api"';
 
-/** 401 invalid_api_key with the challenge DECISIONS.md §1 prescribes; the key is never echoed beyond prefix and last 4. */
+/** 401 invalid_api_key with the challenge docs/decisions.md §1 prescribes; the key is never echoed beyond prefix and last 4. */
 export function invalidKey(message: string, keySent: boolean): AppError {
   return new AppError('invalid_api_key', message, {
     headers: { 'WWW-Authenticate': keySent ? `${REALM}, error="invalid_token"` : REALM },

@@ -1,6 +1,6 @@
 /*
  * The one place that decides what a delivery attempt's result means and when the next attempt
- * is due (DECISIONS.md §7). Delivery code asks these functions and never re-derives the rules.
+ * is due (docs/decisions.md §7). Delivery code asks these functions and never re-derives the rules.
  */
 
 const SECOND = 1000;

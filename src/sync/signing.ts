@@ -6,7 +6,7 @@ export function signBody(secret: string, timestamp: number, rawBody: string): st
   return `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 }
 
-/** The headers of one delivery attempt (partner-api.md, "Headers on each delivery"). */
+/** The headers of one delivery attempt (docs/contract.md, "Envelope and headers"). */
 export function deliveryHeaders(
   event: { eventId: string; eventType: string }, secret: string, timestamp: number, rawBody: string,
 ): Record<string, string> {

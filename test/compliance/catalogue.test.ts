@@ -13,7 +13,7 @@ const get = (key: string): RequirementDefinition => {
 };
 
 describe('the shipped requirement catalogue (data/requirements.json)', () => {
-  it('holds exactly the requirements of compliance-rules.md, in table order', () => {
+  it('holds exactly the requirements of docs/compliance-rules.md, in table order', () => {
     assert.deepEqual(CATALOGUE.map((r) => r.key), [
       'medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness', 'dsd', 'pscrb', 'aff', 'mfa',
       'medical_care', 'tanker_basic', 'tanker_advanced_oil', 'coc', 'gmdss_goc', 'flag_endorsement',

@@ -101,7 +101,7 @@ describe('the CoC row', () => {
 });
 
 describe('capacityCovers', () => {
-  it('checks every condition of compliance-rules.md at once', () => {
+  it('checks every condition of docs/compliance-rules.md at once', () => {
     const ok = capacity('chief_engineer', { kw_max: 10_000, gt_max: 50_000, vessel_types: ['bulk_carrier'] });
     assert.equal(capacityCovers(ok, 'second_engineer', BULK_CARRIER), true);
     assert.equal(capacityCovers({ ...ok, gt_max: 39_999 }, 'second_engineer', BULK_CARRIER), false);

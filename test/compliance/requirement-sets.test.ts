@@ -7,7 +7,7 @@ const COMMON = ['medical_fitness', 'drug_alcohol_test', 'bst', 'security_awarene
 const DECK_OFFICER = ['pscrb', 'aff', 'mfa', 'coc', 'gmdss_goc', 'ecdis', 'brm'];
 const ENGINE_OFFICER = ['pscrb', 'aff', 'mfa', 'coc', 'erm'];
 
-// Written out from the "who" column of compliance-rules.md, independently of the JSON.
+// Written out from the "required of" column of docs/compliance-rules.md, independently of the JSON.
 const ON_BULK_CARRIER: Record<string, string[]> = {
   master: [...COMMON, 'pscrb', 'aff', 'mfa', 'medical_care', 'coc', 'gmdss_goc', 'ecdis', 'brm'],
   chief_officer: [...COMMON, 'pscrb', 'aff', 'mfa', 'medical_care', 'coc', 'gmdss_goc', 'ecdis', 'brm'],

@@ -20,7 +20,7 @@ const options = (over: Partial<WireOptions> = {}): WireOptions => ({
 const evaluation = () => evaluateCompliance(input({ role: 'cook', positionName: 'Cook', documents: COOK_DOCS }));
 
 describe('the compliance check wire shape', () => {
-  it('is snake_case in the field order of partner-api.md', () => {
+  it('is snake_case in the field order of docs/contract.md', () => {
     const wire = toComplianceWire(evaluation(), options());
     assert.deepEqual(Object.keys(wire), ['crew_unique_id', 'vessel_id', 'position_name', 'as_of', 'overall_status', 'compliance_source', 'summary', 'requirements']);
     assert.deepEqual(Object.keys(wire.summary), ['total', 'met', 'expiring', 'expired', 'missing', 'pending']);

@@ -6,7 +6,7 @@ import { generateKey, hashKey, parseKey, redactKey } from '../../src/domain/api-
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Independent base62 CRC32 checksum, written from DECISIONS.md §2 rather than imported. */
+/** Independent base62 CRC32 checksum, written from docs/decisions.md §2 rather than imported. */
 function expectedChecksum(text: string): string {
   let n = BigInt(crc32(text));
   let s = '';

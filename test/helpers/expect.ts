@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestResponse } from './http.ts';
 
-/** Asserts an error response of DECISIONS.md §1: status, `detail.code`, and any extra fields given. */
+/** Asserts an error response of docs/decisions.md §1: status, `detail.code`, and any extra fields given. */
 export function expectError(res: TestResponse, status: number, code: string, extra: Record<string, unknown> = {}): void {
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.json)}`);
   assert.equal(res.json?.detail?.code, code);

@@ -93,7 +93,7 @@ export function dateStatus(c: Candidate, w: DateWindow): 'met' | 'expiring' | 'e
 }
 
 /**
- * Status of a requirement from its candidates (DECISIONS.md §6). Unverified, unapproved or
+ * Status of a requirement from its candidates (docs/decisions.md §6). Unverified, unapproved or
  * undated candidates only count when nothing else is held: a verified document, even an
  * expired one, decides the status on its own.
  */

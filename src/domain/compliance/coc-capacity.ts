@@ -1,7 +1,7 @@
 import type { Capacity } from '../classification.ts';
 import type { VesselFacts } from './types.ts';
 
-// compliance-rules.md: master > chief_officer > second_officer = third_officer, and
+// docs/compliance-rules.md: master > chief_officer > second_officer = third_officer, and
 // chief_engineer > second_engineer > third_engineer. The rules give the ETO (III/6) no ranking,
 // so an ETO capacity covers the eto role only.
 const RANKS: Readonly<Record<string, { department: string; rank: number }>> = {
@@ -26,7 +26,7 @@ function areaCovers(area: string, vessel: VesselFacts): boolean {
   return area === 'unlimited' || (area === 'near_coastal' && vessel.tradingArea === 'near_coastal');
 }
 
-/** Whether one CoC capacity allows serving as `role` on `vessel` (compliance-rules.md). */
+/** Whether one CoC capacity allows serving as `role` on `vessel` (docs/compliance-rules.md). */
 export function capacityCovers(cap: Capacity, role: string, vessel: VesselFacts): boolean {
   return capacityRoleCovers(cap.role, role)
     && (cap.gt_max === null || cap.gt_max >= vessel.grossTonnage)

@@ -12,7 +12,7 @@ function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
   return summary;
 }
 
-/** DECISIONS.md §6: only required rows decide the overall status. */
+/** docs/decisions.md §6: only required rows decide the overall status. */
 export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<OverallStatus, 'no_role'> {
   let atRisk = false;
   for (const r of rows) {
@@ -32,7 +32,7 @@ function assertInput(input: EvaluationInput): void {
 
 /**
  * Evaluates a crew member's documents against the requirements of their role on a vessel
- * (compliance-rules.md, DECISIONS.md §6). Pure and deterministic (document order is irrelevant).
+ * (docs/compliance-rules.md, docs/decisions.md §6). Pure and deterministic (document order is irrelevant).
  *
  * Interpretations:
  * - A verified, approved document with a known expiry (or none) decides the row, even expired;

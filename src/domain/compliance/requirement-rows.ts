@@ -19,7 +19,7 @@ export interface RowContext {
   cocMemo: Map<CompiledRequirement, Assessment>;
 }
 
-// The BST row takes the worst of its modules (compliance-rules.md).
+// The BST row takes the worst of its modules (docs/compliance-rules.md).
 const SEVERITY: Readonly<Record<RequirementStatus, number>> = { met: 0, expiring: 1, pending: 2, expired: 3, missing: 4 };
 
 function daysUntil(expiry: string | null, w: DateWindow): number | null {

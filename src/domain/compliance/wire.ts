@@ -42,7 +42,7 @@ export interface RequirementRowWire {
   modules: ModuleRowWire[] | null;
 }
 
-/** The compliance check result of partner-api.md, field for field. */
+/** The compliance check result of docs/contract.md, field for field. */
 export interface ComplianceCheckWire {
   crew_unique_id: string;
   vessel_id: string | null;
@@ -54,7 +54,7 @@ export interface ComplianceCheckWire {
   requirements: RequirementRowWire[];
 }
 
-/** The data of a crew.compliance.changed event (partner-api.md, DECISIONS.md §7). */
+/** The data of a crew.compliance.changed event (docs/contract.md, docs/decisions.md §7). */
 export interface ComplianceChangedPayload {
   crew_unique_id: string;
   vessel_id: string;
@@ -76,7 +76,7 @@ function moduleWire(m: ModuleRow, hidden: boolean): ModuleRowWire {
 }
 
 // Without crew:medical:read a medical row keeps its status but none of its document details
-// (DECISIONS.md §6); a medical-class document behind any other row is withheld the same way.
+// (docs/decisions.md §6); a medical-class document behind any other row is withheld the same way.
 function rowWire(r: RequirementRow, o: WireOptions): RequirementRowWire {
   const hideRow = !o.medicalVisible && r.group === 'medical';
   const hideDoc = (documentClass: string | null): boolean => hideRow || (!o.medicalVisible && documentClass === 'medical');
@@ -112,10 +112,10 @@ export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): Compl
   };
 }
 
-/** Earliest expiry among required rows that are met or expiring (DECISIONS.md §7), or null. */
+/** Earliest expiry among required rows that are met or expiring (docs/decisions.md §7), or null. */
 /**
  * Earliest expiry among required met/expiring rows. Without crew:medical:read, medical rows'
- * expiry fields are withheld (DECISIONS.md §6), so they do not count here either.
+ * expiry fields are withheld (docs/decisions.md §6), so they do not count here either.
  */
 export function nextExpiryDate(e: ComplianceEvaluation, medicalVisible = true): string | null {
   let next: string | null = null;

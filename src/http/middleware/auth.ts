@@ -5,7 +5,7 @@ import type { AppState, RouteDeps } from '../app-deps.ts';
 
 /**
  * The key a request presents: `Authorization: Bearer <key>` wins over `X-Partner-API-Key`
- * (DECISIONS.md §2). An Authorization header of another scheme is refused rather than ignored.
+ * (docs/decisions.md §2). An Authorization header of another scheme is refused rather than ignored.
  */
 export function presentedKey(ctx: ParameterizedContext<any>): string | undefined {
   const authorization = ctx.get('Authorization').trim();

@@ -21,7 +21,7 @@ function asAppError(err: unknown): AppError {
 }
 
 /**
- * Renders every error the one way DECISIONS.md §1 says: 422 as `{"detail": [issues]}`, anything
+ * Renders every error the one way docs/decisions.md §1 says: 422 as `{"detail": [issues]}`, anything
  * else as `{"detail": {"code", "message", ...extra}}` with the error's headers. Unexpected errors
  * become a 500 without a stack trace; the stack goes to the log with the request id.
  */

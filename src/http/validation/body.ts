@@ -4,7 +4,7 @@ import { readFields, type FieldSpec, type ParsedFields } from './fields.ts';
 import { issues, throwValidation, type ValidationIssue } from './issues.ts';
 import { locateJsonError } from './json-error.ts';
 
-/** Largest request body accepted (DECISIONS.md §1: 413 over 64 KiB). */
+/** Largest request body accepted (docs/decisions.md §1: 413 over 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;

@@ -1,5 +1,5 @@
 /*
- * Pydantic-v2-style request validation shared by every route (DECISIONS.md §1): parse query and
+ * Pydantic-v2-style request validation shared by every route (docs/decisions.md §1): parse query and
  * JSON bodies, collect every issue, throw one 422 whose body is `{"detail": [issues…]}`.
  */
 export { MAX_BODY_BYTES, isJsonContentType, parseJsonBody, readJsonBody } from './body.ts';

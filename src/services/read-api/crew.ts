@@ -7,7 +7,7 @@ import { requireConsent, requireCrewOnFleet, requireScope } from '../visibility/
 import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
 import { PROFILE_BLOCK_SCOPES, toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
-/** Crew lookup by e-mail (DECISIONS.md §4): case-insensitive and trimmed, crew on the fleet only. */
+/** Crew lookup by e-mail (docs/decisions.md §4): case-insensitive and trimmed, crew on the fleet only. */
 export async function lookupCrew(db: Db, ctx: PartnerContext, email: string): Promise<{ crew_unique_id: string }> {
   requireScope(ctx, 'crew:status:read');
   const id = await findFleetCrewByEmail(db, fleetOf(ctx.partner, ctx.mode), email.trim().toLowerCase());

@@ -11,7 +11,7 @@ export interface DocumentListWire {
   items: DocumentWire[];
 }
 
-/** The document list (partner-api.md): scope, fleet (404), documents consent (403), medical gating. */
+/** The document list (docs/contract.md): scope, fleet (404), documents consent (403), medical gating. */
 export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueId: string, today: string): Promise<DocumentListWire> {
   requireScope(ctx, 'crew:documents:read');
   await requireCrewOnFleet(db, ctx, crewUniqueId);
@@ -58,7 +58,7 @@ export interface DownloadLinkWire {
   file_name: string;
 }
 
-/** A short-lived link to `GET /api/v2/files/{token}` (DECISIONS.md §5). */
+/** A short-lived link to `GET /api/v2/files/{token}` (docs/decisions.md §5). */
 export async function createDownloadLink(
   db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string,
   opts: { key: Buffer; now: Date; ttlSeconds: number; baseUrl: string },

@@ -51,7 +51,7 @@ export interface FleetPageWire {
 }
 
 export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsExpiring: number): FleetEntryWire {
-  // Status fields are left out, not nulled, without consent (DECISIONS.md §3); spec field order kept.
+  // Status fields are left out, not nulled, without consent (docs/decisions.md §3); spec field order kept.
   const status = showStatus ? { status: row.status, background_check_status: row.background_check_status } : {};
   return {
     crew_unique_id: row.crew_unique_id,
@@ -67,7 +67,7 @@ export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsEx
 }
 
 /**
- * One keyset page of the roster (DECISIONS.md §4): ordered by vessel then crew, strictly after the
+ * One keyset page of the roster (docs/decisions.md §4): ordered by vessel then crew, strictly after the
  * cursor, so rows added or removed between pages are neither skipped nor repeated.
  */
 export async function listFleetPage(

@@ -4,7 +4,7 @@ import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet
 import { requireScope } from '../visibility/access.ts';
 import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
 
-/** `GET /api/v2/partners/me` (DECISIONS.md §2). */
+/** `GET /api/v2/partners/me` (docs/decisions.md §2). */
 export interface PartnerMeWire {
   partner_id: string;
   name: string;

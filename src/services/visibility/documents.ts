@@ -4,7 +4,7 @@ import type { ConsentCategory } from '../../store/repositories/consents-repo.ts'
 import { countExpiringDocuments, findListableDocument, listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 
-/** Medical-class documents are shown only with crew:medical:read (partner-api.md, 2026-09-22). */
+/** Medical-class documents are shown only with crew:medical:read (docs/contract.md, change of 2026-09-22). */
 export function canSeeMedical(ctx: PartnerContext): boolean {
   return ctx.scopes.has('crew:medical:read');
 }
@@ -27,7 +27,7 @@ export function addDaysUtc(date: string, days: number): string {
 }
 
 /**
- * documents_expiring per crew member (DECISIONS.md §4): exactly the documents the documents
+ * documents_expiring per crew member (docs/decisions.md §4): exactly the documents the documents
  * endpoint would list for this key whose expiry date is in [today, today + windowDays]. Crew the
  * partner may not see documents of (no crew:documents:read, or no documents consent) count 0.
  */

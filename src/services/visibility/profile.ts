@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/scopes.ts';
 import type { CrewTable } from '../../store/database.ts';
 import { fromJson } from '../../store/repositories/json.ts';
 
-/** The scopes that each open one block of the profile (partner-api.md, "Profile field names"). */
+/** The scopes that each open one block of the profile (docs/contract.md, "Profile"). */
 export const PROFILE_BLOCK_SCOPES = [
   'crew:profile:read', 'crew:contact:read', 'crew:professional:read', 'crew:experience:read', 'crew:personal:read',
 ] as const satisfies readonly Scope[];
@@ -41,7 +41,7 @@ export interface ProfileWire {
 
 /**
  * The composed single line: street lines, city, "region postal_code", country, skipping what is
- * missing. line1 stays null when no street was supplied (partner-api.md).
+ * missing. line1 stays null when no street was supplied (docs/contract.md).
  */
 export function composeAddress(a: Omit<AddressWire, 'full_address'>): AddressWire {
   const regionLine = [a.region, a.postal_code].filter((p) => p !== null && p !== '').join(' ');

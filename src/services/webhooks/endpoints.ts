@@ -40,7 +40,7 @@ export function toEndpointWire(e: WebhookEndpoint) {
   };
 }
 
-/** `whsec_` + 32 random bytes, base64url (DECISIONS.md §7). */
+/** `whsec_` + 32 random bytes, base64url (docs/decisions.md §7). */
 export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cryptoRandomBytes): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }

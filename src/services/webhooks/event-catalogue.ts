@@ -1,4 +1,4 @@
-/** The webhook event types of schema version 1 (partner-api.md, "Event catalogue"). */
+/** The webhook event types of schema version 1 (docs/contract.md, "Catalogue (v1) and payloads"). */
 export const EVENT_TYPES = [
   'crew.document.processed',
   'crew.document.updated',

@@ -80,7 +80,7 @@ function checkStatus(body: Record<string, unknown>, out: ValidationIssue[]): 'ac
 }
 
 /**
- * Validates a webhook endpoint registration body (DECISIONS.md §7) without touching the network:
+ * Validates a webhook endpoint registration body (docs/decisions.md §7) without touching the network:
  * every problem at once, in the pydantic v2 shape. DNS checks of the host come afterwards, in the
  * registration service.
  */

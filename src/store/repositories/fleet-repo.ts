@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 
-/** Which vessels form a partner's fleet in one mode (DECISIONS.md §2 live/test, partner-api.md §6). */
+/** Which vessels form a partner's fleet in one mode (docs/decisions.md §2 live/test, docs/contract.md "What the service offers"). */
 export type FleetRef =
   | { kind: 'employer'; employerId: string; isTest: boolean }
   | { kind: 'contract'; partnerId: string; isTest: boolean }
