@@ -48,13 +48,18 @@ export async function issueOperatorKey(db: Db, clock: Clock, options: { partnerI
 }
 
 /**
- * Revokes (default) or hard-deletes a key of a partner. Revoking an already revoked key succeeds;
- * an unknown key or one of another partner is key_not_found; hard delete of an operator key is
- * refused with operator_key_revoke_only.
+ * Revokes (default) or hard-deletes a key. With `partnerId` the key must belong to that partner;
+ * without, any key is found by its id (operator keys that belong to no partner included). Revoking an already revoked key succeeds; an unknown key, or one of
+ * another partner, is key_not_found; hard delete of an operator key is refused with
+ * operator_key_revoke_only.
  */
-export async function revokeKey(db: Db, partnerId: string, keyId: string, hard: boolean, clock: Clock): Promise<ApiKeyRecord> {
+export async function revokeKey(
+  db: Db, partnerId: string | undefined, keyId: string, hard: boolean, clock: Clock,
+): Promise<ApiKeyRecord> {
   const key = await findApiKey(db, keyId);
-  if (!key || key.partnerId !== partnerId) throw new AppError('key_not_found', `partner ${partnerId} has no key ${keyId}`);
+  if (!key || (partnerId !== undefined && key.partnerId !== partnerId)) {
+    throw new AppError('key_not_found', partnerId ? `partner ${partnerId} has no key ${keyId}` : `no key ${keyId}`);
+  }
   if (hard && key.kind === 'operator') {
     throw new AppError('operator_key_revoke_only', 'operator keys are revoked, not deleted; retry without hard=true');
   }

@@ -77,6 +77,27 @@ describeEachStore('every state-changing admin command is audited', ({ store, url
     expectRow(refused.row, 'svc admin revoke-key', { partner_id: 'ptn_a', key_id: opId, status: 409 });
   });
 
+  it('revoke-key without --partner revokes any key, an operator key of no partner included; a wrong --partner is refused', async () => {
+    const op = await svc('admin', 'issue-operator-key');
+    printed.push(op.stdout);
+    const opId = keyIdOf(op.stdout);
+    const wrong = await audited(['admin', 'revoke-key', '--partner', 'ptn_a', '--key', opId], 1);
+    expectRow(wrong.row, 'svc admin revoke-key', { partner_id: 'ptn_a', key_id: opId, status: 404 });
+    const keyStatus = async (id: string) => (await store().db.selectFrom('api_keys').select('status').where('key_id', '=', id).executeTakeFirst())?.status;
+    assert.equal(await keyStatus(opId), 'active');
+    const revoked = await audited(['admin', 'revoke-key', '--key', opId]);
+    expectRow(revoked.row, 'svc admin revoke-key', { partner_id: null, key_id: opId, status: 0 });
+    assert.match(revoked.res.stdout, new RegExp(`key ${opId} \\(operator, .*\\) of no partner revoked`));
+    assert.equal(await keyStatus(opId), 'revoked');
+
+    const issued = await svc('admin', 'issue-key', '--partner', 'ptn_a');
+    printed.push(issued.stdout);
+    const keyId = keyIdOf(issued.stdout);
+    const byId = await audited(['admin', 'revoke-key', '--key', keyId]);
+    expectRow(byId.row, 'svc admin revoke-key', { partner_id: 'ptn_a', key_id: keyId, status: 0 });
+    assert.equal(await keyStatus(keyId), 'revoked');
+  });
+
   it('register-webhook: status 0 when created or rotated; an invalid body 422, an unknown partner 404', async () => {
     const events = 'crew.status.changed';
     const created = await audited(['admin', 'register-webhook', '--partner', 'ptn_a', '--url', 'http://127.0.0.1:9/hook', '--events', events]);

@@ -63,6 +63,39 @@ describeEachStore('admin: revoking and deleting keys', ({ store }) => {
     assert.equal((await findApiKey(w.db, op.record.keyId))?.status, 'revoked');
   });
 
+  it('DELETE /admin/keys/{key_id} revokes any key by id, an operator key of no partner included', async () => {
+    const loose = await issueOperatorKey(w.db, () => NOW, { label: 'no partner' });
+    expectError(await del(keyPath('ptn_b', loose.record.keyId)), 404, 'key_not_found');
+    const res = await del(`/api/v2/admin/keys/${loose.record.keyId}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, {});
+    assert.equal((await findApiKey(w.db, loose.record.keyId))?.status, 'revoked');
+    expectError(await w.api.request('DELETE', `/api/v2/admin/keys/${loose.record.keyId}`, { key: loose.key }), 401, 'invalid_api_key');
+    const k = await freshKey();
+    assert.equal((await del(`/api/v2/admin/keys/${k.record.keyId}?hard=true`)).status, 200);
+    assert.equal(await findApiKey(w.db, k.record.keyId), undefined);
+    expectError(await del('/api/v2/admin/keys/key_nope'), 404, 'key_not_found');
+    const op = await issueOperatorKey(w.db, () => NOW);
+    expectError(await del(`/api/v2/admin/keys/${op.record.keyId}?hard=true`), 409, 'operator_key_revoke_only');
+  });
+
+  it("an operator key tied to a partner acts on that partner only: another partner's keys are refused and unchanged", async () => {
+    const tied = await issueOperatorKey(w.db, () => NOW, { partnerId: 'ptn_b' });
+    const own = await freshKey();
+    const foreign = await issuePartnerKey(w.db, 'ptn_full', 'live', () => NOW);
+    const loose = await issueOperatorKey(w.db, () => NOW);
+    expectError(await del(keyPath('ptn_full', foreign.record.keyId), tied.key), 403, 'insufficient_scope', { required_scope: 'operator' });
+    expectError(await del(`/api/v2/admin/keys/${foreign.record.keyId}`, tied.key), 404, 'key_not_found');
+    expectError(await del(`/api/v2/admin/keys/${loose.record.keyId}`, tied.key), 404, 'key_not_found');
+    assert.equal((await findApiKey(w.db, foreign.record.keyId))?.status, 'active');
+    assert.equal((await findApiKey(w.db, loose.record.keyId))?.status, 'active');
+    assert.equal((await del(keyPath('ptn_b', own.record.keyId), tied.key)).status, 200);
+    const own2 = await freshKey();
+    assert.equal((await del(`/api/v2/admin/keys/${own2.record.keyId}`, tied.key)).status, 200);
+    assert.equal((await findApiKey(w.db, own.record.keyId))?.status, 'revoked');
+    assert.equal((await findApiKey(w.db, own2.record.keyId))?.status, 'revoked');
+  });
+
   it('a partner key gets 403 insufficient_scope; no key, a bad key or a revoked operator key 401', async () => {
     const k = await freshKey();
     const res = await del(keyPath('ptn_b', k.record.keyId), w.keys.b);

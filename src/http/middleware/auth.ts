@@ -33,9 +33,17 @@ export function authenticatePartner(deps: RouteDeps): Middleware<AppState> {
   };
 }
 
+function operatorScopeError(message: string): AppError {
+  return new AppError('insufficient_scope', message, {
+    extra: { required_scope: 'operator' },
+    headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="operator"' },
+  });
+}
+
 /**
  * Admin routes: an operator key (`svc_op_`) only. A valid partner key is 403 insufficient_scope,
- * anything else 401. The audit row names the operator key and the partner of the path.
+ * anything else 401. An operator key tied to a partner gets 403 insufficient_scope on a path
+ * naming another partner. The audit row names the operator key and the partner of the path.
  */
 export function requireOperator(deps: RouteDeps): Middleware<AppState> {
   return async (ctx, next) => {
@@ -44,14 +52,15 @@ export function requireOperator(deps: RouteDeps): Middleware<AppState> {
     if (caller.kind === 'partner') {
       ctx.state.audit.partnerId = caller.partner.partner.partnerId;
       ctx.state.audit.keyId = caller.partner.keyId;
-      throw new AppError('insufficient_scope', 'admin routes need an operator key (svc_op_…)', {
-        extra: { required_scope: 'operator' },
-        headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="operator"' },
-      });
+      throw operatorScopeError('admin routes need an operator key (svc_op_…)');
     }
     ctx.state.operator = { keyId: caller.keyId, partnerId: caller.partnerId };
     ctx.state.audit.keyId = caller.keyId;
     ctx.state.audit.partnerId = pathPartner ?? caller.partnerId;
+    // An operator key tied to a partner acts on that partner only (docs/decisions.md).
+    if (caller.partnerId !== null && pathPartner !== undefined && pathPartner !== caller.partnerId) {
+      throw operatorScopeError(`this operator key is tied to partner ${caller.partnerId} and acts on that partner only`);
+    }
     await next();
   };
 }

@@ -4,24 +4,38 @@ import { OPERATOR_SECURITY, pathParam } from './common.ts';
 
 export const PARTNER_ID = pathParam('partner_id', 'the partner');
 
+const KEY_ID = pathParam('key_id', 'the key to revoke or delete');
+const HARD = { name: 'hard', in: 'query', description: 'delete the key row entirely', schema: { type: 'boolean', default: false } };
+const REVOKE_RESPONSES = {
+  200: jsonResponse('Revoked or deleted', 'Empty'),
+  ...errorResponses({ 403: ['insufficient_scope'], 404: ['key_not_found'], 409: ['operator_key_revoke_only'], 422: 'validation' }),
+};
+const REVOKE_RULES = 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`, and so does an operator key tied to '
+  + 'one partner on a path naming another. Revoking keeps the row (and is idempotent); `hard=true` removes it. Operator keys are '
+  + 'revoked, never deleted (409). A revoked key is refused at once.';
+
 export const adminKeyPaths: PathItems = {
   '/api/v2/admin/partners/{partner_id}/keys/{key_id}': {
     delete: {
       operationId: 'revokePartnerKey',
       tags: ['admin'],
       summary: 'Revoke (default) or delete a partner\'s key',
-      description: 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. Revoking keeps the row (and is idempotent); '
-        + '`hard=true` removes it. Operator keys are revoked, never deleted (409). A revoked key is refused by the read API at once.',
+      description: `${REVOKE_RULES} A key of another partner, or of none, is 404.`,
       security: OPERATOR_SECURITY,
-      parameters: [
-        PARTNER_ID,
-        pathParam('key_id', 'the key to revoke or delete'),
-        { name: 'hard', in: 'query', description: 'delete the key row entirely', schema: { type: 'boolean', default: false } },
-      ],
-      responses: {
-        200: jsonResponse('Revoked or deleted', 'Empty'),
-        ...errorResponses({ 403: ['insufficient_scope'], 404: ['key_not_found'], 409: ['operator_key_revoke_only'], 422: 'validation' }),
-      },
+      parameters: [PARTNER_ID, KEY_ID, HARD],
+      responses: REVOKE_RESPONSES,
+    },
+  },
+  '/api/v2/admin/keys/{key_id}': {
+    delete: {
+      operationId: 'revokeKey',
+      tags: ['admin'],
+      summary: 'Revoke (default) or delete any key by its id',
+      description: `${REVOKE_RULES} Any key is found by its id, operator keys that belong to no partner included; an operator `
+        + 'key tied to a partner reaches only that partner\'s keys (others are 404).',
+      security: OPERATOR_SECURITY,
+      parameters: [KEY_ID, HARD],
+      responses: REVOKE_RESPONSES,
     },
   },
 };
