@@ -2,6 +2,7 @@ import { HEADERS } from './errors.ts';
 import { pathGroups } from './paths/index.ts';
 import { schemas } from './schemas.ts';
 import type { JsonObject, PathItems } from './types.ts';
+import { webhookOperations, webhookSchemas } from './webhooks.ts';
 
 const DESCRIPTION = `Read-only partner API over crew, vessel, document and compliance data.
 
@@ -16,6 +17,17 @@ Errors: 422 bodies are \`{"detail": [{type, loc, msg, input, ctx?}]}\` as FastAP
 \`method_not_allowed\` with an \`Allow\` header; bodies over 64 KiB are 413 \`payload_too_large\`; a body with a content type other
 than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).`;
 
+const TAGS = [
+  { name: 'partner', description: 'Who a key belongs to' },
+  { name: 'fleet', description: 'Vessels and the crew roster' },
+  { name: 'crew', description: 'Crew lookup, profiles and photos' },
+  { name: 'documents', description: 'Crew documents and their files' },
+  { name: 'compliance', description: 'Compliance evaluation of a crew member' },
+  { name: 'webhooks', description: 'Signed events svc POSTs to a partner\'s endpoint (see `webhooks`)' },
+  { name: 'admin', description: 'Operator routes: keys and webhook endpoints (operator key only)' },
+  { name: 'operations', description: 'Health probe and this document' },
+];
+
 function mergePaths(groups: readonly PathItems[]): PathItems {
   const out: PathItems = {};
   for (const group of groups) {
@@ -28,13 +40,19 @@ function mergePaths(groups: readonly PathItems[]): PathItems {
 export function buildOpenApiDocument(): JsonObject {
   return {
     openapi: '3.1.0',
-    info: { title: 'Partner Crew Compliance API', version: '0.1.0', description: DESCRIPTION },
+    info: {
+      title: 'Partner Crew Compliance API',
+      version: '0.1.0',
+      description: DESCRIPTION,
+      contact: { name: 'The operator of this service, who issued your key' },
+      license: { name: 'Proprietary: for partners holding a key', identifier: 'LicenseRef-Proprietary' },
+    },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    tags: [
-      { name: 'partner' }, { name: 'fleet' }, { name: 'crew' }, { name: 'documents' }, { name: 'compliance' },
-      { name: 'admin' }, { name: 'operations' },
-    ],
+    // Relative: the paths are served by whichever svc serves this document.
+    servers: [{ url: '/', description: 'this service (the origin that served this document)' }],
+    tags: TAGS,
     paths: mergePaths(pathGroups),
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: {
         partnerBearer: { type: 'http', scheme: 'bearer', description: 'partner key: svc_live_… or svc_test_…' },
@@ -42,7 +60,7 @@ export function buildOpenApiDocument(): JsonObject {
         operatorBearer: { type: 'http', scheme: 'bearer', description: 'operator key: svc_op_…' },
       },
       headers: HEADERS,
-      schemas,
+      schemas: { ...schemas, ...webhookSchemas(schemas.Document!) },
     },
   };
 }

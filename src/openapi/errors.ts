@@ -4,7 +4,7 @@ import { ref, type JsonObject } from './types.ts';
 /** Every `detail.code` the HTTP API can answer with (docs/decisions.md §1). */
 export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid_api_key', 'insufficient_scope', 'consent_required', 'crew_not_found', 'document_not_found', 'photo_not_found',
-  'vessel_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
+  'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
   'unsupported_media_type', 'rate_limited', 'compliance_unavailable', 'link_expired', 'operator_key_revoke_only',
   'internal_error',
 ];
@@ -17,7 +17,6 @@ export const HEADERS: Record<string, JsonObject> = {
   RateLimit: header('the current window, e.g. `limit=600, remaining=599, reset=42` (reset in seconds)'),
   'Retry-After': header('seconds to wait before retrying', { type: 'integer' }),
   'WWW-Authenticate': header('`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`'),
-  Allow: header('the methods the path takes'),
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });

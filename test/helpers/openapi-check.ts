@@ -108,6 +108,39 @@ export function checkComponent(name: string, body: unknown): void {
   responsesChecked++;
 }
 
+/** What a webhook receiver got: the request headers (any case) and the raw body. */
+export interface WebhookDelivery {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Asserts that a delivery is one the document's `webhooks` describe: a known event type, every
+ * X-Service-* header as its parameters say, and a body matching the event's envelope schema.
+ */
+export function checkWebhookDelivery(d: WebhookDelivery): void {
+  const headers = new Map(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const type = headers.get('x-service-event-type') ?? '';
+  const operation = document.webhooks[type]?.post;
+  assert.ok(operation, `webhook type ${JSON.stringify(type)} is not in the document`);
+  for (const p of operation.parameters as Json[]) {
+    const value = headers.get(String(p.name).toLowerCase());
+    assert.ok(value !== undefined || !p.required, `${type}: header ${p.name} missing`);
+    if (value === undefined) continue;
+    const v = ajv.compile(p.schema);
+    if (!v(value)) assert.fail(`${type}: header ${p.name}: ${JSON.stringify(value)} ${ajv.errorsText(v.errors)}`);
+  }
+  assert.equal((headers.get('content-type') ?? '').split(';')[0], 'application/json', `${type}: content type`);
+  checkWebhookBody(type, JSON.parse(d.body));
+}
+
+/** Asserts that an event envelope (a delivery body, an outbox row) matches its type's webhook schema. */
+export function checkWebhookBody(type: string, body: unknown): void {
+  assert.ok(document.webhooks[type]?.post, `webhook type ${JSON.stringify(type)} is not in the document`);
+  checkBody(['webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'], body, `${type} event`);
+  responsesChecked++;
+}
+
 /** Compiles the schema of every documented JSON response, so a dangling $ref fails a test. */
 export function compileEveryResponseSchema(): number {
   let n = 0;

@@ -6,6 +6,7 @@ import { runDiff } from '../../src/sync/diff/run-diff.ts';
 import type { Db } from '../../src/store/database.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
+import { checkWebhookBody } from '../helpers/openapi-check.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 
 const ALL_EVENTS = ['crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated'];
@@ -33,7 +34,10 @@ function base() {
 async function outbox(db: Db, partnerId = 'ptn_a') {
   const rows = await db.selectFrom('outbox_events').select(['event_id', 'event_type', 'crew_unique_id', 'body']).where('partner_id', '=', partnerId)
     .orderBy('event_type').orderBy('event_id').execute();
-  return rows.map((r) => ({ id: r.event_id, type: r.event_type, crew: r.crew_unique_id, body: JSON.parse(r.body) }));
+  const events = rows.map((r) => ({ id: r.event_id, type: r.event_type, crew: r.crew_unique_id, body: JSON.parse(r.body) }));
+  // Every event the diff writes is one the OpenAPI document's `webhooks` describe.
+  for (const e of events) checkWebhookBody(e.type, e.body);
+  return events;
 }
 
 describeEachStore('the sync diff turns changes into outbox events', ({ store }) => {

@@ -6,6 +6,7 @@ import { EVENT_TYPES } from '../../src/services/webhooks/event-catalogue.ts';
 import { syncEventSources } from '../../src/sync/event-sources.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
+import { checkWebhookDelivery } from '../helpers/openapi-check.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { SECRET, seedEndpoint, testClock, testDeps } from './helpers/world.ts';
@@ -61,6 +62,7 @@ describeEachStore('svc sync from fleet change to signed delivery', ({ store }) =
     }));
     const { summary, received } = await sync();
     assert.ok(received.every((r) => r.signatureValid), 'every delivery verifies against the endpoint secret');
+    for (const r of received) checkWebhookDelivery(r);
     const seen = received.map((r) => {
       const body = JSON.parse(r.body);
       assert.equal(body.event_id, r.eventId);

@@ -1,5 +1,13 @@
 import { errorResponses, jsonResponse } from '../errors.ts';
-import type { PathItems } from '../types.ts';
+import type { JsonObject, PathItems } from '../types.ts';
+
+/**
+ * The one client error of an operation that takes no key and no input: Node's HTTP server refuses
+ * request headers over its 16 KiB limit before the app sees the request.
+ */
+export const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
+  431: { description: 'Request headers over 16 KiB: refused by the HTTP server itself, with no body and no X-Request-Id' },
+};
 
 export const internalPaths: PathItems = {
   '/_internal/health': {
@@ -12,6 +20,7 @@ export const internalPaths: PathItems = {
       responses: {
         200: jsonResponse('Healthy', 'Health', false),
         503: jsonResponse('The store does not answer', 'Health', false),
+        ...HEADERS_TOO_LARGE,
         ...errorResponses({}, false),
       },
     },
@@ -21,9 +30,11 @@ export const internalPaths: PathItems = {
       operationId: 'getOpenApiDocument',
       tags: ['operations'],
       summary: 'This document',
+      description: 'No key. The OpenAPI 3.1 document of the partner API and of the webhooks it sends.',
       security: [],
       responses: {
         200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+        ...HEADERS_TOO_LARGE,
         ...errorResponses({}, false),
       },
     },

@@ -11,6 +11,8 @@ export interface Received {
   schemaVersion: string;
   contentType: string;
   body: string;
+  /** Every request header, lower-case names. */
+  headers: Record<string, string>;
   /** Checked here, independently of the code under test. */
   signatureValid: boolean;
 }
@@ -58,6 +60,7 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
         schemaVersion: header(req, 'x-service-schema-version'),
         contentType: header(req, 'content-type'),
         body,
+        headers: Object.fromEntries(Object.keys(req.headers).map((name) => [name, header(req, name)])),
         signatureValid: expected.length === Buffer.byteLength(signature) && timingSafeEqual(expected, Buffer.from(signature)),
       };
       received.push(r);

@@ -1,0 +1,135 @@
+import { EVENT_TYPES, SCHEMA_VERSION, type EventType } from '../services/webhooks/event-catalogue.ts';
+import { nullable, ref, type JsonObject } from './types.ts';
+
+/*
+ * The `webhooks` of the document: one POST per event type, as `svc sync` delivers it
+ * (docs/webhooks.md). Body schemas are components so the events feed (GET /api/v2/events) can
+ * list the same envelopes.
+ */
+
+const str = { type: 'string' };
+const date = { type: 'string', format: 'date' };
+
+function object(properties: Record<string, JsonObject>, required: string[] = Object.keys(properties)): JsonObject {
+  return { type: 'object', properties, required };
+}
+
+/** The component name of an event type's envelope: `crew.status.changed` → `CrewStatusChangedEvent`. */
+export function eventSchemaName(type: EventType): string {
+  return `${type.split('.').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
+}
+
+interface EventDoc {
+  summary: string;
+  description: string;
+  payload: string;
+}
+
+const EVENTS: Record<EventType, EventDoc> = {
+  'crew.document.processed': {
+    summary: 'A document finished processing and verification',
+    description: 'Scope `crew:documents:read` and documents consent (medical-class documents only with `crew:medical:read`). Also sent for '
+      + 'each document a crew member already holds when they join one of your vessels, or when documents consent is given.',
+    payload: 'DocumentEventData',
+  },
+  'crew.document.updated': {
+    summary: 'A visible change to a document already sent',
+    description: 'Scope `crew:documents:read` and documents consent. Re-verification, a corrected date, replacement by a newer edition '
+      + '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
+    payload: 'DocumentEventData',
+  },
+  'crew.compliance.changed': {
+    summary: 'A crew member\'s compliance summary on one vessel changed',
+    description: 'Scope `crew:compliance:read` and compliance consent. Sent only when a figure of the payload changes; the full '
+      + 'breakdown comes from the compliance check endpoint.',
+    payload: 'ComplianceChangedData',
+  },
+  'crew.status.changed': {
+    summary: 'Verification or background-check status changed',
+    description: 'Scope `crew:status:subscribe` and status consent. The payload suffices; no read is needed.',
+    payload: 'StatusChangedData',
+  },
+  'crew.profile.updated': {
+    summary: 'A crew member updated their profile',
+    description: 'Scope `crew:profile:read` and profile consent. A change signal, not a diff: read the profile endpoint.',
+    payload: 'ProfileUpdatedData',
+  },
+};
+
+/** Payload (`data`) and envelope schemas, added to components.schemas. */
+export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonObject> {
+  const documentProperties = documentSchema.properties as Record<string, JsonObject>;
+  const out: Record<string, JsonObject> = {
+    DocumentEventData: object({ crew_unique_id: str, ...documentProperties }),
+    ComplianceChangedData: object({
+      crew_unique_id: str,
+      vessel_id: str,
+      overall_status: { enum: ['compliant', 'at_risk', 'non_compliant', 'no_role'] },
+      requirements_met: { type: 'integer', minimum: 0 },
+      requirements_total: { type: 'integer', minimum: 0 },
+      requirements_expiring: { type: 'integer', minimum: 0 },
+      next_expiry_date: { ...nullable(date), description: 'the earliest expiry among required rows that are met or expiring, or null' },
+    }),
+    StatusChangedData: object({
+      crew_unique_id: str,
+      verification_status: { enum: ['unverified', 'pending', 'verified'] },
+      background_check_status: { enum: ['not_started', 'pending', 'clear', 'review', 'adverse', 'expired'] },
+    }),
+    ProfileUpdatedData: object({
+      crew_unique_id: str,
+      updated_at: { type: 'string', format: 'date-time', description: 'when the crew member last changed their profile' },
+    }),
+  };
+  for (const type of EVENT_TYPES) {
+    out[eventSchemaName(type)] = {
+      ...object({
+        schema_version: { const: SCHEMA_VERSION },
+        event_id: { type: 'string', pattern: '^evt_', description: 'unique per event; the same at every attempt and replay: deduplicate on it' },
+        event_type: { const: type },
+        occurred_at: { type: 'string', format: 'date-time', description: 'when the sync run found the change (whole seconds, UTC)' },
+        partner_id: str,
+        data: ref(EVENTS[type].payload),
+      }),
+      description: `The envelope of \`${type}\`, exactly the bytes of the delivery body.`,
+    };
+  }
+  return out;
+}
+
+const header = (name: string, description: string, schema: JsonObject): JsonObject => ({ name, in: 'header', required: true, description, schema });
+
+function deliveryParameters(type: EventType): JsonObject[] {
+  return [
+    header('X-Service-Event-Id', 'the event id, as in the body', { type: 'string', pattern: '^evt_' }),
+    header('X-Service-Event-Type', 'the event type', { type: 'string', const: type }),
+    header('X-Service-Timestamp', 'Unix seconds when this attempt was signed; reject it when more than 300 s from your clock', { type: 'string', pattern: '^[0-9]+$' }),
+    header('X-Service-Signature', '`v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<X-Service-Timestamp>.<raw body bytes>`; compare in constant time', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }),
+    header('X-Service-Schema-Version', 'the envelope version', { type: 'string', const: String(SCHEMA_VERSION) }),
+  ];
+}
+
+const RECEIVER_ANSWERS: Record<string, JsonObject> = {
+  '2XX': { description: 'Delivered: answer at once and process afterwards' },
+  '4XX': { description: 'Any 4xx other than 408 and 429 refuses the event for good: it is dead-lettered at once. 408 and 429 are retried.' },
+  '5XX': { description: 'Retried with backoff (3 attempts in the run, then after 5 min, 30 min, 2 h, 5 h, 10 h), then dead-lettered' },
+};
+
+/** The document's `webhooks`: what svc POSTs to a partner's endpoint, one entry per event type. */
+export function webhookOperations(): Record<string, JsonObject> {
+  return Object.fromEntries(EVENT_TYPES.map((type) => {
+    const { summary, description } = EVENTS[type];
+    const name = eventSchemaName(type);
+    return [type, {
+      post: {
+        operationId: name[0]!.toLowerCase() + name.slice(1),
+        tags: ['webhooks'],
+        summary,
+        description: `${description} Delivered by \`svc sync\` to the partner's registered endpoint, signed; at-least-once and unordered.`,
+        security: [],
+        parameters: deliveryParameters(type),
+        requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },
+        responses: RECEIVER_ANSWERS,
+      },
+    }];
+  }));
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ERROR_CODES } from '../../src/openapi/errors.ts';
+import { EVENT_TYPES } from '../../src/services/webhooks/event-catalogue.ts';
+import { checkWebhookBody, checkWebhookDelivery, openApiDocument } from '../helpers/openapi-check.ts';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const STATUS_EVENT = {
+  schema_version: 1, event_id: 'evt_0b6f', event_type: 'crew.status.changed', occurred_at: '2026-11-22T10:00:00Z', partner_id: 'ptn_a',
+  data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear' },
+};
+
+describe('the webhooks of the OpenAPI document', () => {
+  it('describe one signed POST per event type of the catalogue', () => {
+    const webhooks = openApiDocument().webhooks as Record<string, any>;
+    assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES].sort());
+    for (const [type, item] of Object.entries(webhooks)) {
+      const headers = item.post.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name).sort();
+      assert.deepEqual(headers, ['X-Service-Event-Id', 'X-Service-Event-Type', 'X-Service-Schema-Version', 'X-Service-Signature', 'X-Service-Timestamp'], type);
+    }
+  });
+
+  it('accept a well-formed delivery and refuse one that strays from the envelope', () => {
+    const headers = {
+      'Content-Type': 'application/json', 'X-Service-Event-Id': 'evt_0b6f', 'X-Service-Event-Type': 'crew.status.changed',
+      'X-Service-Timestamp': '1795341600', 'X-Service-Signature': `v1=${'ab'.repeat(32)}`, 'X-Service-Schema-Version': '1',
+    };
+    checkWebhookDelivery({ headers, body: JSON.stringify(STATUS_EVENT) });
+    assert.throws(() => checkWebhookBody('crew.status.changed', { ...STATUS_EVENT, data: { ...STATUS_EVENT.data, note: 'x' } }), /does not match/);
+    assert.throws(() => checkWebhookBody('crew.status.changed', { ...STATUS_EVENT, event_type: 'crew.profile.updated' }), /does not match/);
+    assert.throws(() => checkWebhookBody('crew.compliance.changed', STATUS_EVENT), /does not match/);
+    assert.throws(() => checkWebhookDelivery({ headers: { ...headers, 'X-Service-Signature': 'sha256=00' }, body: JSON.stringify(STATUS_EVENT) }), /X-Service-Signature/);
+  });
+});
+
+describe('the error codes of the OpenAPI document', () => {
+  it('are exactly codes some code path of the service answers with', () => {
+    const source = sourceFiles('src').filter((f) => !f.startsWith(join('src', 'openapi')) && !f.endsWith('app-error.ts'))
+      .map((f) => readFileSync(f, 'utf8')).join('\n');
+    const unused = ERROR_CODES.filter((code) => !source.includes(`'${code}'`));
+    assert.deepEqual(unused, [], 'documented but never emitted');
+  });
+});
