@@ -1,7 +1,7 @@
 // `svc sync` diff stage at scale: baseline, unchanged rerun, and a run with 10,000 changes.
 // Run: npm run bench:sync (BENCH_SYNC_CREW to scale down for a quick look).
 import { sql } from 'kysely';
-import { EVENT_TYPES } from '../src/services/webhooks/event-catalogue.ts';
+import { EVENT_TYPES } from '../src/domain/vocabulary.ts';
 import { listPartners } from '../src/store/repositories/partners-repo.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { runJsonChild } from './support/child.ts';

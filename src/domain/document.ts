@@ -1,4 +1,5 @@
 import type { Classification } from './classification.ts';
+import type { DocumentStatus, ProcessingState, ReviewStatus, VerificationStatus } from './vocabulary.ts';
 
 /** A crew document as the domain sees it (converted from its row in the documents repository). */
 export interface CrewDocument {
@@ -8,13 +9,13 @@ export interface CrewDocument {
   category: string;
   title: string;
   issuer: string | null;
-  verificationStatus: 'unverified' | 'pending' | 'verified';
-  reviewStatus: 'pending' | 'approved' | 'flagged';
+  verificationStatus: VerificationStatus;
+  reviewStatus: ReviewStatus;
   issueDate: string | null;
   expiryDate: string | null;
   noExpiry: boolean;
   documentNumber: string | null;
-  processingState: 'processed' | 'processing' | 'rejected' | 'duplicate' | 'placeholder' | 'legacy';
+  processingState: ProcessingState;
   isCurrent: boolean;
   isLive: boolean;
   supersededBy: string | null;
@@ -44,12 +45,12 @@ export interface DocumentWire {
   category: string;
   title: string;
   issuer: string | null;
-  verification_status: string;
-  status: 'active' | 'expired' | 'superseded';
+  verification_status: VerificationStatus;
+  status: DocumentStatus;
   issue_date: string | null;
   expiry_date: string | null;
   document_number: string | null;
-  review_status: string;
+  review_status: ReviewStatus;
   is_expired: boolean;
   no_expiry: boolean;
   is_current: boolean;

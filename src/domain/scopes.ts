@@ -1,3 +1,5 @@
+import type { PartnerKind, PartnerTier } from './vocabulary.ts';
+
 /** Every scope name the service knows (docs/contract.md, "Scopes"). */
 export const ALL_SCOPES = [
   'vessels:fleet:read',
@@ -32,8 +34,8 @@ export const BASIC_TIER_SCOPES: readonly Scope[] = [
 
 /** A partner as far as scope derivation cares. */
 export interface ScopeSubject {
-  kind: 'customer' | 'external';
-  tier: 'management' | 'recruiter' | 'vessel' | 'basic' | null;
+  kind: PartnerKind;
+  tier: PartnerTier | null;
   scopeOverrides: readonly string[] | null;
   upgraded: boolean;
   contractScopes: readonly string[] | null;

@@ -1,6 +1,10 @@
 import { DOCUMENT_CLASSES } from '../domain/classification.ts';
-import { EVENT_TYPES } from '../services/webhooks/event-catalogue.ts';
-import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN, STATUSES } from '../services/webhooks/validate-registration.ts';
+import {
+  BACKGROUND_CHECK_STATUSES, COMPLIANCE_SOURCES, CONSENT_CATEGORIES, DOCUMENT_STATUSES, EMPLOYMENT_SOURCES, EVENT_TYPES,
+  EXPIRING_WINDOW_DAYS, KEY_MODES, ON_FLEET_STATUSES, OVERALL_STATUSES, PARTNER_KINDS, PARTNER_TIERS, REQUIREMENT_STATUSES,
+  REVIEW_STATUSES, VERIFICATION_STATUSES, WEBHOOK_ENDPOINT_STATUSES,
+} from '../domain/vocabulary.ts';
+import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN } from '../services/webhooks/validate-registration.ts';
 import { ERROR_CODES } from './errors.ts';
 import { nullable, ref, type JsonObject } from './types.ts';
 
@@ -17,9 +21,9 @@ const resources: Record<string, JsonObject> = {
   PartnerMe: object({
     partner_id: str,
     name: str,
-    kind: { enum: ['customer', 'external'] },
-    tier: { enum: ['management', 'recruiter', 'vessel', 'basic', null], description: 'null for external partners' },
-    mode: { enum: ['live', 'test'], description: 'live keys see live data only, test keys test-flagged data only' },
+    kind: { enum: [...PARTNER_KINDS] },
+    tier: { enum: [...PARTNER_TIERS, null], description: 'null for external partners' },
+    mode: { enum: [...KEY_MODES], description: 'live keys see live data only, test keys test-flagged data only' },
     key_id: str,
     scopes: { ...strings, description: 'effective scopes, sorted' },
     rate_limit: object({ limit: { type: 'integer' }, window_seconds: { type: 'integer' } }),
@@ -36,9 +40,9 @@ const resources: Record<string, JsonObject> = {
     vessel_name: str,
     vessel_imo: { ...nullable(str), description: 'null when the vessel has no IMO number' },
     role: str,
-    status: { enum: ['invited', 'active', 'on_leave'], description: 'present only with status consent and crew:status:read' },
+    status: { enum: [...ON_FLEET_STATUSES], description: 'present only with status consent and crew:status:read' },
     background_check_status: {
-      enum: ['not_started', 'pending', 'clear', 'review', 'adverse', 'expired'],
+      enum: [...BACKGROUND_CHECK_STATUSES],
       description: 'present only with status consent and crew:status:read',
     },
     documents_expiring: {
@@ -48,7 +52,7 @@ const resources: Record<string, JsonObject> = {
   }, ['crew_unique_id', 'vessel_id', 'as_of', 'name', 'vessel_name', 'vessel_imo', 'role', 'documents_expiring']),
   FleetPage: object({
     items: { type: 'array', items: ref('FleetEntry') },
-    expiring_within_days: { type: 'integer', minimum: 0, maximum: 730 },
+    expiring_within_days: { type: 'integer', minimum: EXPIRING_WINDOW_DAYS.min, maximum: EXPIRING_WINDOW_DAYS.max },
     next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
   }, ['items', 'expiring_within_days']),
   LookupRequest: object({ email: { ...str, minLength: 1, maxLength: 320 } }, ['email'], { additionalProperties: false }),
@@ -76,12 +80,12 @@ const resources: Record<string, JsonObject> = {
     category: str,
     title: str,
     issuer: { ...nullable(str), description: 'null when the issuing authority is unknown' },
-    verification_status: { enum: ['unverified', 'pending', 'verified'] },
-    status: { enum: ['active', 'expired', 'superseded'] },
+    verification_status: { enum: [...VERIFICATION_STATUSES] },
+    status: { enum: [...DOCUMENT_STATUSES] },
     issue_date: nullable(date),
     expiry_date: nullable(date),
     document_number: nullable(str),
-    review_status: { enum: ['pending', 'approved', 'flagged'] },
+    review_status: { enum: [...REVIEW_STATUSES] },
     is_expired: { type: 'boolean' },
     no_expiry: { type: 'boolean', description: 'true: the document never expires; false with a null expiry_date: not recorded' },
     is_current: { type: 'boolean' },
@@ -103,7 +107,7 @@ const resources: Record<string, JsonObject> = {
   }),
   EmploymentEntry: object({
     employer_name: str, vessel_name: nullable(str), role: str, start_date: date, end_date: nullable(date),
-    source: { enum: ['self_reported', 'employer_verified'] },
+    source: { enum: [...EMPLOYMENT_SOURCES] },
   }),
   Profile: object({
     crew_unique_id: str,
@@ -134,7 +138,7 @@ const resources: Record<string, JsonObject> = {
     download_path: { ...nullable(str), description: 'GET /api/v2/files/{token} on this service, valid 15 minutes; null without crew:documents:download or documents consent, or when no file is held' },
   }),
   ModuleRow: object({
-    code: str, name: nullable(str), status: nullable({ enum: ['met', 'expiring', 'expired', 'missing', 'pending'] }),
+    code: str, name: nullable(str), status: nullable({ enum: [...REQUIREMENT_STATUSES] }),
     days_until_expiry: nullable({ type: 'integer' }), document_id: nullable(str),
   }),
   RequirementRow: object({
@@ -144,7 +148,7 @@ const resources: Record<string, JsonObject> = {
     title: nullable(str),
     code: nullable(str),
     constraint: nullable(str),
-    status: { enum: ['met', 'expiring', 'expired', 'missing', 'pending'] },
+    status: { enum: [...REQUIREMENT_STATUSES] },
     expiry_date: nullable(date),
     days_until_expiry: nullable({ type: 'integer' }),
     required: { type: 'boolean' },
@@ -156,8 +160,8 @@ const resources: Record<string, JsonObject> = {
     vessel_id: nullable(str),
     position_name: nullable(str),
     as_of: dateTime,
-    overall_status: { enum: ['compliant', 'at_risk', 'non_compliant', 'no_role'] },
-    compliance_source: { enum: ['live_evaluator', 'serviceCompliance_fallback'] },
+    overall_status: { enum: [...OVERALL_STATUSES] },
+    compliance_source: { enum: [...COMPLIANCE_SOURCES] },
     summary: object({
       total: { type: 'integer', minimum: 0 }, met: { type: 'integer', minimum: 0 }, expiring: { type: 'integer', minimum: 0 },
       expired: { type: 'integer', minimum: 0 }, missing: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 },
@@ -168,14 +172,14 @@ const resources: Record<string, JsonObject> = {
     url: { ...str, maxLength: MAX_URL, description: 'https and public, unless the server allows insecure webhooks (then also http to loopback); no credentials' },
     subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] }, minItems: 1, description: 'event catalogue names; duplicates are dropped' },
     secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: SECRET_PATTERN, description: 'printable ASCII; generated when absent (also on rotation)' },
-    status: { enum: [...STATUSES], default: 'active', description: 'a disabled endpoint receives nothing; its events wait in the outbox' },
+    status: { enum: [...WEBHOOK_ENDPOINT_STATUSES], default: 'active', description: 'a disabled endpoint receives nothing; its events wait in the outbox' },
   }, ['url', 'subscribed_events'], { additionalProperties: false }),
   WebhookEndpoint: object({
     endpoint_id: str,
     partner_id: str,
     url: str,
     subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-    status: { enum: [...STATUSES] },
+    status: { enum: [...WEBHOOK_ENDPOINT_STATUSES] },
     secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
     created_at: dateTime,
     updated_at: dateTime,
@@ -190,7 +194,7 @@ const errors: Record<string, JsonObject> = {
       code: { enum: ERROR_CODES },
       message: str,
       required_scope: { ...str, description: 'insufficient_scope: the scope that was missing' },
-      consent: { enum: ['status', 'profile', 'documents', 'compliance'], description: 'consent_required: the category withheld' },
+      consent: { enum: [...CONSENT_CATEGORIES], description: 'consent_required: the category withheld' },
     }, ['code', 'message']),
   }),
   ValidationIssue: object({

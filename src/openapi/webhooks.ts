@@ -1,4 +1,6 @@
-import { EVENT_TYPES, SCHEMA_VERSION, type EventType } from '../services/webhooks/event-catalogue.ts';
+import {
+  BACKGROUND_CHECK_STATUSES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
+} from '../domain/vocabulary.ts';
 import { nullable, ref, type JsonObject } from './types.ts';
 
 /*
@@ -64,7 +66,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
     ComplianceChangedData: object({
       crew_unique_id: str,
       vessel_id: str,
-      overall_status: { enum: ['compliant', 'at_risk', 'non_compliant', 'no_role'] },
+      overall_status: { enum: [...OVERALL_STATUSES] },
       requirements_met: { type: 'integer', minimum: 0 },
       requirements_total: { type: 'integer', minimum: 0 },
       requirements_expiring: { type: 'integer', minimum: 0 },
@@ -72,8 +74,8 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
     }),
     StatusChangedData: object({
       crew_unique_id: str,
-      verification_status: { enum: ['unverified', 'pending', 'verified'] },
-      background_check_status: { enum: ['not_started', 'pending', 'clear', 'review', 'adverse', 'expired'] },
+      verification_status: { enum: [...VERIFICATION_STATUSES] },
+      background_check_status: { enum: [...BACKGROUND_CHECK_STATUSES] },
     }),
     ProfileUpdatedData: object({
       crew_unique_id: str,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { KeyMode } from '../domain/vocabulary.ts';
 import { AppError } from '../domain/app-error.ts';
 import { generateKey, type KeyKind } from '../domain/api-keys.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -34,7 +35,7 @@ async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | 
 }
 
 /** Issues a partner key in live or test mode. */
-export async function issuePartnerKey(db: Db, partnerId: string, mode: 'live' | 'test', clock: Clock, label: string | null = null): Promise<IssuedKey> {
+export async function issuePartnerKey(db: Db, partnerId: string, mode: KeyMode, clock: Clock, label: string | null = null): Promise<IssuedKey> {
   if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   return store(db, mode, partnerId, label, clock);
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Database } from '../store/database.ts';
 import { listDeadLetters, markReplayed, type DeadLetter, type DeadLetterFilter } from '../store/repositories/dead-letters-repo.ts';
 import { requeueDeadEvents } from '../store/repositories/outbox-repo.ts';
-import { EVENT_TYPES, isEventType } from './webhooks/event-catalogue.ts';
+import { EVENT_TYPES, isEventType } from '../domain/vocabulary.ts';
 
 /** Filters as an operator types them (CLI options, query parameters). */
 export interface DeadLetterQuery {

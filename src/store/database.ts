@@ -1,4 +1,8 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
+import type {
+  ApiKeyKind, ApiKeyStatus, AssignmentStatus, BackgroundCheckStatus, ConsentCategory, DeliveryOutcome, OutboxStatus, PartnerKind,
+  PartnerTier, ProcessingState, ReviewStatus, TradingArea, VerificationStatus, WebhookEndpointStatus,
+} from '../domain/vocabulary.ts';
 
 /*
  * Column conventions, the same on SQLite and Postgres so repositories never branch on dialect:
@@ -17,10 +21,10 @@ export interface EmployersTable {
 export interface PartnersTable {
   partner_id: string;
   name: string;
-  kind: 'customer' | 'external';
+  kind: PartnerKind;
   /** The employer account whose vessels form a customer partner's fleet. */
   employer_id: string | null;
-  tier: 'management' | 'recruiter' | 'vessel' | 'basic' | null;
+  tier: PartnerTier | null;
   /** JSON array of scope names, or null. */
   scope_overrides: string | null;
   upgraded: Bool;
@@ -46,7 +50,7 @@ export interface VesselsTable {
   vessel_type: string;
   gross_tonnage: number;
   propulsion_kw: number;
-  trading_area: 'unlimited' | 'near_coastal';
+  trading_area: TradingArea;
   is_test: Bool;
 }
 
@@ -70,8 +74,8 @@ export interface CrewTable {
   visas: string; // JSON [{type,country_code,number,expiry_date}]
   employment_history: string; // JSON [{employer_name,vessel_name,role,start_date,end_date,source}]
   photo_file_id: string | null;
-  verification_status: string;
-  background_check_status: string;
+  verification_status: VerificationStatus;
+  background_check_status: BackgroundCheckStatus;
   profile_updated_at: string;
   updated_at: string;
 }
@@ -82,14 +86,14 @@ export interface AssignmentsTable {
   vessel_id: string;
   role: string;
   position_name: string | null;
-  status: 'invited' | 'active' | 'on_leave' | 'signed_off';
+  status: AssignmentStatus;
   as_of: string;
 }
 
 export interface ConsentsTable {
   crew_unique_id: string;
   partner_id: string;
-  category: 'status' | 'profile' | 'documents' | 'compliance';
+  category: ConsentCategory;
 }
 
 export interface FilesTable {
@@ -107,14 +111,13 @@ export interface DocumentsTable {
   category: string;
   title: string;
   issuer: string | null;
-  verification_status: 'unverified' | 'pending' | 'verified';
-  review_status: 'pending' | 'approved' | 'flagged';
+  verification_status: VerificationStatus;
+  review_status: ReviewStatus;
   issue_date: string | null;
   expiry_date: string | null;
   no_expiry: Bool;
   document_number: string | null;
-  /** processed | processing | rejected | duplicate | placeholder | legacy (pre-current processing). */
-  processing_state: 'processed' | 'processing' | 'rejected' | 'duplicate' | 'placeholder' | 'legacy';
+  processing_state: ProcessingState;
   is_current: Bool;
   /** 0 once withdrawn by the crew member. */
   is_live: Bool;
@@ -143,12 +146,12 @@ export interface ComplianceResultsTable {
 export interface ApiKeysTable {
   key_id: string;
   partner_id: string | null;
-  kind: 'live' | 'test' | 'operator';
+  kind: ApiKeyKind;
   prefix: string;
   last4: string;
   /** sha256 hex of the full key. */
   key_hash: string;
-  status: 'active' | 'revoked';
+  status: ApiKeyStatus;
   label: string | null;
   created_at: string;
   revoked_at: string | null;
@@ -160,7 +163,7 @@ export interface WebhookEndpointsTable {
   url: string;
   subscribed_events: string; // JSON string[]
   secret: string;
-  status: 'active' | 'disabled';
+  status: WebhookEndpointStatus;
   created_at: string;
   updated_at: string;
 }
@@ -173,7 +176,7 @@ export interface OutboxEventsTable {
   occurred_at: string;
   /** The exact JSON body delivered; signed as is. */
   body: string;
-  status: 'pending' | 'delivered' | 'dead';
+  status: OutboxStatus;
   attempts: number;
   next_attempt_at: string;
   /** Lease of a sync run on this event, so two runs never deliver the same attempt. */
@@ -193,7 +196,7 @@ export interface DeliveryAttemptsTable {
   latency_ms: number;
   error: string | null;
   response_body: string | null;
-  outcome: 'delivered' | 'retry' | 'failed_permanent' | 'dead';
+  outcome: DeliveryOutcome;
 }
 
 export interface DeadLettersTable {

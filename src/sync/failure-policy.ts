@@ -1,3 +1,5 @@
+import type { DeliveryOutcome } from '../domain/vocabulary.ts';
+
 /*
  * The one place that decides what a delivery attempt's result means and when the next attempt
  * is due (docs/decisions.md §7). Delivery code asks these functions and never re-derives the rules.
@@ -49,7 +51,7 @@ export function judgeAttempt(r: AttemptResult): Verdict {
 }
 
 /** What an attempt's record says happened: the outbox and dead letters follow from it. */
-export type AttemptOutcome = 'delivered' | 'retry' | 'failed_permanent' | 'dead';
+export type AttemptOutcome = DeliveryOutcome;
 
 /** The decision after one attempt: its outcome and, for a retry, the wait before the next one. */
 export interface AttemptDecision {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { SCHEMA_VERSION } from '../services/webhooks/event-catalogue.ts';
+import { SCHEMA_VERSION } from '../domain/vocabulary.ts';
 
 /** `v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<timestamp>.<raw body>`. */
 export function signBody(secret: string, timestamp: number, rawBody: string): string {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../src/openapi/errors.ts';
-import { EVENT_TYPES } from '../../src/services/webhooks/event-catalogue.ts';
+import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { checkWebhookBody, checkWebhookDelivery, openApiDocument } from '../helpers/openapi-check.ts';
 
 function sourceFiles(dir: string): string[] {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { EVENT_TYPES } from '../../src/services/webhooks/event-catalogue.ts';
+import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { syncEventSources } from '../../src/sync/event-sources.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';

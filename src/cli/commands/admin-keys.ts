@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { KEY_MODES, type KeyMode } from '../../domain/vocabulary.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../services/api-keys.ts';
 import { listApiKeys } from '../../store/repositories/api-keys-repo.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -8,9 +9,9 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
   admin.command('issue-key')
     .description('issue a partner API key; the full key is printed once, as the last line of standard output')
     .requiredOption('--partner <id>', 'partner id')
-    .addOption(new Option('--mode <mode>', 'live data or test-flagged data').choices(['live', 'test']).default('live'))
+    .addOption(new Option('--mode <mode>', 'live data or test-flagged data').choices(KEY_MODES).default('live'))
     .option('--label <text>', 'a note kept with the key')
-    .action(async (opts: { partner: string; mode: 'live' | 'test'; label?: string }, cmd: Command) => {
+    .action(async (opts: { partner: string; mode: KeyMode; label?: string }, cmd: Command) => {
       const route = 'svc admin issue-key';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async (audit) => {
         const issued = await issuePartnerKey(store.db, opts.partner, opts.mode, deps.clock, opts.label ?? null);

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -12,7 +13,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     .requiredOption('--url <url>', 'https URL (http only to loopback with SVC_ALLOW_INSECURE_WEBHOOKS=1)')
     .requiredOption('--events <names>', 'comma-separated event types, e.g. crew.document.processed,crew.status.changed')
     .option('--secret <secret>', 'signing secret; generated (whsec_…) when absent, also when rotating')
-    .addOption(new Option('--status <status>', 'endpoint status').choices(['active', 'disabled']))
+    .addOption(new Option('--status <status>', 'endpoint status').choices(WEBHOOK_ENDPOINT_STATUSES))
     .action(async (opts: { partner: string; url: string; events: string; secret?: string; status?: string }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const route = 'svc admin register-webhook';

@@ -1,8 +1,8 @@
 import type { REQUIREMENT_GROUPS, RequirementDefinition } from '../catalogue.ts';
 import type { CrewDocument } from '../document.ts';
+import type { OverallStatus, RequirementStatus, TradingArea } from '../vocabulary.ts';
 
-export type RequirementStatus = 'met' | 'expiring' | 'expired' | 'missing' | 'pending';
-export type OverallStatus = 'compliant' | 'at_risk' | 'non_compliant' | 'no_role';
+export type { OverallStatus, RequirementStatus } from '../vocabulary.ts';
 export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
 
 /** What the evaluator needs to know about the vessel of the assignment. */
@@ -13,7 +13,7 @@ export interface VesselFacts {
   propulsionKw: number;
   /** ISO 3166-1 alpha-2; compared case-insensitively with document flag states. */
   flagState: string;
-  tradingArea: 'unlimited' | 'near_coastal';
+  tradingArea: TradingArea;
 }
 
 /** Everything one evaluation depends on; the evaluator reads nothing else (no clock, no store). */

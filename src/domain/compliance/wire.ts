@@ -1,11 +1,12 @@
 import type { ComplianceEvaluation, ModuleRow, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
+import type { ComplianceSource } from '../vocabulary.ts';
 
 /** Options of one rendering of an evaluation for a partner. */
 export interface WireOptions {
   /** ISO date-time the result was worked out (or stored, for a fallback). */
   asOf: string;
   crewUniqueId: string;
-  source: 'live_evaluator' | 'serviceCompliance_fallback';
+  source: ComplianceSource;
   /** The partner holds crew:medical:read. */
   medicalVisible: boolean;
   /** The service-hosted file link of a document, or null when the key may not download. */

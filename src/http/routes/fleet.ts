@@ -1,4 +1,5 @@
 import { utcDate } from '../../domain/document.ts';
+import { EXPIRING_WINDOW_DAYS, FLEET_PAGE_LIMIT } from '../../domain/vocabulary.ts';
 import { decodeFleetCursor, listFleetPage } from '../../services/read-api/fleet.ts';
 import { requireScope } from '../../services/visibility/access.ts';
 import type { AppContext, RouteDeps, RouteModule } from '../app-deps.ts';
@@ -6,13 +7,10 @@ import { partnerGuards } from '../middleware/guards.ts';
 import { partnerOf } from '../request-context.ts';
 import { int, issues, queryValues, readFields, str, throwValidation } from '../validation/index.ts';
 
-export const FLEET_DEFAULT_LIMIT = 50;
-export const FLEET_DEFAULT_WINDOW_DAYS = 30;
-
 const QUERY = {
-  limit: { parse: int({ ge: 1, le: 200 }), default: FLEET_DEFAULT_LIMIT },
+  limit: { parse: int({ ge: FLEET_PAGE_LIMIT.min, le: FLEET_PAGE_LIMIT.max }), default: FLEET_PAGE_LIMIT.default },
   cursor: { parse: str() },
-  include_documents_expiring_within_days: { parse: int({ ge: 0, le: 730 }) },
+  include_documents_expiring_within_days: { parse: int({ ge: EXPIRING_WINDOW_DAYS.min, le: EXPIRING_WINDOW_DAYS.max }) },
 };
 
 /**
@@ -31,7 +29,7 @@ async function readFleetQuery(ctx: AppContext, deps: RouteDeps) {
     }
   }
   if (found.length > 0) throwValidation(found);
-  const windowDays = q.include_documents_expiring_within_days ?? cursor?.windowDays ?? FLEET_DEFAULT_WINDOW_DAYS;
+  const windowDays = q.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
   return { limit: q.limit, windowDays, after: cursor?.after ?? null };
 }
 

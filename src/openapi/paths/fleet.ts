@@ -1,3 +1,4 @@
+import { EXPIRING_WINDOW_DAYS, FLEET_PAGE_LIMIT } from '../../domain/vocabulary.ts';
 import { errorResponses, jsonResponse } from '../errors.ts';
 import type { PathItems } from '../types.ts';
 import { PARTNER_SECURITY } from './common.ts';
@@ -26,7 +27,7 @@ export const fleetPaths: PathItems = {
       security: PARTNER_SECURITY,
       'x-required-scopes': ['vessels:fleet:read'],
       parameters: [
-        { name: 'limit', in: 'query', description: 'page size', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'limit', in: 'query', description: 'page size', schema: { type: 'integer', minimum: FLEET_PAGE_LIMIT.min, maximum: FLEET_PAGE_LIMIT.max, default: FLEET_PAGE_LIMIT.default } },
         {
           name: 'cursor', in: 'query', schema: { type: 'string' },
           description: 'the previous page\'s `next_cursor`, unchanged. Signed and bound to the partner, the key\'s mode and the expiry window: a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
@@ -34,7 +35,7 @@ export const fleetPaths: PathItems = {
         {
           name: 'include_documents_expiring_within_days', in: 'query',
           description: 'window for documents_expiring, echoed as expiring_within_days',
-          schema: { type: 'integer', minimum: 0, maximum: 730, default: 30 },
+          schema: { type: 'integer', minimum: EXPIRING_WINDOW_DAYS.min, maximum: EXPIRING_WINDOW_DAYS.max, default: EXPIRING_WINDOW_DAYS.default },
         },
       ],
       responses: {

@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/app-error.ts';
+import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { utcDate } from '../../domain/document.ts';
@@ -23,7 +24,7 @@ export interface ComplianceOutcome {
   crewUniqueId: string;
   evaluation: ComplianceEvaluation;
   asOf: string;
-  source: 'live_evaluator' | 'serviceCompliance_fallback';
+  source: ComplianceSource;
 }
 
 /**

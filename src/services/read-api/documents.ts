@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/app-error.ts';
+import type { KeyMode } from '../../domain/vocabulary.ts';
 import { toDocumentWire, type CrewDocument, type DocumentWire } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { findVisibleDocument, visibleDocuments } from '../visibility/documents.ts';
@@ -41,7 +42,7 @@ export interface FileLinkClaims {
   crewUniqueId: string;
   partnerId: string;
   keyId: string;
-  mode: 'live' | 'test';
+  mode: KeyMode;
   /** Unix seconds. */
   expiresAt: number;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../store/database.ts';
+import type { KeyMode } from '../../domain/vocabulary.ts';
 import { consentsFor } from '../../store/repositories/consents-repo.ts';
 import { fleetPage, type FleetRow } from '../../store/repositories/fleet-repo.ts';
 import { expiringDocumentCounts } from '../visibility/documents.ts';
@@ -8,7 +9,7 @@ import { signToken, verifyToken } from './signed-token.ts';
 /** Where a fleet page continues: after this (vessel, crew) key, for this partner, mode and window. */
 export interface FleetCursor {
   partnerId: string;
-  mode: 'live' | 'test';
+  mode: KeyMode;
   windowDays: number;
   after: { vesselId: string; crewUniqueId: string };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/config.ts';
+import type { KeyMode, PartnerKind } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
 import { requireScope } from '../visibility/access.ts';
@@ -8,9 +9,9 @@ import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
 export interface PartnerMeWire {
   partner_id: string;
   name: string;
-  kind: 'customer' | 'external';
+  kind: PartnerKind;
   tier: string | null;
-  mode: 'live' | 'test';
+  mode: KeyMode;
   key_id: string;
   scopes: string[];
   rate_limit: { limit: number; window_seconds: number };

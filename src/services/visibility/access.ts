@@ -1,7 +1,8 @@
 import { AppError } from '../../domain/app-error.ts';
 import type { Scope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
-import { hasConsent, type ConsentCategory } from '../../store/repositories/consents-repo.ts';
+import { hasConsent } from '../../store/repositories/consents-repo.ts';
+import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import { crewAssignmentsOnFleet, type CrewAssignment } from '../../store/repositories/fleet-repo.ts';
 import { fleetOf, type PartnerContext } from './partner-context.ts';
 

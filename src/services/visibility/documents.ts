@@ -1,6 +1,6 @@
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
-import type { ConsentCategory } from '../../store/repositories/consents-repo.ts';
+import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import { countExpiringDocuments, findListableDocument, listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 

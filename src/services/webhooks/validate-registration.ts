@@ -1,4 +1,4 @@
-import { EVENT_TYPES, isEventType, type EventType } from './event-catalogue.ts';
+import { EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES, isEventType, type EventType, type WebhookEndpointStatus } from '../../domain/vocabulary.ts';
 import { urlProblem, type DestinationPolicy } from './destination.ts';
 import { issues, type ValidationIssue } from './validation-issue.ts';
 
@@ -8,14 +8,13 @@ export interface RegistrationInput {
   subscribedEvents: EventType[];
   /** Absent: the service generates one. */
   secret: string | undefined;
-  status: 'active' | 'disabled';
+  status: WebhookEndpointStatus;
 }
 
 export type RegistrationCheck = { ok: true; value: RegistrationInput } | { ok: false; issues: ValidationIssue[] };
 
 const FIELDS = ['url', 'subscribed_events', 'secret', 'status'] as const;
 // Exported for the OpenAPI document, which states the same limits.
-export const STATUSES = ['active', 'disabled'] as const;
 export const MAX_URL = 2048;
 export const SECRET_MIN = 24;
 export const SECRET_MAX = 256;
@@ -72,11 +71,13 @@ function checkSecret(body: Record<string, unknown>, out: ValidationIssue[]): str
   return value;
 }
 
-function checkStatus(body: Record<string, unknown>, out: ValidationIssue[]): 'active' | 'disabled' {
+function checkStatus(body: Record<string, unknown>, out: ValidationIssue[]): WebhookEndpointStatus {
   const value = body.status;
   if (value === undefined) return 'active';
-  if (!(STATUSES as readonly unknown[]).includes(value)) out.push(issues.literalError(['body', 'status'], value, STATUSES));
-  return value as 'active' | 'disabled';
+  if (!(WEBHOOK_ENDPOINT_STATUSES as readonly unknown[]).includes(value)) {
+    out.push(issues.literalError(['body', 'status'], value, WEBHOOK_ENDPOINT_STATUSES));
+  }
+  return value as WebhookEndpointStatus;
 }
 
 /**

@@ -1,15 +1,16 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { ApiKeyKind, ApiKeyStatus } from '../../domain/vocabulary.ts';
 import type { ApiKeysTable, Db } from '../database.ts';
 
 /** What the store holds of an API key: never the key itself. */
 export interface ApiKeyRecord {
   keyId: string;
   partnerId: string | null;
-  kind: 'live' | 'test' | 'operator';
+  kind: ApiKeyKind;
   prefix: string;
   last4: string;
   keyHash: string;
-  status: 'active' | 'revoked';
+  status: ApiKeyStatus;
   label: string | null;
   createdAt: string;
   revokedAt: string | null;

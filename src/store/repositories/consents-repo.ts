@@ -1,6 +1,5 @@
-import type { ConsentsTable, Db } from '../database.ts';
-
-export type ConsentCategory = ConsentsTable['category'];
+import type { ConsentCategory } from '../../domain/vocabulary.ts';
+import type { Db } from '../database.ts';
 
 /** Consent categories each of `crewIds` gives `partnerId`; crew with none are absent from the map. */
 export async function consentsFor(db: Db, partnerId: string, crewIds: readonly string[]): Promise<Map<string, Set<ConsentCategory>>> {

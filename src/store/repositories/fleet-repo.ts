@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 
 /** Which vessels form a partner's fleet in one mode (docs/decisions.md §2 live/test, docs/contract.md "What the service offers"). */
@@ -8,9 +9,6 @@ export type FleetRef =
   | { kind: 'none' }
   /** Every vessel of both modes: the operator's view (CLI), never a partner's. */
   | { kind: 'all' };
-
-/** Assignment statuses that put a crew member on the fleet; signed_off crew are not. */
-export const ON_FLEET_STATUSES = ['invited', 'active', 'on_leave'] as const;
 
 export type VesselRow = Selectable<VesselsTable>;
 

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { OutboxStatus } from '../../domain/vocabulary.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
 
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */
@@ -9,7 +10,7 @@ export interface OutboxEvent {
   crewUniqueId: string | null;
   occurredAt: string;
   body: string;
-  status: 'pending' | 'delivered' | 'dead';
+  status: OutboxStatus;
   attempts: number;
   nextAttemptAt: string;
   lockedBy: string | null;

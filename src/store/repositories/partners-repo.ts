@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { PartnerKind, PartnerTier } from '../../domain/vocabulary.ts';
 import type { Db, PartnersTable } from '../database.ts';
 import { fromJson } from './json.ts';
 
@@ -6,9 +7,9 @@ import { fromJson } from './json.ts';
 export interface Partner {
   partnerId: string;
   name: string;
-  kind: 'customer' | 'external';
+  kind: PartnerKind;
   employerId: string | null;
-  tier: 'management' | 'recruiter' | 'vessel' | 'basic' | null;
+  tier: PartnerTier | null;
   scopeOverrides: string[] | null;
   upgraded: boolean;
   contractScopes: string[] | null;

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { WebhookEndpointStatus } from '../../domain/vocabulary.ts';
 import type { Db, WebhookEndpointsTable } from '../database.ts';
 import { fromJson, toJson } from './json.ts';
 
@@ -9,7 +10,7 @@ export interface WebhookEndpoint {
   url: string;
   subscribedEvents: string[];
   secret: string;
-  status: 'active' | 'disabled';
+  status: WebhookEndpointStatus;
   createdAt: string;
   updatedAt: string;
 }
@@ -32,7 +33,7 @@ export async function findEndpointByPartner(db: Db, partnerId: string): Promise<
   return row && toWebhookEndpoint(row);
 }
 
-export async function listEndpoints(db: Db, options: { status?: 'active' | 'disabled' } = {}): Promise<WebhookEndpoint[]> {
+export async function listEndpoints(db: Db, options: { status?: WebhookEndpointStatus } = {}): Promise<WebhookEndpoint[]> {
   let q = db.selectFrom('webhook_endpoints').selectAll().orderBy('partner_id');
   if (options.status) q = q.where('status', '=', options.status);
   return (await q.execute()).map(toWebhookEndpoint);

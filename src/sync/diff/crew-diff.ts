@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventType } from '../../services/webhooks/event-catalogue.ts';
+import type { EventType } from '../../domain/vocabulary.ts';
 import type { CrewSnapshot } from '../../store/repositories/sync-state-repo.ts';
 
 /** One event the diff decided to send: its type and payload (`data` of the envelope). */

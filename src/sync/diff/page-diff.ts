@@ -3,7 +3,7 @@ import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import { complianceChangedPayload, evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { toDocumentWire, type CrewDocument } from '../../domain/document.ts';
 import type { AssignmentsTable } from '../../store/database.ts';
-import type { ConsentCategory } from '../../store/repositories/consents-repo.ts';
+import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { CrewSignals } from '../../store/repositories/crew-signals-repo.ts';
 import type { VesselRow } from '../../store/repositories/fleet-repo.ts';
 import type { CrewSnapshot, SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { toDocumentWire, utcDate } from '../../domain/document.ts';
-import { SCHEMA_VERSION } from '../../services/webhooks/event-catalogue.ts';
+import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
 import type { Db, OutboxEventsTable } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';

@@ -1,0 +1,110 @@
+/*
+ * Every closed vocabulary of the service, written once. The TypeScript types below, the store's
+ * column types (src/store/database.ts), the fixture schema (src/services/fixtures/schema.ts) and
+ * the OpenAPI enums (src/openapi/schemas.ts) are derived from these arrays; the database CHECK
+ * constraints are frozen copies in the migrations, held equal to them by
+ * test/store/vocabulary-constraints.test.ts. Scopes, document classes, vessel types and
+ * requirement groups live beside their rules (scopes.ts, classification.ts, catalogue.ts).
+ */
+
+export const PARTNER_KINDS = ['customer', 'external'] as const;
+export type PartnerKind = (typeof PARTNER_KINDS)[number];
+
+export const PARTNER_TIERS = ['management', 'recruiter', 'vessel', 'basic'] as const;
+export type PartnerTier = (typeof PARTNER_TIERS)[number];
+
+/** Which data a partner key reads: live data, or test-flagged data. */
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
+export const API_KEY_KINDS = ['live', 'test', 'operator'] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
+export const API_KEY_STATUSES = ['active', 'revoked'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+export const TRADING_AREAS = ['unlimited', 'near_coastal'] as const;
+export type TradingArea = (typeof TRADING_AREAS)[number];
+
+export const ASSIGNMENT_STATUSES = ['invited', 'active', 'on_leave', 'signed_off'] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+/** The assignment statuses that put a crew member on a fleet (signed_off does not). */
+export const ON_FLEET_STATUSES = ['invited', 'active', 'on_leave'] as const satisfies readonly AssignmentStatus[];
+export type OnFleetStatus = (typeof ON_FLEET_STATUSES)[number];
+
+export const CONSENT_CATEGORIES = ['status', 'profile', 'documents', 'compliance'] as const;
+export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
+
+export const VERIFICATION_STATUSES = ['unverified', 'pending', 'verified'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const BACKGROUND_CHECK_STATUSES = ['not_started', 'pending', 'clear', 'review', 'adverse', 'expired'] as const;
+export type BackgroundCheckStatus = (typeof BACKGROUND_CHECK_STATUSES)[number];
+
+export const EMPLOYMENT_SOURCES = ['self_reported', 'employer_verified'] as const;
+export type EmploymentSource = (typeof EMPLOYMENT_SOURCES)[number];
+
+export const REVIEW_STATUSES = ['pending', 'approved', 'flagged'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** Where a document is in processing; `legacy` was processed before the current pipeline. */
+export const PROCESSING_STATES = ['processed', 'processing', 'rejected', 'duplicate', 'placeholder', 'legacy'] as const;
+export type ProcessingState = (typeof PROCESSING_STATES)[number];
+
+/** A document's `status` on the wire, derived from is_current and the expiry date. */
+export const DOCUMENT_STATUSES = ['active', 'expired', 'superseded'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+/** Content types of stored document files and photos. */
+export const FILE_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type FileContentType = (typeof FILE_CONTENT_TYPES)[number];
+
+export const REQUIREMENT_STATUSES = ['met', 'expiring', 'expired', 'missing', 'pending'] as const;
+export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
+
+export const OVERALL_STATUSES = ['compliant', 'at_risk', 'non_compliant', 'no_role'] as const;
+export type OverallStatus = (typeof OVERALL_STATUSES)[number];
+
+/** Where a compliance answer came from: a live evaluation, or the stored result when it failed. */
+export const COMPLIANCE_SOURCES = ['live_evaluator', 'serviceCompliance_fallback'] as const;
+export type ComplianceSource = (typeof COMPLIANCE_SOURCES)[number];
+
+/** The webhook event types of schema version 1 (docs/contract.md, "Catalogue (v1) and payloads"). */
+export const EVENT_TYPES = [
+  'crew.document.processed',
+  'crew.document.updated',
+  'crew.compliance.changed',
+  'crew.status.changed',
+  'crew.profile.updated',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const SCHEMA_VERSION = 1;
+
+export function isEventType(name: unknown): name is EventType {
+  return typeof name === 'string' && (EVENT_TYPES as readonly string[]).includes(name);
+}
+
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+export const OUTBOX_STATUSES = ['pending', 'delivered', 'dead'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** How one delivery attempt ended; `dead` is the attempt after which the event was dead-lettered. */
+export const DELIVERY_OUTCOMES = ['delivered', 'retry', 'failed_permanent', 'dead'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** An integer query parameter's range and its value when left out. */
+export interface QueryBound {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
+}
+
+/** `limit` of the fleet page. */
+export const FLEET_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satisfies QueryBound;
+
+/** `include_documents_expiring_within_days` of the fleet page, in days. */
+export const EXPIRING_WINDOW_DAYS = { min: 0, max: 730, default: 30 } as const satisfies QueryBound;
