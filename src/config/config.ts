@@ -31,7 +31,7 @@ export interface Config {
   readonly webhookConcurrencyPerEndpoint: number;
   /** Lifetime of a document download link (docs/decisions.md §5: 15 minutes). */
   readonly downloadLinkTtlSeconds: number;
-  /** How long `svc serve` waits for in-flight requests on SIGTERM/SIGINT before closing them. */
+  /** On SIGTERM/SIGINT: how long `svc serve` waits for requests in flight, and `svc sync` for deliveries in flight. */
   readonly shutdownGraceMs: number;
   /** `svc serve`: how long the store may take to answer (Postgres: to connect, each statement; SQLite: the write lock) before the call fails. */
   readonly storeTimeoutMs: number;

@@ -15,6 +15,8 @@ export interface DeliveryReport {
   totals: PartnerTally;
   /** Per event, why a store error stopped its delivery. */
   errors: { eventId: string; message: string }[];
+  /** Due events left unclaimed because the run was stopped (`drain`) before their turn. */
+  notStarted: number;
 }
 
 const PAGE = 1000;
@@ -35,19 +37,21 @@ function count(tally: PartnerTally, r: EventReport): void {
   if (r.outcome === 'delivered') tally.delivered += 1;
   else if (r.outcome === 'retrying') tally.retrying += 1;
   else if (r.outcome === 'dead_lettered') tally.deadLettered += 1;
+  else if (r.outcome === 'interrupted') tally.interrupted += 1;
   else tally.skipped += 1;
 }
 
 /**
  * Delivers every event due now. Concurrency is limited per endpoint first, then overall, so
  * events queued behind a slow partner never occupy the overall slots others need. Each event is
- * claimed before it is sent; two runs at once never make the same attempt.
+ * claimed before it is sent; two runs at once never make the same attempt. Once `deps.drain`
+ * aborts, no further event is claimed; those in flight finish or are cancelled (`deps.cancel`).
  */
 export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId: string): Promise<DeliveryReport> {
   const due = await listAllDue(db, deps.clock());
   const overall = pLimit(deps.concurrency);
   const perEndpoint = new Map<string, LimitFunction>();
-  const report: DeliveryReport = { runId, due: due.length, events: [], perPartner: new Map(), totals: emptyTally(), errors: [] };
+  const report: DeliveryReport = { runId, due: due.length, events: [], perPartner: new Map(), totals: emptyTally(), errors: [], notStarted: 0 };
   const record = attemptRecorder(db);
 
   const tallyFor = (partnerId: string, apply: (t: PartnerTally) => void): void => {
@@ -58,6 +62,10 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
     deps.onProgress?.({ done: report.events.length + report.errors.length, total: due.length, totals: report.totals });
   };
   const deliverOne = async (e: DueEvent): Promise<void> => {
+    if (deps.drain?.aborted) {
+      report.notStarted += 1;
+      return;
+    }
     try {
       const r = await deliverEvent(db, deps, runId, e, record);
       report.events.push(r);

@@ -15,7 +15,7 @@ import {
 import { sendAttempt } from './send-attempt.ts';
 import { deliveryHeaders } from './signing.ts';
 
-export type EventOutcome = 'delivered' | 'retrying' | 'dead_lettered' | 'skipped';
+export type EventOutcome = 'delivered' | 'retrying' | 'dead_lettered' | 'skipped' | 'interrupted';
 
 /** What a run did with one event. */
 export interface EventReport {
@@ -35,6 +35,8 @@ class AttemptFailed extends Error {
 }
 /** This run's claim on the event was taken over (it outlived its lease); stop at once. */
 class ClaimLost extends Error {}
+/** The stopping run gave up this attempt in flight: nothing is stored, the claim is released. */
+class Cancelled extends Error {}
 
 function describe(r: AttemptResult): string {
   return r.statusCode !== null ? `HTTP ${r.statusCode}` : (r.error ?? 'no response');
@@ -101,12 +103,18 @@ async function attemptClaimed(
   let waitMs = 0;
   let made = 0;
   const attemptOnce = async (): Promise<EventOutcome> => {
-    if (made > 0) await deps.sleep(waitMs);
+    if (made > 0) {
+      await deps.sleep(waitMs, deps.drain);
+      // Stopped while waiting: the recorded attempt already set when the next one is due.
+      if (deps.drain?.aborted) throw new AbortError(new AttemptFailed('retry', 'the run was stopped'));
+    }
     const attemptNo = event.attempts + made + 1;
     const at = deps.clock();
     // Re-signed at every attempt: a fresh timestamp, the same event id and body.
     const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
     const result = await sendAttempt(endpoint.url, headers, event.body, deps);
+    // No answer because the run gave up waiting: not an attempt the partner's record should count.
+    if (result.statusCode === null && deps.cancel?.aborted) throw new AbortError(new Cancelled(result.error ?? 'cancelled'));
     made += 1;
     const decision = decideAfterAttempt(attemptNo, result, deps.random);
     waitMs = decision.waitMs;
@@ -128,11 +136,12 @@ async function attemptClaimed(
       minTimeout: 0,
       maxTimeout: 0,
       // A wait longer than a run should hold (a long Retry-After) is left to a later run.
-      shouldRetry: () => waitMs <= MAX_IN_RUN_WAIT_MS,
+      shouldRetry: () => waitMs <= MAX_IN_RUN_WAIT_MS && !deps.drain?.aborted,
     });
     return { outcome, made };
   } catch (err) {
     if (err instanceof ClaimLost) return { outcome: 'skipped', made };
+    if (err instanceof Cancelled) return { outcome: 'interrupted', made };
     if (err instanceof AttemptFailed) return { outcome: err.kind === 'dead' ? 'dead_lettered' : 'retrying', made };
     throw err;
   }

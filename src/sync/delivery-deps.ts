@@ -11,6 +11,8 @@ export interface PartnerTally {
   deadLettered: number;
   /** Claimed by another run first, or its endpoint went away: not attempted by this run. */
   skipped: number;
+  /** In flight when the run was stopped and not finished within the grace period: nothing stored, claim released. */
+  interrupted: number;
   /** A store error stopped the event's delivery; it stays pending. */
   failed: number;
 }
@@ -27,8 +29,8 @@ export interface DeliveryProgress {
  * clock and without really waiting.
  */
 export interface DeliveryDeps extends AttemptTransport {
-  /** Waits between in-run attempts (tests pass one that returns at once). */
-  sleep: (ms: number) => Promise<void>;
+  /** Waits between in-run attempts, cut short when `signal` aborts (tests pass one that returns at once). */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** In [0, 1): the jitter of in-run waits. */
   random: () => number;
   /** Events delivered at the same time, over all endpoints. */
@@ -38,6 +40,11 @@ export interface DeliveryDeps extends AttemptTransport {
   /** How long a run's claim on an event lasts; longer than the in-run attempts and waits together. */
   claimMs: number;
   onProgress?: (progress: DeliveryProgress) => void;
+  /**
+   * Aborted when the run is asked to stop (SIGINT/SIGTERM): claim nothing more and make no further
+   * in-run attempt; attempts in flight go on until `cancel` (AttemptTransport) aborts them.
+   */
+  drain?: AbortSignal;
 }
 
 export const DEFAULT_CLAIM_MS = 5 * 60_000;
@@ -50,7 +57,7 @@ export function deliveryDepsFromConfig(config: Config, clock: Clock, overrides: 
     clock,
     timeoutMs: config.webhookTimeoutMs,
     allowInsecure: config.allowInsecureWebhooks,
-    sleep: (ms) => delay(ms),
+    sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),
     random: Math.random,
     concurrency: config.webhookConcurrency,
     perEndpointConcurrency: config.webhookConcurrencyPerEndpoint,
@@ -60,5 +67,5 @@ export function deliveryDepsFromConfig(config: Config, clock: Clock, overrides: 
 }
 
 export function emptyTally(): PartnerTally {
-  return { delivered: 0, retrying: 0, deadLettered: 0, skipped: 0, failed: 0 };
+  return { delivered: 0, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 };
 }

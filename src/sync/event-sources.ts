@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { runDiff } from './diff/run-diff.ts';
-import type { EventSource } from './run-sync.ts';
+import { RunStopped, type EventSource } from './run-sync.ts';
 
 /**
  * The sources `svc sync` runs before delivery: the fleet diff (what each partner may see now
@@ -14,7 +14,10 @@ export function syncEventSources(config: Config, onPage?: (crewDone: number) => 
       const clock = () => ctx.now;
       const results = await runDiff(db, {
         clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays, dryRun: ctx.dryRun,
-      }, onPage);
+      }, (done) => {
+        onPage?.(done);
+        if (ctx.signal?.aborted) throw new RunStopped();
+      });
       const total = (events: Record<string, number>) => Object.values(events).reduce((a, b) => a + b, 0);
       return {
         created: new Map(results.map((r) => [r.partnerId, total(r.events)])),

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
 import { deliverDue, listAllDue, type DeliveryReport } from './deliver-due.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
-import { acquireSyncLease } from './sync-lease.ts';
+import { acquireSyncLease, holderName, type LeaseOwner } from './sync-lease.ts';
 
 /** What an event source is told about the run it is part of. */
 export interface SourceContext {
@@ -12,6 +13,15 @@ export interface SourceContext {
   now: Date;
   /** Compute and report, write nothing. */
   dryRun: boolean;
+  /** Aborted when the run is asked to stop: a source ends at its next transaction boundary by throwing RunStopped. */
+  signal?: AbortSignal;
+}
+
+/** Thrown by a source that stopped early because the run was asked to stop; what it committed stays. */
+export class RunStopped extends Error {
+  constructor() {
+    super('the run was stopped');
+  }
 }
 
 /** An event a dry run would create. */
@@ -44,6 +54,8 @@ export interface SyncOptions {
   sources?: readonly EventSource[];
   runId?: string;
   leaseMs?: number;
+  /** The process taking the lease, named in it (default: this process on this host). */
+  owner?: LeaseOwner;
 }
 
 /** What a sync run did (or, dry, would do). */
@@ -60,6 +72,8 @@ export interface SyncSummary {
   delivery: DeliveryReport | null;
   /** Pending events of partners without an active endpoint, kept for later. */
   held: Map<string, number>;
+  /** The run was asked to stop (`deps.drain`) before it finished. */
+  stopped: boolean;
 }
 
 function mergeCounts(into: Map<string, number>, from: Map<string, number>): void {
@@ -69,22 +83,31 @@ function mergeCounts(into: Map<string, number>, from: Map<string, number>): void
 /**
  * One `svc sync`: takes the store-wide lease (a second run at once fails with sync_locked), lets
  * each source write its events to the outbox, then delivers everything due. A dry run takes no
- * lease and writes nothing.
+ * lease and writes nothing. Stopped (`deps.drain`), it ends at the next safe point and releases
+ * the lease; `summary.stopped` says so.
  */
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
   const dryRun = options.dryRun ?? false;
-  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map() };
-  const lease = dryRun ? undefined : await acquireSyncLease(db, runId, deps.clock, options.leaseMs);
+  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false };
+  const owner = options.owner ?? { pid: process.pid, host: hostname() };
+  const lease = dryRun ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
   try {
     for (const source of options.sources ?? []) {
-      const report = await source.run(db, { runId, now: deps.clock(), dryRun });
-      mergeCounts(summary.created, report.created);
-      summary.planned.push(...(report.planned ?? []));
+      if (deps.drain?.aborted) break;
+      try {
+        const report = await source.run(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
+        mergeCounts(summary.created, report.created);
+        summary.planned.push(...(report.planned ?? []));
+      } catch (err) {
+        if (!(err instanceof RunStopped)) throw err;
+      }
     }
+    // deliverDue claims nothing once drained, and reports what it left.
     if (dryRun) summary.due = await listAllDue(db, deps.clock());
     else summary.delivery = await deliverDue(db, deps, runId);
     summary.held = await countHeldEvents(db);
+    summary.stopped = deps.drain?.aborted ?? false;
     return summary;
   } finally {
     await lease?.release();

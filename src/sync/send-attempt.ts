@@ -9,6 +9,8 @@ export interface AttemptTransport {
   clock: Clock;
   timeoutMs: number;
   allowInsecure: boolean;
+  /** Aborted when a stopping run gives up its attempts in flight (the grace period is over). */
+  cancel?: AbortSignal;
 }
 
 const RESPONSE_BODY_LIMIT = 2048;
@@ -33,9 +35,10 @@ async function readPrefix(res: Response, limit: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)).replaceAll('\u0000', '');
 }
 
-function describeError(err: unknown, timeoutMs: number): string {
+function describeError(err: unknown, t: AttemptTransport): string {
   const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout after ${timeoutMs} ms`;
+  if (t.cancel?.aborted && !(e?.name === 'TimeoutError')) return 'cancelled: the run was stopped';
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout after ${t.timeoutMs} ms`;
   if (e?.cause?.message) return e.cause.message;
   return e?.message ?? String(err);
 }
@@ -59,7 +62,8 @@ export async function sendAttempt(
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  const signal = AbortSignal.timeout(t.timeoutMs);
+  const timeout = AbortSignal.timeout(t.timeoutMs);
+  const signal = t.cancel ? AbortSignal.any([timeout, t.cancel]) : timeout;
   const failed = (error: string, refused = false): AttemptResult =>
     ({ statusCode: null, error, responseBody: null, latencyMs: latency(), retryAfterMs: null, refused });
 
@@ -67,21 +71,21 @@ export async function sendAttempt(
     const problem = await raceSignal(destinationProblem(new URL(url), { allowInsecure: t.allowInsecure }, t.resolve), signal);
     if (problem) return failed(`destination refused: ${problem}`, true);
   } catch (err) {
-    return failed(`cannot resolve destination: ${describeError(err, t.timeoutMs)}`);
+    return failed(`cannot resolve destination: ${describeError(err, t)}`);
   }
 
   let res: Response;
   try {
     res = await t.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
   } catch (err) {
-    return failed(describeError(err, t.timeoutMs));
+    return failed(describeError(err, t));
   }
   let responseBody: string | null = null;
   let error: string | null = null;
   try {
     responseBody = await readPrefix(res, RESPONSE_BODY_LIMIT);
   } catch (err) {
-    error = `response body: ${describeError(err, t.timeoutMs)}`;
+    error = `response body: ${describeError(err, t)}`;
   }
   return {
     statusCode: res.status,

@@ -1,7 +1,7 @@
 import { AppError } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
-import { acquireLease, findLease, releaseLease, renewLease } from '../store/repositories/leases-repo.ts';
+import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
 
 export const SYNC_LEASE = 'sync';
 /** A run renews its lease well before this; a crashed run's lease frees itself after it. */
@@ -13,17 +13,38 @@ export interface HeldLease {
   release(): Promise<void>;
 }
 
+/** The process that takes the lease, written into its holder name so an operator can tell whether it still runs. */
+export interface LeaseOwner {
+  pid: number;
+  host: string;
+}
+
+/** `run_ab12 pid 4242 on host-1`: the run, then the process holding the lease. */
+export function holderName(runId: string, owner: LeaseOwner): string {
+  return `${runId} pid ${owner.pid} on ${owner.host}`;
+}
+
+function parseHolder(holder: string): LeaseOwner | undefined {
+  const m = /^\S+ pid (\d+) on (\S+)$/.exec(holder);
+  return m ? { pid: Number(m[1]), host: m[2]! } : undefined;
+}
+
 const at = (clock: Clock, plusMs: number) => new Date(clock().getTime() + plusMs).toISOString();
+
+function lockedMessage(current: Lease | undefined): string {
+  return `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current?.expiresAt ?? '?'}; ` +
+    'this run exits without doing anything. The lease lapses by itself then; if its holder is gone (killed with SIGKILL, ' +
+    'its machine lost), clear it now with `svc admin release-sync-lock`';
+}
 
 /**
  * Takes the store-wide sync lease for `holder`, or throws sync_locked (exit code 75) naming the
- * run that holds it. The lease is renewed every third of its length while the run goes on.
+ * run that holds it, until when, and how to clear it. The lease is renewed every third of its
+ * length while the run goes on.
  */
 export async function acquireSyncLease(db: Db, holder: string, clock: Clock, leaseMs = SYNC_LEASE_MS): Promise<HeldLease> {
   if (!(await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs)))) {
-    const current = await findLease(db, SYNC_LEASE);
-    throw new AppError('sync_locked',
-      `another sync run is in progress (${current?.holder ?? 'unknown'}, lease until ${current?.expiresAt ?? '?'}); this run exits without doing anything`);
+    throw new AppError('sync_locked', lockedMessage(await findLease(db, SYNC_LEASE)));
   }
   const timer = setInterval(() => {
     renewLease(db, SYNC_LEASE, holder, at(clock, leaseMs)).catch(() => {});
@@ -36,4 +57,42 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
       await releaseLease(db, SYNC_LEASE, holder);
     },
   };
+}
+
+/** Why release-sync-lock cleared the lease, or that there was none. */
+export type LockRelease =
+  | { released: false; reason: 'none' }
+  | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease };
+
+export interface ReleaseLockDeps {
+  clock: Clock;
+  /** This machine's host name: a holder on it can be checked. */
+  host: string;
+  /** Whether a process with this id runs on this machine. */
+  isAlive: (pid: number) => boolean;
+}
+
+/**
+ * `svc admin release-sync-lock`: clears the sync lease when it has lapsed or its holder's process
+ * is gone from this machine. While the holder may still run (its process is alive here, or it runs
+ * on another machine and its lease has not lapsed) it refuses with sync_locked unless `force`.
+ * Only the lease seen is deleted: a run that takes a fresh lease meanwhile keeps it.
+ */
+export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: boolean): Promise<LockRelease> {
+  const lease = await findLease(db, SYNC_LEASE);
+  if (!lease) return { released: false, reason: 'none' };
+  const owner = parseHolder(lease.holder);
+  let reason: 'expired' | 'holder_gone' | 'forced';
+  if (lease.expiresAt <= deps.clock().toISOString()) reason = 'expired';
+  else if (owner && owner.host === deps.host && !deps.isAlive(owner.pid)) reason = 'holder_gone';
+  else if (force) reason = 'forced';
+  else {
+    const why = owner?.host === deps.host
+      ? `its process ${owner.pid} still runs on this machine: stop it (SIGTERM lets it finish and release the lease)`
+      : `it runs on ${owner?.host ?? 'an unknown machine'}, which this machine cannot check`;
+    throw new AppError('sync_locked', `the sync lease of ${lease.holder} is live until ${lease.expiresAt}; ${why}, ` +
+      'or pass --force if you know it is gone');
+  }
+  await releaseLease(db, SYNC_LEASE, lease.holder);
+  return { released: true, reason, lease };
 }

@@ -161,7 +161,7 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
       await seedEvent(db, 'ptn_b');
     }
     const report = await deliverDue(db, testDeps(testClock()), 'run_1');
-    assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 3, retrying: 0, deadLettered: 0, skipped: 0, failed: 0 });
+    assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 3, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
     assert.equal(report.perPartner.get('ptn_a')?.retrying, 3);
     assert.equal(good.received.length, 3);
   });

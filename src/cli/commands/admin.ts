@@ -3,13 +3,15 @@ import type { CliDeps } from '../context.ts';
 import { addDeadLetterCommands } from './admin-dead-letters.ts';
 import { addKeyCommands } from './admin-keys.ts';
 import { addRevokeKeyCommand } from './admin-revoke-key.ts';
+import { addSyncLockCommand } from './admin-sync-lock.ts';
 import { addWebhookCommands } from './admin-webhooks.ts';
 
 export function adminCommand(deps: CliDeps): Command {
-  const admin = new Command('admin').description('operator tasks: keys, webhook endpoints, dead letters');
+  const admin = new Command('admin').description('operator tasks: keys, webhook endpoints, dead letters, the sync lock');
   addKeyCommands(admin, deps);
   addRevokeKeyCommand(admin, deps);
   addWebhookCommands(admin, deps);
   addDeadLetterCommands(admin, deps);
+  addSyncLockCommand(admin, deps);
   return admin;
 }

@@ -5,6 +5,7 @@ import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delive
 import { syncEventSources } from '../../sync/event-sources.ts';
 import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
 
 /** A one-line progress display on a terminal, redrawn at most every 100 ms. */
 function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void) | undefined {
@@ -41,7 +42,8 @@ function printSummary(deps: CliDeps, s: SyncSummary): void {
   const created = [...s.created.values()].reduce((a, b) => a + b, 0);
   const t = d.totals;
   out(`sync ${s.runId}: ${created} created, ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered` +
-    `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.failed ? `, ${t.failed} failed` : ''}`);
+    `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}` +
+    `${t.failed ? `, ${t.failed} failed` : ''}${d.notStarted ? `, ${d.notStarted} left for the next run` : ''}`);
   const partners = [...new Set([...s.created.keys(), ...d.perPartner.keys(), ...s.held.keys()])].sort();
   if (partners.length === 0) return;
   out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
@@ -52,20 +54,41 @@ function printSummary(deps: CliDeps, s: SyncSummary): void {
   for (const e of d.errors) println(deps.stderr, `svc: event ${e.eventId} not delivered: ${e.message}`);
 }
 
+/** Says on stderr what a signal does to the run. */
+function announceStop(deps: CliDeps, graceMs: number): Parameters<typeof stopOnSignals>[1] {
+  return (signal, phase) => println(deps.stderr, phase === 'drain'
+    ? `svc: ${signal}: stopping: no new events are claimed; deliveries in flight get ${graceMs} ms (SVC_SHUTDOWN_GRACE_MS) ` +
+      'to finish, then are abandoned and their claims released; a second signal abandons them now'
+    : `svc: ${signal}: abandoning the deliveries still in flight; their claims are released`);
+}
+
 export function syncCommand(deps: CliDeps): Command {
   return new Command('sync')
     .description('one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
-      'exits 75 at once when another run holds the lock')
+      'exits 75 at once when another run holds the lock; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
+      'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143')
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
     .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const deliveryDeps = deliveryDepsFromConfig(config, deps.clock, { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
-      await withStore(config, async (store) => {
-        const summary = await runSync(store.db, deliveryDeps, { dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr)) });
-        if (summary.dryRun) printDryRun(deps, summary);
-        else printSummary(deps, summary);
-      }, { poolSize });
+      const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
+      try {
+        await withStore(config, async (store) => {
+          const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
+            dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr)),
+          });
+          if (summary.dryRun) printDryRun(deps, summary);
+          else printSummary(deps, summary);
+        }, { poolSize });
+      } finally {
+        stop.dispose();
+      }
+      const signal = stop.received();
+      if (signal) {
+        println(deps.stderr, `svc: stopped by ${signal}; the sync lock is released, the next run carries on`);
+        process.exitCode = signalExitCode(signal);
+      }
     });
 }

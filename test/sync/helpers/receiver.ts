@@ -24,6 +24,8 @@ export interface Reply {
   body?: string;
   hang?: boolean;
   delayMs?: number;
+  /** Answer only once this settles (the test decides when an attempt in flight ends). */
+  until?: Promise<void>;
 }
 
 export interface Receiver {
@@ -66,10 +68,12 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
       received.push(r);
       const reply = respond(r, received.length);
       if (reply.hang) return;
-      setTimeout(() => {
+      const answer = () => setTimeout(() => {
         res.writeHead(reply.status ?? 204, reply.headers ?? {});
         res.end(reply.body ?? '');
       }, reply.delayMs ?? 0);
+      if (reply.until) void reply.until.then(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,34 @@
+import { Command } from 'commander';
+import { hostname } from 'node:os';
+import { releaseSyncLock } from '../../sync/sync-lease.ts';
+import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
+
+/** Whether process `pid` exists on this machine (EPERM: it exists, owned by someone else). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `svc admin release-sync-lock`: added to the admin command. */
+export function addSyncLockCommand(admin: Command, deps: CliDeps): void {
+  admin.command('release-sync-lock')
+    .description('clear the sync lock of a run that is gone (killed with SIGKILL, its machine lost); refuses while ' +
+      'its holder may still run (its process is alive on this machine, or it runs on another one) unless --force')
+    .option('--force', 'clear it even though the holder may still run')
+    .action(async (opts: { force?: boolean }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, 'svc admin release-sync-lock', {}, async () => {
+        const r = await releaseSyncLock(store.db, { clock: deps.clock, host: hostname(), isAlive: processAlive }, opts.force ?? false);
+        if (!r.released) {
+          println(deps.stdout, 'no sync lock is held; nothing to release');
+          return;
+        }
+        const why = r.reason === 'expired' ? 'its lease had lapsed'
+          : r.reason === 'holder_gone' ? 'its process is gone' : 'forced: if that run still goes on, a new one may overlap it';
+        println(deps.stdout, `released the sync lock of ${r.lease.holder} (lease until ${r.lease.expiresAt}): ${why}`);
+      }));
+    });
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { after, afterEach, before, beforeEach, it } from 'node:test';
+import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
+import { findLease } from '../../src/store/repositories/leases-repo.ts';
+import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
+import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
+import { eventually } from '../faults/helpers/probe.ts';
+import { cli } from '../helpers/cli.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+import { startReceiver, type Receiver, type Reply } from './helpers/receiver.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from './helpers/world.ts';
+
+const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+
+/** `bin/svc sync` as a child process, with what it printed so far. */
+interface SyncChild {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal that killed it). */
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+function spawnSync(dbUrl: string, env: Record<string, string> = {}): SyncChild {
+  const child = spawn(SVC, ['sync', '--db', dbUrl], {
+    env: { ...process.env, SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  return { child, stdout: () => out, stderr: () => err, exited: once(child, 'exit') as SyncChild['exited'] };
+}
+
+/** A promise the test settles by hand. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
+  let rx: Receiver;
+  let reply: (n: number) => Reply = () => ({ status: 204 });
+  let running: SyncChild | undefined;
+  before(async () => {
+    await seedPartners(store().db, 'ptn_a');
+    rx = await startReceiver(SECRET, (_r, n) => reply(n));
+  });
+  beforeEach(async () => {
+    await resetDelivery(store().db);
+    rx.received.length = 0;
+  });
+  afterEach(async () => {
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+  });
+  after(async () => rx.close());
+
+  async function seedFive(): Promise<string[]> {
+    const db = store().db;
+    await seedEndpoint(db, 'ptn_a', rx.url);
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    for (let i = 1; i <= 5; i++) ids.push((await seedEvent(db, 'ptn_a', { eventId: `evt_sig_${i}`, nextAttemptAt: now })).eventId);
+    return ids;
+  }
+
+  const state = (ids: string[]) => Promise.all(ids.map(async (id) => {
+    const e = (await findOutboxEvent(store().db, id))!;
+    return [id, e.status, e.attempts, e.lockedBy];
+  }));
+
+  it('SIGTERM: the delivery in flight finishes and is stored, nothing more is claimed, the lock is released, exit 143', async () => {
+    const ids = await seedFive();
+    const held = gate();
+    reply = (n) => (n === 1 ? { status: 204, until: held.promise } : { status: 204 });
+    running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '60000' });
+    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    running.child.kill('SIGTERM');
+    await eventually('the run says it is stopping', async () => running!.stderr().includes('SIGTERM: stopping'), 10_000);
+    held.open();
+    const [code] = await running.exited;
+
+    assert.equal(code, 143, running.stderr());
+    const first = rx.received[0]!.eventId;
+    assert.deepEqual(rx.received.map((r) => r.eventId), [first], 'no event was sent after the signal');
+    assert.deepEqual(await state(ids), ids.map((id) => (id === first ? [id, 'delivered', 1, null] : [id, 'pending', 0, null])));
+    assert.deepEqual((await listDeliveryAttempts(store().db, { eventId: first })).map((a) => [a.attemptNo, a.outcome]), [[1, 'delivered']]);
+    assert.equal(await findLease(store().db, SYNC_LEASE), undefined, 'the sync lock is released');
+    assert.match(running.stdout(), /1 delivered.*4 left for the next run/);
+    assert.match(running.stderr(), /stopped by SIGTERM/);
+
+    // The next run is not refused: it delivers the rest.
+    const next = spawnSync(url());
+    const [nextCode] = await next.exited;
+    assert.equal(nextCode, 0, next.stderr());
+    assert.deepEqual(rx.received.map((r) => r.eventId).sort(), ids);
+  });
+
+  it('SIGINT: a delivery still unanswered when the grace period ends is abandoned, nothing is stored for it, its claim is released, exit 130', async () => {
+    const ids = await seedFive();
+    reply = () => ({ hang: true });
+    running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '200', SVC_WEBHOOK_TIMEOUT_MS: '120000' });
+    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    running.child.kill('SIGINT');
+    const [code] = await running.exited;
+
+    assert.equal(code, 130, running.stderr());
+    assert.match(running.stderr(), /SIGINT: abandoning the deliveries still in flight/);
+    assert.equal(rx.received.length, 1);
+    assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]), 'no attempt counted, every claim released');
+    assert.deepEqual(await listDeliveryAttempts(store().db), []);
+    assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
+    assert.match(running.stdout(), /1 interrupted.*4 left for the next run/);
+  });
+
+  it('a second signal abandons the delivery in flight at once, without waiting for the grace period', async () => {
+    const ids = await seedFive();
+    reply = () => ({ hang: true });
+    running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '600000', SVC_WEBHOOK_TIMEOUT_MS: '120000' });
+    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    running.child.kill('SIGTERM');
+    await eventually('the run says it is stopping', async () => running!.stderr().includes('SIGTERM: stopping'), 10_000);
+    running.child.kill('SIGTERM');
+    const [code] = await running.exited;
+    assert.equal(code, 143, running.stderr());
+    assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]));
+    assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
+  });
+
+  it('after a SIGKILL the next run exits 75 saying until when the lock is held and how to clear it; release-sync-lock clears it', async () => {
+    const ids = await seedFive();
+    reply = (n) => (n === 1 ? { hang: true } : { status: 204 });
+    running = spawnSync(url());
+    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    running.child.kill('SIGKILL');
+    await running.exited;
+    const lease = (await findLease(store().db, SYNC_LEASE))!;
+    assert.equal(lease.holder.endsWith(` pid ${running.child.pid} on ${hostname()}`), true, lease.holder);
+
+    const refused = spawnSync(url());
+    const [refusedCode] = await refused.exited;
+    assert.equal(refusedCode, 75);
+    assert.ok(refused.stderr().includes(`lease held until ${lease.expiresAt}`), refused.stderr());
+    assert.match(refused.stderr(), /svc admin release-sync-lock/);
+
+    const now = new Date().toISOString();
+    const released = await cli(['--db', url(), 'admin', 'release-sync-lock'], {}, now);
+    assert.equal(released.code, 0, released.stderr);
+    assert.match(released.stdout, /released the sync lock of run_\w+ pid \d+ .*its process is gone/);
+    assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
+
+    // The killed run's claim on the event in flight lapses after 5 minutes; the other four go now.
+    const next = spawnSync(url());
+    const [nextCode] = await next.exited;
+    assert.equal(nextCode, 0, next.stderr());
+    assert.equal((await state(ids)).filter(([, status]) => status === 'delivered').length, 4);
+  });
+});
