@@ -217,6 +217,8 @@ export interface SyncSnapshotsTable {
   crew_unique_id: string;
   state: string; // JSON CrewSnapshot
   updated_at: string;
+  /** YYYY-MM-DD: from this date the pair's payloads may differ by the calendar alone; null: never. */
+  next_due: string | null;
 }
 
 export interface SyncStateTable {
@@ -247,6 +249,19 @@ export interface AuditLogTable {
   client_ip: string | null;
 }
 
+/**
+ * One captured write to a table events depend on (migration 0300-change-capture). `tx` is the
+ * writing transaction's id on Postgres, 0 on SQLite; (tx, seq) orders what sync reads.
+ */
+export interface ChangesTable {
+  seq: Generated<number | string>;
+  tx: Generated<number | string>;
+  table_name: string;
+  row_key: string;
+  crew_unique_id: string | null;
+  partner_id: string | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -274,6 +289,7 @@ export interface Database {
   leases: LeasesTable;
   audit_log: AuditLogTable;
   settings: SettingsTable;
+  changes: ChangesTable;
 }
 
 /** The store handle passed to repositories: the database itself or an open transaction. */

@@ -9,3 +9,4 @@ export type {
   ComplianceEvaluation, ComplianceSummary, EvaluationInput, ModuleRow, OverallStatus,
   RequirementGroup, RequirementRow, RequirementStatus, SatisfyingDocument, VesselFacts,
 } from './types.ts';
+export { TimeHorizon } from './next-change.ts';

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.ts';
 import * as m0100 from './0100-rate-limits.ts';
 import * as m0200 from './0200-vocabulary-checks.ts';
+import * as m0300 from './0300-change-capture.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0100-rate-limits': m0100,
   '0200-vocabulary-checks': m0200,
+  '0300-change-capture': m0300,
 };

@@ -131,3 +131,10 @@ export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[],
     .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES)
     .orderBy('crew_unique_id').orderBy('vessel_id').execute();
 }
+
+/** Crew with any assignment on the vessels, whatever its status: who a vessel's change can concern. */
+export async function crewAssignedToVessels(db: Db, vesselIds: readonly string[]): Promise<string[]> {
+  if (vesselIds.length === 0) return [];
+  const rows = await db.selectFrom('assignments').select('crew_unique_id').distinct().where('vessel_id', 'in', vesselIds).execute();
+  return rows.map((r) => r.crew_unique_id);
+}

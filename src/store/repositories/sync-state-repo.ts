@@ -1,4 +1,5 @@
 import type { Db } from '../database.ts';
+import type { ChangePosition } from './changes-repo.ts';
 import { upsertRows } from './upsert.ts';
 
 /** What one partner was last sent about one crew member (digests of each payload). */
@@ -11,14 +12,20 @@ export interface CrewSnapshot {
   docs?: Record<string, string>;
 }
 
+/** A stored snapshot: the digests, and the date from which time alone may change them (null: never). */
+export interface StoredSnapshot {
+  state: CrewSnapshot;
+  nextDue: string | null;
+}
+
 /** Snapshots of several crew members for several partners: key `partner|crew`. */
-export async function readSnapshots(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, CrewSnapshot>> {
-  const out = new Map<string, CrewSnapshot>();
+export async function readSnapshots(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, StoredSnapshot>> {
+  const out = new Map<string, StoredSnapshot>();
   if (partnerIds.length === 0) return out;
   for (let i = 0; i < crewIds.length; i += 2000) {
-    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state'])
+    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state', 'next_due'])
       .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
-    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, JSON.parse(r.state) as CrewSnapshot);
+    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, { state: JSON.parse(r.state) as CrewSnapshot, nextDue: r.next_due });
   }
   return out;
 }
@@ -27,11 +34,12 @@ export interface SnapshotWrite {
   partnerId: string;
   crewUniqueId: string;
   state: CrewSnapshot;
+  nextDue: string | null;
 }
 
 export async function writeSnapshots(db: Db, writes: readonly SnapshotWrite[], at: string): Promise<void> {
   await upsertRows(db, 'sync_snapshots', writes.map((w) => ({
-    partner_id: w.partnerId, crew_unique_id: w.crewUniqueId, state: JSON.stringify(w.state), updated_at: at,
+    partner_id: w.partnerId, crew_unique_id: w.crewUniqueId, state: JSON.stringify(w.state), updated_at: at, next_due: w.nextDue,
   })), ['partner_id', 'crew_unique_id']);
 }
 
@@ -39,6 +47,34 @@ export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readon
   for (let i = 0; i < crewIds.length; i += 2000) {
     await db.deleteFrom('sync_snapshots').where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
   }
+}
+
+/** Crew ids with a snapshot of one of the partners whose next time-driven change is due by `today`, a keyset page at a time. */
+export async function dueCrewPage(db: Db, partnerIds: readonly string[], today: string, after: string | null, limit: number): Promise<string[]> {
+  if (partnerIds.length === 0) return [];
+  let q = db.selectFrom('sync_snapshots').select('crew_unique_id').distinct()
+    .where('next_due', '<=', today).where('partner_id', 'in', partnerIds);
+  if (after !== null) q = q.where('crew_unique_id', '>', after);
+  return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
+}
+
+/** Where incremental sync stands: the last change it read, and the settings its snapshots' due dates assume. */
+export interface SyncCursor {
+  position: ChangePosition | null;
+  windowDays: number;
+  today: string;
+}
+
+const CURSOR = 'sync.cursor';
+
+/** Undefined until a full run has completed: the next run is a full one. */
+export async function findSyncCursor(db: Db): Promise<SyncCursor | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('name', '=', CURSOR).executeTakeFirst();
+  return row && (JSON.parse(row.value) as SyncCursor);
+}
+
+export async function saveSyncCursor(db: Db, cursor: SyncCursor): Promise<void> {
+  await upsertRows(db, 'settings', [{ name: CURSOR, value: JSON.stringify(cursor) }], ['name']);
 }
 
 /** Crew ids with a snapshot for the partner, a keyset page at a time. */

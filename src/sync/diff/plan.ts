@@ -19,12 +19,18 @@ export interface DiffDeps {
   newEventId?: () => string;
   /** Compute and report, write nothing. */
   dryRun?: boolean;
+  /** Re-diff every pair of every partner, whatever changed (`svc sync --full`). */
+  full?: boolean;
+  /** Captured changes read per chunk of the incremental pass. */
+  changeChunk?: number;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */
 export interface PartnerDiffResult {
   partnerId: string;
   baseline: boolean;
+  /** Whether this run diffed all its crew (first run, fleet-wide change, `full`) rather than what changed. */
+  full: boolean;
   crew: number;
   events: Record<string, number>;
   /** Only on a dry run: the events that would be written. */
@@ -66,7 +72,7 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
         status: scopes.has('crew:status:subscribe'), profile: scopes.has('crew:profile:read'),
       },
       seen: new Set(),
-      result: { partnerId: partner.partnerId, baseline, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
+      result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
     });
   }
   return { plans, vessels };

@@ -1,0 +1,97 @@
+import type { Insertable } from 'kysely';
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import { toDocumentWire } from '../../domain/document.ts';
+import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
+import type { Db, OutboxEventsTable } from '../../store/database.ts';
+import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
+import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
+import { listListableDocuments, toCrewDocument } from '../../store/repositories/documents-repo.ts';
+import { assignmentsOnVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
+import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
+import { deleteSnapshots, documentsByIds, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
+import type { PlannedEvent } from './crew-diff.ts';
+import { diffPage, type PairFilter } from './page-diff.ts';
+import type { PartnerPlan } from './plan.ts';
+
+/** What every page of one diff run shares. */
+export interface RunContext {
+  db: Db;
+  /** ISO instant of the run: occurred_at and created_at of its events. */
+  at: string;
+  /** YYYY-MM-DD the payloads are computed for. */
+  today: string;
+  windowDays: number;
+  catalogue: readonly RequirementDefinition[];
+  /** Live vessels of every planned partner's fleet. */
+  vessels: ReadonlyMap<string, VesselRow>;
+  vesselIds: readonly string[];
+  newId: () => string;
+  dryRun: boolean;
+}
+
+/** One diffed page, ready to commit: the events to write, the snapshots to write and to forget. */
+export interface PageOutcome {
+  outbox: Array<{ partnerId: string; event: PlannedEvent }>;
+  writes: SnapshotWrite[];
+  departed: Array<{ partnerId: string; crewUniqueId: string }>;
+}
+
+function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string): Insertable<OutboxEventsTable> {
+  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: at, partner_id: partnerId, data: e.data });
+  return {
+    event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
+    status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,
+  };
+}
+
+/**
+ * Reads one page of crew for the given partners and diffs it against their snapshots; counts the
+ * events into each plan's result. Writes nothing (see commitPage).
+ */
+export async function diffCrewPage(run: RunContext, plans: readonly PartnerPlan[], crewIds: readonly string[], only?: PairFilter): Promise<PageOutcome> {
+  const { db, today } = run;
+  const partnerIds = plans.map((p) => p.partner.partnerId);
+  const [assignments, signals, documents, consents, snapshots] = await Promise.all([
+    assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
+    consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
+  ]);
+  const diff = diffPage(plans, { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels }, run.catalogue, today, run.windowDays, only);
+  // A shared document that left the list because a newer edition replaced it is an update;
+  // one withdrawn, rejected or sent back for processing leaves silently.
+  const rows = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((r) => [r.document_id, toCrewDocument(r)]));
+  for (const { partnerId, documentId } of diff.vanished) {
+    const doc = rows.get(documentId);
+    if (doc && doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy) {
+      diff.events.push({ partnerId, event: { type: 'crew.document.updated', crewUniqueId: doc.crewUniqueId, data: { crew_unique_id: doc.crewUniqueId, ...toDocumentWire(doc, today) } } });
+    }
+  }
+  const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
+  const outbox = diff.events.filter(({ partnerId, event }) => {
+    const plan = byId.get(partnerId)!;
+    if (plan.baseline || !plan.subscribed.has(event.type)) return false;
+    plan.result.events[event.type] = (plan.result.events[event.type] ?? 0) + 1;
+    plan.result.planned?.push(event);
+    return true;
+  });
+  return { outbox, writes: diff.writes, departed: diff.departed };
+}
+
+/**
+ * Writes a page's events and snapshots, and whatever `also` adds (the change reader's position),
+ * in one transaction: a crash loses nothing and a rerun invents nothing. A dry run writes nothing.
+ */
+export async function commitPage(run: RunContext, page: PageOutcome | null, also?: (trx: Db) => Promise<void>): Promise<void> {
+  if (run.dryRun) return;
+  const empty = !page || (page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0);
+  if (empty && !also) return;
+  await run.db.transaction().execute(async (trx) => {
+    if (page) {
+      await insertOutboxEvents(trx, page.outbox.map(({ partnerId, event }) => envelope(run.newId(), event, partnerId, run.at)));
+      await writeSnapshots(trx, page.writes, run.at);
+      const departed = new Map<string, string[]>();
+      for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);
+      for (const [partnerId, crew] of departed) await deleteSnapshots(trx, partnerId, crew);
+    }
+    await also?.(trx);
+  });
+}

@@ -1,0 +1,108 @@
+import type { Change, ChangePosition } from '../../store/repositories/changes-repo.ts';
+import { pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
+import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
+import { deleteSnapshots, dueCrewPage, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
+import { commitPage, diffCrewPage, type RunContext } from './crew-page.ts';
+import type { PartnerPlan } from './plan.ts';
+
+/** Tables whose writes concern whole fleets: a partner's (partner_id set) or every partner's (catalogue). */
+export const FLEET_WIDE_TABLES = ['partners', 'webhook_endpoints', 'contract_vessels', 'requirement_catalogue'] as const;
+
+/** Called after each committed page with the number of crew it held. */
+export type Progress = (crew: number) => void;
+
+/**
+ * Every crew member of the partners' fleets, a page at a time, then forgets those who left
+ * (no event: a return is a join again). The reconcile path, and a partner's first run.
+ */
+export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<void> {
+  const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
+  for (let after: string | null = null; ;) {
+    const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
+    if (crewIds.length === 0) break;
+    after = crewIds[crewIds.length - 1]!;
+    await commitPage(run, await diffCrewPage(run, plans, crewIds));
+    progress(crewIds.length);
+  }
+  if (run.dryRun) return;
+  for (const plan of plans) {
+    for (let after: string | null = null; ;) {
+      const page = await snapshotCrewPage(run.db, plan.partner.partnerId, after, 5000);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!;
+      const gone = page.filter((id) => !plan.seen.has(id));
+      if (gone.length > 0) await deleteSnapshots(run.db, plan.partner.partnerId, gone);
+    }
+  }
+}
+
+/** Crew with a pair whose next time-driven change date has come (a document expiring, entering the window). */
+export async function duePass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, done: Set<string>, progress: Progress): Promise<void> {
+  const partnerIds = plans.map((p) => p.partner.partnerId);
+  for (let after: string | null = null; ;) {
+    const crewIds = await dueCrewPage(run.db, partnerIds, run.today, after, pageSize);
+    if (crewIds.length === 0) return;
+    after = crewIds[crewIds.length - 1]!;
+    await commitPage(run, await diffCrewPage(run, plans, crewIds));
+    for (const id of crewIds) done.add(id);
+    progress(crewIds.length);
+  }
+}
+
+/** Crew member → the partners whose view of them a change can alter ('all': every partner). */
+type Targets = Map<string, Set<string> | 'all'>;
+
+async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<Targets> {
+  const out: Targets = new Map();
+  const all = (crew: string) => out.set(crew, 'all');
+  const vessels: string[] = [];
+  for (const c of changes) {
+    if (c.table === 'vessels') vessels.push(c.key);
+    else if (c.table === 'consents' && c.crewUniqueId && c.partnerId) {
+      const t = out.get(c.crewUniqueId);
+      if (t === undefined) out.set(c.crewUniqueId, new Set([c.partnerId]));
+      else if (t !== 'all') t.add(c.partnerId);
+    } else if (c.crewUniqueId) all(c.crewUniqueId);
+    // Fleet-wide tables were turned into full passes before this one.
+  }
+  for (const crew of await crewAssignedToVessels(run.db, vessels)) all(crew);
+  return out;
+}
+
+/**
+ * Reads the changes after the cursor that are final below `horizon`, a chunk at a time, maps them
+ * to the pairs they can affect and diffs those. The chunk's last page commits the cursor and
+ * prunes the rows read, with its events and snapshots. Crew diffed earlier in this run are skipped:
+ * every change read was committed before the run read any data.
+ */
+export async function changePass(
+  run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, horizon: number,
+  options: { pageSize: number; chunk: number; done: Set<string>; progress: Progress },
+): Promise<ChangePosition | null> {
+  let position = from;
+  for (;;) {
+    const changes = await readChanges(run.db, position, horizon, options.chunk);
+    if (changes.length === 0) return position;
+    const last = changes[changes.length - 1]!;
+    position = { tx: last.tx, seq: last.seq };
+    const targets = plans.length > 0 ? await targetsOf(run, changes) : new Map();
+    const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
+    const reached = position;
+    const advance = async (trx: RunContext['db']) => {
+      await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
+      await pruneChanges(trx, reached);
+    };
+    if (crew.length === 0) await commitPage(run, null, advance);
+    for (let i = 0; i < crew.length; i += options.pageSize) {
+      const page = crew.slice(i, i + options.pageSize);
+      const only = (partnerId: string, id: string) => {
+        const t = targets.get(id)!;
+        return t === 'all' || t.has(partnerId);
+      };
+      const lastPage = i + options.pageSize >= crew.length;
+      await commitPage(run, await diffCrewPage(run, plans, page, only), lastPage ? advance : undefined);
+      options.progress(page.length);
+    }
+    for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
+  }
+}
