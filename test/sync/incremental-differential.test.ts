@@ -24,7 +24,7 @@ type Op =
   | { kind: 'redate'; doc: number; days: number }
   | { kind: 'replace'; doc: number; days: number }
   | { kind: 'withdraw'; doc: number; how: 'is_live' | 'rejected' | 'processing' }
-  | { kind: 'crew-status'; crew: number; verification: string; background: string }
+  | { kind: 'crew-status'; crew: number; verification: 'verified' | 'unverified' | 'pending'; background: 'clear' | 'review' | 'not_started' }
   | { kind: 'profile'; crew: number }
   | { kind: 'assignment'; crew: number; vessel: number; status: 'invited' | 'active' | 'on_leave' | 'signed_off' | 'removed'; role: string }
   | { kind: 'consent'; crew: number; partner: number; categories: string[] }
@@ -32,7 +32,7 @@ type Op =
   | { kind: 'overrides'; partner: number; scopes: string[] | null }
   | { kind: 'catalogue'; drop: boolean }
   | { kind: 'vessel-flag'; vessel: number; flag: 'GB' | 'PA' | 'LR' }
-  | { kind: 'loader-crew'; crew: number; background: string }
+  | { kind: 'loader-crew'; crew: number; background: 'clear' | 'review' | 'not_started' }
   | { kind: 'clock'; days: number };
 
 const crewIx = fc.integer({ min: 0, max: CREW.length - 1 });
