@@ -21,7 +21,7 @@ describe('the client error documented for operations without key or input', () =
     const app = createApp({ db: {} as never, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) });
     const running = await listen(app.callback(), { host: '127.0.0.1', port: 0 });
     try {
-      for (const path of ['/_internal/health', '/openapi.json']) {
+      for (const path of ['/_internal/health', '/openapi.json', '/docs']) {
         assert.ok(openApiDocument().paths[path].get.responses['431'], `${path} documents 431`);
         assert.equal(await statusOf(`${running.url}${path}`, { 'X-Padding': 'x'.repeat(20 * 1024) }), 431, path);
       }

@@ -3,6 +3,7 @@ import { adminKeysRoutes } from './admin-keys.ts';
 import { adminWebhooksRoutes } from './admin-webhooks.ts';
 import { complianceRoutes } from './compliance.ts';
 import { crewRoutes } from './crew.ts';
+import { docsRoutes } from './docs.ts';
 import { documentsRoutes } from './documents.ts';
 import { filesRoutes } from './files.ts';
 import { fleetRoutes } from './fleet.ts';
@@ -19,6 +20,7 @@ import { vesselsRoutes } from './vessels.ts';
 export const routeModules: readonly RouteModule[] = [
   healthRoutes,
   openapiRoutes,
+  docsRoutes,
   partnersRoutes,
   vesselsRoutes,
   fleetRoutes,
