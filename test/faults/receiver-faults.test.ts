@@ -167,8 +167,8 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     assert.ok(allOfBDelivered !== undefined, 'all of B was delivered');
     assert.ok(allOfBDelivered - firstAtA < timeoutMs, `B done ${Math.round(allOfBDelivered - firstAtA)} ms after A's first attempt began`);
     assert.equal(slow.arrivals.filter((r) => r.at <= allOfBDelivered!).length, 2, 'A had only its two slots meanwhile');
-    assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 8, retrying: 0, deadLettered: 0, skipped: 0, failed: 0 });
-    assert.deepEqual(report.perPartner.get('ptn_a'), { delivered: 0, retrying: 3, deadLettered: 0, skipped: 0, failed: 0 });
+    assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 8, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
+    assert.deepEqual(report.perPartner.get('ptn_a'), { delivered: 0, retrying: 3, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
     assert.deepEqual(fast.arrivals.map((r) => [r.eventId, r.nth, r.signatureValid]).sort(), b.map((id) => [id, 1, true]));
     assert.equal(slow.arrivals.length, 9, "A's three events, three attempts each");
   });
