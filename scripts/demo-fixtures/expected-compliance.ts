@@ -9,6 +9,7 @@ import type { CrewDocument } from '../../src/domain/document.ts';
 import type { ReadFixture } from '../../src/services/fixtures/read-fixtures.ts';
 import type { DocumentFixture } from '../../src/services/fixtures/schema.ts';
 import { documentRow } from '../../src/services/fixtures/to-rows.ts';
+import type { TradingArea } from '../../src/domain/vocabulary.ts';
 import type { DocumentsTable } from '../../src/store/database.ts';
 import { toCrewDocument } from '../../src/store/repositories/documents-repo.ts';
 import { REF } from './random.ts';
@@ -17,7 +18,7 @@ import { CATALOGUE } from './tables.ts';
 /** The vessel fields of a fixture the evaluator needs. */
 interface VesselFixture {
   vessel_id: string; vessel_type: string; gross_tonnage: number; propulsion_kw: number; flag_state: string;
-  trading_area?: 'unlimited' | 'near_coastal';
+  trading_area?: TradingArea;
 }
 
 /** The service's default compliance window (SVC_COMPLIANCE_WINDOW_DAYS). */

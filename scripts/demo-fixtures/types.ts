@@ -1,8 +1,12 @@
 /** The shapes the demo generator reads from its JSON tables and writes into fixtures/demo.json. */
+import type {
+  AssignmentStatus, BackgroundCheckStatus, EmploymentSource, PartnerKind, PartnerTier, ProcessingState, ReviewStatus,
+  TradingArea, VerificationStatus,
+} from '../../src/domain/vocabulary.ts';
 
-export type AssignmentStatus = 'invited' | 'active' | 'on_leave' | 'signed_off';
+export type { AssignmentStatus, ProcessingState };
+/** A roster slot's consent to the partners that see it: all categories, all but one, status only, or none. */
 export type Consent = 'all' | 'no_status' | 'no_profile' | 'no_documents' | 'no_compliance' | 'none' | 'status_only';
-export type ProcessingState = 'processed' | 'processing' | 'rejected' | 'duplicate' | 'placeholder' | 'legacy';
 
 /** One country's reference data (data/countries.json). */
 export interface Country {
@@ -76,7 +80,7 @@ export interface ClassificationOut {
 
 export interface DocOut {
   document_id: string; crew_unique_id: string; type: string; category: string; title: string; issuer: string | null;
-  verification_status: 'unverified' | 'pending' | 'verified'; review_status: 'pending' | 'approved' | 'flagged';
+  verification_status: VerificationStatus; review_status: ReviewStatus;
   issue_date: string | null; expiry_date: string | null; no_expiry: boolean; document_number: string | null;
   processing_state: ProcessingState; is_current: boolean; is_live: boolean; superseded_by: string | null;
   classification: ClassificationOut; file: string | null; processed_at: string | null; updated_at: string;
@@ -89,21 +93,21 @@ export interface CrewOut {
   address: { line1: string | null; line2: string | null; city: string | null; region: string | null; postal_code: string | null; country_code: string } | null;
   passport: { number: string; issuing_country: string; expiry_date: string } | null;
   visas: Array<{ type: string; country_code: string; number: string; expiry_date: string }>;
-  employment_history: Array<{ employer_name: string; vessel_name: string | null; role: string; start_date: string; end_date: string | null; source: 'self_reported' | 'employer_verified' }>;
-  photo: string | null; verification_status: 'unverified' | 'pending' | 'verified';
-  background_check_status: 'not_started' | 'pending' | 'clear' | 'review' | 'adverse' | 'expired';
+  employment_history: Array<{ employer_name: string; vessel_name: string | null; role: string; start_date: string; end_date: string | null; source: EmploymentSource }>;
+  photo: string | null; verification_status: VerificationStatus;
+  background_check_status: BackgroundCheckStatus;
   profile_updated_at: string;
 }
 
 export interface VesselOut {
   vessel_id: string; employer_id: string; vessel_name: string; imo: string | null; mmsi: string | null;
   flag_state: string; vessel_type: string; gross_tonnage: number; propulsion_kw: number;
-  trading_area: 'unlimited' | 'near_coastal'; is_test: boolean;
+  trading_area: TradingArea; is_test: boolean;
 }
 
 export interface PartnerOut {
-  partner_id: string; name: string; kind: 'customer' | 'external'; employer_id?: string;
-  tier?: 'management' | 'recruiter' | 'vessel' | 'basic'; scope_overrides?: string[] | null;
+  partner_id: string; name: string; kind: PartnerKind; employer_id?: string;
+  tier?: PartnerTier; scope_overrides?: string[] | null;
   upgraded?: boolean; contract_scopes?: string[]; contract_vessel_ids?: string[]; rate_limit?: number | null;
 }
 
