@@ -1,5 +1,7 @@
 /** Machine-readable error codes of the service (docs/decisions.md §1), plus CLI-only ones. */
 export type ErrorCode =
+  | 'bad_request'
+  | 'headers_too_large'
   | 'invalid_api_key'
   | 'insufficient_scope'
   | 'consent_required'
@@ -23,6 +25,8 @@ export type ErrorCode =
   | 'internal_error';
 
 const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  headers_too_large: 431,
   invalid_api_key: 401,
   insufficient_scope: 403,
   consent_required: 403,

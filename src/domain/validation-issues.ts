@@ -3,6 +3,7 @@
  * pydantic v2's error types with its messages. Pure: the HTTP layer (src/http/validation/) turns a
  * list of them into a 422, and services (webhook registration) build them without depending on it.
  */
+import { echoInput } from './echo-input.ts';
 
 /** Where an issue is: `['query', 'limit']`, `['body', 'email']`, `['body', 17]` (JSON char offset). */
 export type Loc = (string | number)[];
@@ -19,15 +20,13 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
-const MAX_INPUT_CHARS = 200;
-
-/** Strings echoed as `input` are cut to 200 characters so large or binary input is never echoed. */
-export function truncateInput(input: unknown): unknown {
-  return typeof input === 'string' && input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
-}
-
+/**
+ * Builds an issue. `input` is echoed bounded (src/domain/echo-input.ts): strings cut to 200
+ * characters, containers cut in depth and size, secret-like fields (by the last element of `loc`,
+ * or any key inside) redacted.
+ */
 export function issue(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationIssue {
-  const out: ValidationIssue = { type, loc, msg, input: truncateInput(input) };
+  const out: ValidationIssue = { type, loc, msg, input: echoInput(input, loc.at(-1)) };
   if (ctx !== undefined) out.ctx = ctx;
   return out;
 }

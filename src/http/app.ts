@@ -9,6 +9,7 @@ import { renderErrors } from './middleware/errors.ts';
 import { fallback } from './middleware/fallback.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { serializeJson } from './middleware/serialize.ts';
 import { routeModules } from './routes/index.ts';
 
 /** Fills the optional deps and builds the per-app services route modules share. */
@@ -24,8 +25,9 @@ export function routeDeps(deps: AppDeps): RouteDeps {
 
 /**
  * The API as a Koa app; it never listens (see server.ts). Order matters: the request id exists
- * before anything can fail, the audit and log see the final status, errors are rendered inside
- * them, and unmatched paths fall through to 404/405.
+ * before anything can fail, the audit and log see the final status (JSON bodies are serialised
+ * inside them, so a body that cannot be is a 500 they see), errors are rendered inside that, and
+ * unmatched paths fall through to 404/405.
  */
 export function createApp(deps: AppDeps, modules: readonly RouteModule[] = routeModules): Koa<AppState> {
   const shared = routeDeps(deps);
@@ -39,6 +41,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.use(requestId(shared.randomBytes));
   app.use(requestLog(deps.logger));
   app.use(audit(deps.db, deps.clock, deps.logger));
+  app.use(serializeJson(deps.logger));
   app.use(renderErrors(deps.logger));
   app.use(fallback());
   app.use(router.routes());

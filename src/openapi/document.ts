@@ -15,7 +15,10 @@ Every response carries \`X-Request-Id\` (\`req_…\`), the id of the call's audi
 Errors: 422 bodies are \`{"detail": [{type, loc, msg, input, ctx?}]}\` as FastAPI/pydantic v2 produce them; every other error is
 \`{"detail": {"code", "message", ...}}\`. On any path: an unknown path is 404 \`not_found\`; a method a path does not take is 405
 \`method_not_allowed\` with an \`Allow\` header; bodies over 64 KiB are 413 \`payload_too_large\`; a body with a content type other
-than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).`;
+than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).
+JSON nested deeper than 32 levels is 422 \`json_invalid\`. A 422 \`input\` is a bounded copy of what was sent: strings cut to 200
+characters, at most 20 entries and 4 levels per container, and the value of secret-like fields (secret, password, token, key…)
+as \`"[redacted]"\`.`;
 
 const TAGS = [
   { name: 'partner', description: 'Who a key belongs to' },

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -119,13 +119,13 @@ export interface World {
 let externalCount = 0;
 
 export async function startWorld(
-  db: Kysely<Database>, options: { config?: Partial<Config>; modules?: readonly RouteModule[]; fixture?: Record<string, unknown> } = {},
+  db: Kysely<Database>, options: { config?: Partial<Config>; modules?: readonly RouteModule[]; fixture?: Record<string, unknown>; logger?: Logger } = {},
 ): Promise<World> {
   let now = NOW;
   const clock = () => now;
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
-  const app = createApp({ db, config, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }) }, options.modules);
+  const app = createApp({ db, config, clock, logger: options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }) }, options.modules);
   const api = await startTestApi(app);
   const keys = {} as KeyNames;
   const keyIds = {} as KeyNames;

@@ -1,12 +1,15 @@
+import { bodyParser } from '@koa/bodyparser';
 import type { ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
 import { readFields, type FieldSpec, type ParsedFields } from './fields.ts';
-import { issues, throwValidation, type ValidationIssue } from './issues.ts';
-import { locateJsonError } from './json-error.ts';
+import { issues, throwValidation } from './issues.ts';
+import { locateJsonError, MAX_JSON_DEPTH } from './json-error.ts';
 
 /** Largest request body accepted (docs/decisions.md §1: 413 over 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** `application/json` and `application/*+json`, whatever their parameters (type-is patterns). */
+const JSON_TYPES = ['application/json', 'application/*+json'];
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 /** True for `application/json` and `application/*+json`, whatever their parameters. */
@@ -14,53 +17,72 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && JSON_TYPE.test(header.split(';')[0]!.trim());
 }
 
+/*
+ * @koa/bodyparser (co-body, raw-body) reads the body: the limit is enforced on the declared length
+ * and again on the bytes as they arrive, Content-Encoding gzip/deflate/br is inflated (the limit
+ * holds after inflating). jsonStrict is off so that a body which is valid JSON but not an object
+ * reaches the validators (422 model_attributes_type, as pydantic answers), not a bare 400.
+ */
+const parseBody = bodyParser({
+  enableTypes: ['json'],
+  extendTypes: { json: JSON_TYPES },
+  // A body sent without any content type is read as JSON.
+  detectJSON: (ctx) => ctx.get('Content-Type') === '',
+  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  jsonStrict: false,
+  jsonLimit: MAX_BODY_BYTES,
+  encoding: 'utf-8',
+});
+
 function tooLarge(): AppError {
   return new AppError('payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { headers: { Connection: 'close' } });
 }
 
-/** Reads the raw body, refusing anything over the limit before or while it arrives. */
-async function readRaw(ctx: ParameterizedContext<any>, limit: number): Promise<Buffer> {
-  const declared = Number(ctx.get('Content-Length') || 'NaN');
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/** True when the request announces a body: a non-zero Content-Length, or a Transfer-Encoding. */
+function announcesBody(ctx: ParameterizedContext<any>): boolean {
+  const length = ctx.get('Content-Length');
+  return ctx.get('Transfer-Encoding') !== '' || (length !== '' && length.trim() !== '0');
 }
 
-/** `json_invalid` at the character offset where parsing stopped, worded as Python's json module. */
-function jsonIssue(text: string): ValidationIssue {
-  const at = locateJsonError(text);
-  return at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, 'Expecting value');
+/** What the library threw, as our error: 413, 415, 422 json_invalid, or 400 for a broken request. */
+function readFailure(err: unknown): never {
+  const e = err as Error & { status?: number; type?: string; body?: unknown };
+  if (e.status === 413) throw tooLarge();
+  if (e.status === 415) throw new AppError('unsupported_media_type', e.message);
+  if (e.status === 400 && typeof e.body === 'string') {
+    // Parsed by JSON.parse and refused: locate the error as Python's json module words it. A text
+    // the checker accepts was refused for another reason (a `__proto__` key).
+    const at = locateJsonError(e.body);
+    throwValidation([at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, e.message)]);
+  }
+  if (e.status === 400) throw new AppError('bad_request', `the request body could not be read: ${e.message}`, { headers: { Connection: 'close' } });
+  throw err;
 }
 
 /**
  * The request body as parsed JSON, or `undefined` when none was sent. 415 when a body comes with a
  * content type other than JSON (a missing content type is read as JSON), 413 over 64 KiB,
- * 422 `json_invalid` (loc `["body", offset]`) when it does not parse.
+ * 422 `json_invalid` (loc `["body", offset]`) when it does not parse or nests deeper than
+ * MAX_JSON_DEPTH levels.
  */
-export async function readJsonBody(ctx: ParameterizedContext<any>, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const raw = await readRaw(ctx, limit);
-  if (raw.length === 0) return undefined;
+export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unknown> {
   const type = ctx.get('Content-Type');
-  if (type !== '' && !isJsonContentType(type)) {
+  if (type !== '' && !isJsonContentType(type) && announcesBody(ctx)) {
     throw new AppError('unsupported_media_type', `request bodies must be application/json, not ${type.split(';')[0]!.trim().slice(0, 100)}`);
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    throwValidation([issues.jsonInvalid(0, 'body is not valid UTF-8')]);
+  if (ctx.request.body === undefined) {
+    try {
+      await parseBody(ctx as never, async () => {});
+    } catch (err) {
+      readFailure(err);
+    }
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throwValidation([jsonIssue(text)]);
-  }
+  const raw = ctx.request.rawBody;
+  if (typeof raw !== 'string' || raw === '') return undefined;
+  // JSON.parse does not recurse, but echoing or walking the value might: refuse deep nesting here.
+  const deep = locateJsonError(raw);
+  if (deep) throwValidation([issues.jsonInvalid(deep.pos, deep.msg)]);
+  return ctx.request.body;
 }
 
 /**

@@ -2,7 +2,8 @@ import { AppError } from '../../domain/app-error.ts';
 import type { ValidationIssue } from '../../domain/validation-issues.ts';
 
 // The issue shape and its builders are defined once, in the domain; services build them too.
-export { expectedList, issue, issues, truncateInput } from '../../domain/validation-issues.ts';
+export { expectedList, issue, issues } from '../../domain/validation-issues.ts';
+export { echoInput } from '../../domain/echo-input.ts';
 export type { Loc, ValidationIssue } from '../../domain/validation-issues.ts';
 
 /** The 422 error carrying every issue at once; the error middleware renders `{detail: issues}`. */

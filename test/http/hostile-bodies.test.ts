@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { after, before, it } from 'node:test';
+import type { RouteModule } from '../../src/http/app-deps.ts';
+import { routeModules } from '../../src/http/routes/index.ts';
+import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
+import { expectError, expectIssues } from '../helpers/expect.ts';
+import { capturingLogger } from '../helpers/log-capture.ts';
+import type { TestResponse } from '../helpers/http.ts';
+import { startWorld, type World } from '../helpers/read-api-world.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+
+const LOOKUP = '/api/v2/employers/me/crew/lookup';
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+/** A test-only route whose answer cannot be serialised as JSON. */
+const unserialisable: RouteModule = {
+  name: 'unserialisable',
+  register(router) {
+    router.get('/test/bigint', async (ctx) => {
+      ctx.status = 422;
+      ctx.body = { n: 1n };
+    });
+  },
+};
+
+describeEachStore('hostile request bodies', ({ store }) => {
+  let w: World;
+  const { logger, lines } = capturingLogger();
+  before(async () => {
+    w = await startWorld(store().db, { logger, modules: [...routeModules, unserialisable] });
+  });
+  after(() => w.close());
+
+  const post = (body: string | Buffer, headers: Record<string, string> = JSON_HEADERS) =>
+    w.api.request('POST', LOOKUP, { key: w.keys.full, body, headers });
+
+  /** The status the request log and the audit row hold for this response. */
+  async function recorded(res: TestResponse): Promise<{ logged: unknown; audited: unknown }> {
+    const id = res.headers.get('x-request-id');
+    assert.match(id ?? '', /^req_/, 'X-Request-Id');
+    const line = lines.find((l) => l.reqId === id && l.msg === 'request');
+    const [row] = await findAuditEntries(w.db, id!);
+    return { logged: line?.status, audited: row?.status };
+  }
+
+  it('valid JSON nested 5,000 levels deep is a 422 json_invalid, logged and audited as 422', async () => {
+    const prefix = '{"email":"ana.silva@example.com","x":';
+    const res = await post(`${prefix}${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    expectIssues(res, [{
+      type: 'json_invalid', loc: ['body', prefix.length + 31], msg: 'JSON decode error', input: {},
+      ctx: { error: 'Nesting deeper than 32 levels' },
+    }]);
+    assert.deepEqual(await recorded(res), { logged: 422, audited: 422 });
+  });
+
+  it('invalid JSON nested 5,000 levels deep is the same 422, not a stack overflow', async () => {
+    const res = await post(`{"x":${'['.repeat(5000)}`);
+    expectIssues(res, [{
+      type: 'json_invalid', loc: ['body', 5 + 31], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 32 levels' },
+    }]);
+    assert.deepEqual(await recorded(res), { logged: 422, audited: 422 });
+  });
+
+  it('echoed input is cut in depth (4 levels) and breadth (20 entries)', async () => {
+    const deep = `${'['.repeat(30)}${']'.repeat(30)}`;
+    const wide = JSON.stringify(Array.from({ length: 1000 }, (_, i) => i));
+    const res = await post(`{"email":"ana.silva@example.com","deep":${deep},"wide":${wide}}`);
+    expectIssues(res, [
+      { type: 'extra_forbidden', loc: ['body', 'deep'], msg: 'Extra inputs are not permitted', input: [[[['[truncated]']]]] },
+      {
+        type: 'extra_forbidden', loc: ['body', 'wide'], msg: 'Extra inputs are not permitted',
+        input: [...Array.from({ length: 20 }, (_, i) => i), '[truncated]'],
+      },
+    ]);
+  });
+
+  it('a body that is JSON but not an object echoes a bounded copy of itself', async () => {
+    const res = await post(JSON.stringify(Array.from({ length: 100 }, () => ({ a: 'x'.repeat(500) }))));
+    assert.equal(res.status, 422);
+    assert.equal(res.json.detail[0].type, 'model_attributes_type');
+    assert.equal(res.json.detail[0].input.at(-1), '[truncated]');
+    assert.ok(res.bytes.length < 6000, `answer of ${res.bytes.length} bytes`);
+  });
+
+  it('a gzip-encoded body is inflated; one that inflates past 64 KiB is 413; an unknown encoding 415', async () => {
+    const ok = await post(gzipSync('{"email":"ana.silva@example.com"}'), { ...JSON_HEADERS, 'Content-Encoding': 'gzip' });
+    assert.equal(ok.status, 200);
+    const bomb = gzipSync(JSON.stringify({ email: 'x'.repeat(1024 * 1024) }));
+    assert.ok(bomb.length < 8 * 1024);
+    expectError(await post(bomb, { ...JSON_HEADERS, 'Content-Encoding': 'gzip' }), 413, 'payload_too_large');
+    expectError(await post('{"email":"a@b.c"}', { ...JSON_HEADERS, 'Content-Encoding': 'compress' }), 415, 'unsupported_media_type');
+  });
+
+  it('a __proto__ key is refused as json_invalid and changes nothing', async () => {
+    const res = await post('{"email":"ana.silva@example.com","__proto__":{"admin":true}}');
+    expectIssues(res, [{
+      type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Object contains forbidden prototype property' },
+    }]);
+    assert.equal(({} as Record<string, unknown>).admin, undefined);
+  });
+
+  it('a body that cannot be serialised is a 500 internal_error with X-Request-Id, logged and audited as 500', async () => {
+    const res = await w.api.get('/test/bigint', { unchecked: true });
+    expectError(res, 500, 'internal_error');
+    assert.deepEqual(await recorded(res), { logged: 500, audited: 500 });
+  });
+
+  it('a refused webhook registration never echoes a secret, under any spelling of its key', async () => {
+    const secret = 'whsec_partner-chosen-0123456789abcdef';
+    const path = '/api/v2/admin/partners/ptn_full/webhook-endpoints';
+    const bodies = [
+      { subscribed_events: ['crew.status.changed'], secret },
+      { url: 'https://user:pw@hooks.partner.example/x', subscribed_events: ['crew.status.changed'], Secret: secret },
+      { url: 'ftp://x', subscribed_events: ['crew.status.changed'], SECRET: secret, nested: { client_secret: secret, password: secret } },
+      { url: 'ftp://x', subscribed_events: [{ api_key: secret }], secret: 12345 },
+    ];
+    for (const body of bodies) {
+      const res = await w.api.request('POST', path, { key: w.keys.operator, body });
+      assert.equal(res.status, 422, JSON.stringify(res.json));
+      const text = res.bytes.toString();
+      assert.ok(!text.includes(secret) && !text.includes('12345') && !text.includes(':pw@'), text);
+    }
+  });
+
+  it('no body, an empty body and a JSON null are all `missing`', async () => {
+    for (const body of ['', 'null']) {
+      expectIssues(await post(body), [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+    }
+    const none = await w.api.request('POST', LOOKUP, { key: w.keys.full });
+    expectIssues(none, [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+  });
+});
