@@ -3,10 +3,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export SVC_DATABASE_URL="${SVC_DATABASE_URL:-sqlite:data/demo.db}"
-[ -d node_modules ] || npm ci --no-audit --no-fund
-bin/svc db migrate
-bin/svc fixtures load data/requirements.json fixtures/demo.json
+node scripts/ensure-deps.mjs
+bin/svc db migrate                      # also installs the requirement catalogue (data/requirements.json)
+bin/svc fixtures load fixtures/demo.json
 key=$(bin/svc admin issue-key --partner ptn_northsea_mgmt --mode live --label demo 2>/dev/null | tail -n 1)
+echo
+echo "The demo store is $SVC_DATABASE_URL. For bin/svc in another shell to use it:"
+echo "  export SVC_DATABASE_URL=$SVC_DATABASE_URL"
 echo
 echo "Demo partner key (management tier, live mode), shown once:"
 echo "  export SVC_KEY=$key"

@@ -1,6 +1,14 @@
 import { runCli } from './cli/run.ts';
 import { systemClock } from './domain/clock.ts';
 
+// A reader that stops early (`svc admin list-keys | head -1`) closes the pipe. The command still
+// finishes what it does (an audit row, a commit) and exits as usual; what it prints goes nowhere.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 // The one place that reads process.env and argv.
 const code = await runCli(process.argv.slice(2), {
   env: process.env,

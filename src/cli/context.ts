@@ -23,15 +23,18 @@ export function commandConfig(deps: CliDeps, cmd: Command, overrides: Partial<Co
   return loadConfig(deps.env, { ...overrides, ...(db ? { databaseUrl: db } : {}) });
 }
 
-/** Opens the configured store, checks it is migrated (unless told not to), runs `fn`, closes. */
+/**
+ * Opens the configured store, checks it is migrated (unless told not to), runs `fn`, closes. A
+ * missing SQLite file is an error naming the path: only `svc db migrate` passes `create`.
+ */
 export async function withStore<T>(
   config: Config,
   fn: (store: Store) => Promise<T>,
-  options: { requireMigrated?: boolean; poolSize?: number } = {},
+  options: { requireMigrated?: boolean; poolSize?: number; create?: boolean } = {},
 ): Promise<T> {
-  const store = await openStore(config.databaseUrl, { poolSize: options.poolSize });
+  const store = await openStore(config.databaseUrl, { poolSize: options.poolSize, create: options.create ?? false });
   try {
-    if (options.requireMigrated !== false) await assertMigrated(store.db);
+    if (options.requireMigrated !== false) await assertMigrated(store.db, store.displayUrl);
     return await fn(store);
   } finally {
     await store.close();

@@ -7,22 +7,32 @@ import { serveCommand } from './commands/serve.ts';
 import { syncCommand } from './commands/sync.ts';
 import type { CliDeps } from './context.ts';
 
-/** The `svc` command line: one sub-command per file under commands/. */
-export function buildProgram(deps: CliDeps): Command {
-  const program = new Command('svc')
-    .description('Partner Crew Compliance service: read API, compliance checks, signed webhooks')
-    .version('0.1.0')
-    .option('--db <url>', 'store URL: sqlite:PATH or postgres://… (default: $SVC_DATABASE_URL, else sqlite:data/svc.db)')
+/**
+ * Settings commander does not pass on to commands added with addCommand: every command, however
+ * deep, throws instead of exiting (runCli maps usage errors to 64) and writes to the injected streams.
+ */
+function configureTree(cmd: Command, deps: CliDeps): void {
+  cmd.exitOverride()
     .showHelpAfterError()
     .configureOutput({
       writeOut: (s) => deps.stdout.write(s),
       writeErr: (s) => deps.stderr.write(s),
     });
+  for (const sub of cmd.commands) configureTree(sub, deps);
+}
+
+/** The `svc` command line: one sub-command per file under commands/. */
+export function buildProgram(deps: CliDeps): Command {
+  const program = new Command('svc')
+    .description('Partner Crew Compliance service: read API, compliance checks, signed webhooks')
+    .version('0.1.0')
+    .option('--db <url>', 'store URL: sqlite:PATH or postgres://… (default: $SVC_DATABASE_URL, else sqlite:data/svc.db)');
   program.addCommand(dbCommand(deps));
   program.addCommand(fixturesCommand(deps));
   program.addCommand(adminCommand(deps));
   program.addCommand(serveCommand(deps));
   program.addCommand(syncCommand(deps));
   program.addCommand(complianceCommand(deps));
+  configureTree(program, deps);
   return program;
 }

@@ -5,7 +5,7 @@ import { buildProgram } from './program.ts';
 
 /** Runs the CLI on argv (without node and script) and resolves to the process exit code. */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
-  const program = buildProgram(deps).exitOverride();
+  const program = buildProgram(deps);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

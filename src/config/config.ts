@@ -103,7 +103,7 @@ function coerce(key: keyof Config, raw: string): unknown {
 
 /**
  * Builds the Config from environment variables, then command-line overrides (which win).
- * Throws AppError('invalid_input') naming the setting and its variable when a value is bad.
+ * Throws AppError('invalid_setting') naming the setting and its variable when a value is bad.
  */
 export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
   const raw: Record<string, unknown> = {};
@@ -118,7 +118,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     if (err instanceof StructError) {
       const key = err.path[0] as keyof Config;
       const envName = Object.entries(ENV_VARS).find(([, k]) => k === key)?.[0];
-      throw new AppError('invalid_input', `invalid setting ${String(key)}${envName ? ` (${envName})` : ''}: ${err.message}`);
+      throw new AppError('invalid_setting', `invalid setting ${String(key)}${envName ? ` (${envName})` : ''}: ${err.message}`);
     }
     throw err;
   }

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'store_unavailable'
   | 'store_not_migrated'
   | 'invalid_input'
+  | 'invalid_setting'
   | 'sync_locked'
   | 'internal_error';
 
@@ -46,6 +47,7 @@ const STATUS: Record<ErrorCode, number> = {
   store_unavailable: 503,
   store_not_migrated: 503,
   invalid_input: 422,
+  invalid_setting: 500,
   sync_locked: 409,
   internal_error: 500,
 };
@@ -53,6 +55,8 @@ const STATUS: Record<ErrorCode, number> = {
 /** Exit codes the CLI maps errors to (sysexits-style where one fits). */
 const EXIT: Partial<Record<ErrorCode, number>> = {
   invalid_input: 65,
+  // A setting (environment variable or flag) the service cannot run with: bad usage, like a bad flag.
+  invalid_setting: 64,
   store_unavailable: 69,
   store_not_migrated: 78,
   sync_locked: 75,

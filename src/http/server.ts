@@ -25,7 +25,7 @@ function readTls(tls: NonNullable<ListenOptions['tls']>): { cert: Buffer; key: B
   try {
     return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
   } catch (err) {
-    throw new AppError('invalid_input', `cannot read the TLS certificate or key: ${(err as Error).message}`, { cause: err });
+    throw new AppError('invalid_setting', `cannot read the TLS certificate or key (SVC_TLS_CERT/--tls-cert, SVC_TLS_KEY/--tls-key): ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -36,7 +36,11 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new AppError('invalid_input', `cannot listen on ${options.host}:${options.port}: ${err.message}`, { cause: err })));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const change = err.code === 'EADDRINUSE' ? 'the port is in use: choose another with SVC_PORT or --port (0 picks a free one)'
+        : 'change SVC_HOST/--host or SVC_PORT/--port';
+      reject(new AppError('invalid_setting', `cannot listen on ${options.host}:${options.port}: ${err.message}; ${change}`, { cause: err }));
+    });
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -26,6 +26,11 @@ export interface StoreOptions {
    * SQLite: the busy timeout, for the write lock (default 5 s).
    */
   timeoutMs?: number;
+  /**
+   * Create a missing SQLite file and its folder (default true). Commands that only use a store
+   * pass false, so a mistyped path is reported instead of becoming an empty store.
+   */
+  create?: boolean;
 }
 
 /** Parses a store URL: `sqlite:PATH`, `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
@@ -33,17 +38,17 @@ export function parseStoreUrl(url: string): { dialect: DialectName; target: stri
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { dialect: 'postgres', target: url };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (path === '') throw new AppError('invalid_input', `store URL "${url}" names no file (try sqlite:data/svc.db)`);
+    if (path === '') throw new AppError('invalid_setting', `store URL "${url}" names no file (try sqlite:data/svc.db)`);
     return { dialect: 'sqlite', target: path };
   }
-  throw new AppError('invalid_input', `store URL "${url}" is neither sqlite:PATH nor postgres://…`);
+  throw new AppError('invalid_setting', `store URL "${url}" is neither sqlite:PATH nor postgres://…`);
 }
 
 export function maskUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
 }
 
-/** Opens the store a URL names. SQLite files and their folder are created when missing. */
+/** Opens the store a URL names. SQLite files and their folder are created when missing, unless `create: false`. */
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
   const { dialect, target } = parseStoreUrl(url);
   let db: Kysely<Database>;
@@ -58,14 +63,21 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     pool.on('error', () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timeoutMs ? timedPool(pool, timeoutMs) : pool }) });
   } else {
-    if (target !== ':memory:') mkdirSync(dirname(resolve(target)), { recursive: true });
-    db = new Kysely<Database>({ dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize, busyTimeoutMs: options.timeoutMs }) });
+    const create = options.create ?? true;
+    if (target !== ':memory:' && create) mkdirSync(dirname(resolve(target)), { recursive: true });
+    db = new Kysely<Database>({
+      dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize, busyTimeoutMs: options.timeoutMs, create }),
+    });
   }
   const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };
   try {
     await db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
   } catch (err) {
     await store.close().catch(() => {});
+    if (dialect === 'sqlite' && (err as { code?: string }).code === 'SQLITE_CANTOPEN' && !existsSync(target)) {
+      throw new AppError('store_unavailable', `no store exists at ${store.displayUrl} (${resolve(target)}): ` +
+        'run `svc db migrate` to create it, or point SVC_DATABASE_URL or --db at the store you meant', { cause: err });
+    }
     throw new AppError('store_unavailable', `cannot open store ${store.displayUrl}: ${(err as Error).message}`, { cause: err });
   }
   return store;

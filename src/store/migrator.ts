@@ -27,13 +27,13 @@ export async function migrationStatus(db: Kysely<Database>): Promise<MigrationSt
   return list.map((m) => ({ name: m.name, executedAt: m.executedAt ?? null }));
 }
 
-/** Refuses to work on a store whose schema is older than this code, saying how to fix it. */
-export async function assertMigrated(db: Kysely<Database>): Promise<void> {
+/** Refuses to work on a store whose schema is older than this code, saying how to fix it; `name` is the store's masked URL. */
+export async function assertMigrated(db: Kysely<Database>, name = 'the store'): Promise<void> {
   const pending = (await migrationStatus(db)).filter((m) => m.executedAt === null);
   if (pending.length > 0) {
     throw new AppError(
       'store_not_migrated',
-      `the store is not migrated (${pending.length} pending: ${pending.map((m) => m.name).join(', ')}); run \`svc db migrate\``,
+      `${name} is not migrated (${pending.length} pending: ${pending.map((m) => m.name).join(', ')}); run \`svc db migrate\``,
     );
   }
 }

@@ -47,7 +47,7 @@ describeEachStore('svc serve', ({ store, url }) => {
     const run = (args: string[], db: string) => runCli(['serve', '--port', '0', '--db', db, ...args], {
       env: {}, stdout: new PassThrough(), stderr: new PassThrough(), clock: () => NOW, onShutdown: () => {},
     });
-    assert.equal(await run(['--tls-cert', 'x.pem'], url()), 65);
+    assert.equal(await run(['--tls-cert', 'x.pem'], url()), 64);
     assert.equal(await run([], 'sqlite::memory:'), 78);
   });
 });

@@ -83,7 +83,7 @@ describe('serving', () => {
 
   it('an unreadable certificate is a clear error', async () => {
     await assert.rejects(listen(bareApp([]).callback(), { host: '127.0.0.1', port: 0, tls: { certFile: '/nope.pem', keyFile: '/nope.key' } }), {
-      code: 'invalid_input',
+      code: 'invalid_setting',
     });
   });
 });

@@ -30,7 +30,7 @@ describeEachStore('migrations on an empty store', ({ store }) => {
 }, { migrate: false });
 
 it('a store URL that names neither dialect is refused clearly', async () => {
-  await assert.rejects(openStore('mysql://x'), (err: any) => err.code === 'invalid_input' && /sqlite:PATH nor postgres/.test(err.message));
+  await assert.rejects(openStore('mysql://x'), (err: any) => err.code === 'invalid_setting' && /sqlite:PATH nor postgres/.test(err.message));
 });
 
 it('an unreachable Postgres is reported as store_unavailable with the password masked', async () => {

@@ -1,12 +1,8 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { listDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
+import { positiveInt } from '../arguments.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
-
-function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
-  return Number(value);
-}
 
 function withFilters(cmd: Command): Command {
   return cmd

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { installShippedCatalogue } from '../../services/fixtures/shipped-catalogue.ts';
 import { migrateToLatest, migrationStatus } from '../../store/migrator.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
@@ -6,14 +7,21 @@ export function dbCommand(deps: CliDeps): Command {
   const db = new Command('db').description('create and inspect the store schema');
 
   db.command('migrate')
-    .description('apply every pending migration (safe to run again)')
-    .action(async (_opts, cmd: Command) => {
+    .description('create the store when missing, apply every pending migration and install the shipped requirement ' +
+      'catalogue (data/requirements.json); safe to run again')
+    .option('--no-catalogue', 'leave the requirement catalogue as it is')
+    .action(async (opts: { catalogue: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       await withStore(config, async (store) => {
         const results = await migrateToLatest(store.db);
         for (const r of results) println(deps.stdout, `${r.status === 'Success' ? 'applied' : r.status}: ${r.migrationName}`);
         println(deps.stdout, results.length === 0 ? `${store.displayUrl}: already up to date` : `${store.displayUrl}: ${results.length} migration(s) applied`);
-      }, { requireMigrated: false });
+        if (!opts.catalogue) return;
+        const installed = await installShippedCatalogue(store.db, deps.clock);
+        println(deps.stdout, installed.changed
+          ? `${store.displayUrl}: requirement catalogue installed (${installed.requirements} requirements from data/requirements.json)`
+          : `${store.displayUrl}: requirement catalogue up to date (${installed.requirements} requirements)`);
+      }, { requireMigrated: false, create: true });
     });
 
   db.command('status')

@@ -1,6 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { generateData } from '../../services/generate/generate-data.ts';
 import { loadFixtures } from '../../services/fixtures/load-fixtures.ts';
+import { positiveInt } from '../arguments.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
 export function fixturesCommand(deps: CliDeps): Command {
@@ -40,10 +41,4 @@ export function fixturesCommand(deps: CliDeps): Command {
     });
 
   return fixtures;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
 }

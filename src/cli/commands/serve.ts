@@ -1,10 +1,11 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { pino } from 'pino';
 import { AppError } from '../../domain/app-error.ts';
 import { createApp } from '../../http/app.ts';
 import { listen } from '../../http/server.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
+import { port } from '../arguments.ts';
 import { commandConfig, type CliDeps } from '../context.ts';
 
 interface ServeOptions {
@@ -14,11 +15,6 @@ interface ServeOptions {
   tlsKey?: string;
   trustProxy?: boolean;
   allowInsecureWebhooks?: boolean;
-}
-
-function port(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return Number(value);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -43,13 +39,13 @@ export function serveCommand(deps: CliDeps): Command {
         trustProxy: opts.trustProxy || undefined, allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
       });
       if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
-        throw new AppError('invalid_input', '--tls-cert and --tls-key go together');
+        throw new AppError('invalid_setting', '--tls-cert and --tls-key go together (SVC_TLS_CERT, SVC_TLS_KEY)');
       }
       const logger = pino({ level: config.logLevel, base: { service: 'svc' } }, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
-      const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs });
+      const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });
       try {
-        await assertMigrated(store.db);
+        await assertMigrated(store.db, store.displayUrl);
       } catch (err) {
         await store.close();
         throw err;

@@ -18,11 +18,14 @@ export interface Sqlite3DialectOptions {
   /** Connections kept open; reads run in parallel on the libuv pool, writes wait on the lock. */
   poolSize?: number;
   busyTimeoutMs?: number;
+  /** Create the file when it is missing (default); otherwise opening a missing file fails with SQLITE_CANTOPEN. */
+  create?: boolean;
 }
 
-function open(filename: string): Promise<sqlite3.Database> {
+function open(filename: string, create: boolean): Promise<sqlite3.Database> {
+  const mode = sqlite3.OPEN_READWRITE | sqlite3.OPEN_FULLMUTEX | (create ? sqlite3.OPEN_CREATE : 0);
   return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(filename, (err) => (err ? reject(err) : resolve(db)));
+    const db = new sqlite3.Database(filename, mode, (err) => (err ? reject(err) : resolve(db)));
   });
 }
 
@@ -179,12 +182,13 @@ class Sqlite3Driver implements Driver {
       filename: options.filename,
       poolSize: memory ? 1 : (options.poolSize ?? 4),
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      create: options.create ?? true,
     };
   }
 
   async init(): Promise<void> {
     for (let i = 0; i < this.#options.poolSize; i++) {
-      const db = await open(this.#options.filename);
+      const db = await open(this.#options.filename, this.#options.create);
       // WAL lets readers run beside one writer; the busy timeout makes writers queue, not fail.
       await all(db, `pragma busy_timeout = ${this.#options.busyTimeoutMs}`, []);
       if (i === 0) await all(db, 'pragma journal_mode = WAL', []);

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cliChild } from '../helpers/cli.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A clone of package-lock.json in an empty folder, with a fake `npm` first on PATH that records
+ * its arguments: what scripts/ensure-deps.mjs would install, without the network.
+ */
+function fakeClone(installed?: (lock: any) => any) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-clone-'));
+  mkdirSync(join(dir, 'scripts'));
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(join(root, 'scripts/ensure-deps.mjs'), join(dir, 'scripts/ensure-deps.mjs'));
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
+  if (installed) {
+    mkdirSync(join(dir, 'node_modules'));
+    writeFileSync(join(dir, 'node_modules/.package-lock.json'), JSON.stringify(installed(structuredClone(lock))));
+  }
+  writeFileSync(join(dir, 'bin/npm'), '#!/bin/sh\necho "$@" >> npm-calls\n');
+  chmodSync(join(dir, 'bin/npm'), 0o755);
+  return dir;
+}
+
+function ensureDeps(dir: string): Promise<{ code: number | null; stderr: string; npmCalls: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['scripts/ensure-deps.mjs'], { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } },
+      (err, _stdout, stderr) => {
+        const calls = existsSync(join(dir, 'npm-calls')) ? readFileSync(join(dir, 'npm-calls'), 'utf8') : '';
+        resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stderr, npmCalls: calls });
+      });
+  });
+}
+
+const withoutRoot = (lock: any) => {
+  delete lock.packages[''];
+  return lock;
+};
+
+describe('npm test and npm run demo install first on a fresh clone', () => {
+  it('package.json\'s test script and scripts/demo.sh start with scripts/ensure-deps.mjs', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    assert.match(pkg.scripts.test, /^node scripts\/ensure-deps\.mjs && /);
+    assert.match(readFileSync(join(root, 'scripts/demo.sh'), 'utf8'), /^node scripts\/ensure-deps\.mjs$/m);
+  });
+
+  it('no node_modules: runs npm ci', async () => {
+    const res = await ensureDeps(fakeClone());
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.npmCalls, 'ci --no-audit --no-fund\n');
+    assert.match(res.stderr, /node_modules is missing/);
+  });
+
+  it('node_modules installed from an older lock (a package at another version, or missing): runs npm ci', async () => {
+    const older = await ensureDeps(fakeClone((lock) => {
+      withoutRoot(lock).packages['node_modules/tsx'].version = '0.0.1';
+      return lock;
+    }));
+    assert.equal(older.npmCalls, 'ci --no-audit --no-fund\n');
+    assert.match(older.stderr, /node_modules\/tsx is 0\.0\.1, package-lock\.json wants /);
+    const missing = await ensureDeps(fakeClone((lock) => {
+      delete withoutRoot(lock).packages['node_modules/kysely'];
+      return lock;
+    }));
+    assert.equal(missing.npmCalls, 'ci --no-audit --no-fund\n');
+  });
+
+  it('node_modules matching package-lock.json (platform-only optional packages absent): installs nothing', async () => {
+    const res = await ensureDeps(fakeClone((lock) => {
+      for (const [path, entry] of Object.entries<any>(withoutRoot(lock).packages)) if (entry.optional) delete lock.packages[path];
+      return lock;
+    }));
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.npmCalls, '');
+    assert.equal(res.stderr, '');
+  });
+});
+
+describe('npm run demo', () => {
+  it('prints the export SVC_DATABASE_URL line that points bin/svc at the demo store', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+    const demoUrl = `sqlite:${join(dir, 'demo.db')}`;
+    const demo = spawn('bash', [join(root, 'scripts/demo.sh')], {
+      env: { ...process.env, SVC_DATABASE_URL: demoUrl, SVC_PORT: '0', SVC_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.after(() => demo.kill('SIGTERM'));
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      demo.stdout.on('data', (c) => {
+        out += c;
+        if (/"msg":"listening"/.test(out)) resolve();
+      });
+      demo.on('exit', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
+    });
+    const exportLine = /^ {2}export SVC_DATABASE_URL=(\S+)$/m.exec(out);
+    assert.equal(exportLine?.[1], demoUrl);
+    const key = /^ {2}export SVC_KEY=(svc_live_\S+)$/m.exec(out)?.[1];
+    assert.ok(key);
+    const keys = await cliChild(['admin', 'list-keys'], { SVC_DATABASE_URL: exportLine[1] });
+    assert.equal(keys.code, 0, keys.stderr);
+    assert.match(keys.stdout, new RegExp(`\tptn_northsea_mgmt\tlive\tactive\tsvc_live_…${key.slice(-4)}\t`));
+  });
+});
