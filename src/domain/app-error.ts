@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'bad_request'
   | 'headers_too_large'
+  | 'request_timeout'
   | 'invalid_api_key'
   | 'insufficient_scope'
   | 'consent_required'
@@ -28,6 +29,7 @@ export type ErrorCode =
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   headers_too_large: 431,
+  request_timeout: 408,
   invalid_api_key: 401,
   insufficient_scope: 403,
   consent_required: 403,

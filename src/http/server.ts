@@ -3,11 +3,14 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../domain/app-error.ts';
+import { clientErrorListener, type ClientErrorAnswer } from './client-error.ts';
 
 export interface ListenOptions {
   host: string;
   port: number;
   tls?: { certFile: string; keyFile: string };
+  /** Told of every request Node refused before the app saw it (431, 400, 408), after it is answered. */
+  onClientError?: (answer: ClientErrorAnswer) => void;
 }
 
 /** A listening server and how to stop it gracefully. */
@@ -35,6 +38,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
   // Slow or stuck clients must not hold a connection for ever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
+  server.on('clientError', clientErrorListener(options.onClientError));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const change = err.code === 'EADDRINUSE' ? 'the port is in use: choose another with SVC_PORT or --port (0 picks a free one)'

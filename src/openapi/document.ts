@@ -16,7 +16,9 @@ Errors: 422 bodies are \`{"detail": [{type, loc, msg, input, ctx?}]}\` as FastAP
 \`{"detail": {"code", "message", ...}}\`. On any path: an unknown path is 404 \`not_found\`; a method a path does not take is 405
 \`method_not_allowed\` with an \`Allow\` header; bodies over 64 KiB are 413 \`payload_too_large\`; a body with a content type other
 than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).
-JSON nested deeper than 32 levels is 422 \`json_invalid\`. A 422 \`input\` is a bounded copy of what was sent: strings cut to 200
+A request the server cannot read is answered before any route, in the same shape and with \`X-Request-Id\`: 400 \`bad_request\`
+(malformed HTTP), 408 \`request_timeout\` (headers not received within 15 s, or the request within 30 s), 431
+\`headers_too_large\` (request line and headers over 16 KiB). JSON nested deeper than 32 levels is 422 \`json_invalid\`. A 422 \`input\` is a bounded copy of what was sent: strings cut to 200
 characters, at most 20 entries and 4 levels per container, and the value of secret-like fields (secret, password, token, key…)
 as \`"[redacted]"\`.`;
 

@@ -54,7 +54,11 @@ export function serveCommand(deps: CliDeps): Command {
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {
-        running = await listen(app.callback(), { host: config.host, port: config.port, tls });
+        running = await listen(app.callback(), {
+          host: config.host, port: config.port, tls,
+          // Requests Node refuses before the app sees them get a log line under their request id too.
+          onClientError: (a) => logger.info({ reqId: a.requestId, status: a.status, reason: a.reason }, 'request'),
+        });
       } catch (err) {
         await store.close();
         throw err;
