@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { apiDocument } from '../src/http/routes/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-openapi-'));
 const file = join(dir, 'openapi.json');
@@ -22,7 +22,7 @@ function run(cmd: string, args: string[], capture = false) {
 
 let failed = false;
 try {
-  writeFileSync(file, JSON.stringify(buildOpenApiDocument(), null, 2));
+  writeFileSync(file, JSON.stringify(apiDocument(), null, 2));
   const redocly = run(bin('redocly'), ['lint', '--config', 'redocly.yaml', '--format=json', file], true);
   const totals = (JSON.parse(redocly.stdout) as { totals: { errors: number; warnings: number } }).totals;
   if (redocly.status !== 0 || totals.errors + totals.warnings > 0) {

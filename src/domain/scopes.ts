@@ -1,3 +1,4 @@
+import { AppError } from './app-error.ts';
 import type { PartnerKind, PartnerTier } from './vocabulary.ts';
 
 /** Every scope name the service knows (docs/contract.md, "Scopes"). */
@@ -65,3 +66,27 @@ export function effectiveScopes(p: ScopeSubject): Scope[] {
   return [...out].sort();
 }
 
+
+/**
+ * The scopes an operation requires: all of a list, or any one of a list (the profile, whose blocks
+ * each open with their own scope). Declared once per route (src/http/routes/) and stated from
+ * there in the OpenAPI document.
+ */
+export type ScopeRule = { all: readonly Scope[] } | { any: readonly Scope[] };
+
+/** The download route's rule; a file link checks it again when followed (src/services/read-api/file-links.ts). */
+export const DOCUMENT_DOWNLOAD_SCOPES: ScopeRule = { all: ['crew:documents:download'] };
+
+/** The scope to name in a 403 when `held` does not satisfy `rule`, or null when it does. */
+export function missingScope(rule: ScopeRule, held: ReadonlySet<Scope>): Scope | null {
+  if ('all' in rule) return rule.all.find((s) => !held.has(s)) ?? null;
+  return rule.any.some((s) => held.has(s)) ? null : rule.any[0] ?? null;
+}
+
+/** 403 insufficient_scope naming the missing scope, with its WWW-Authenticate challenge. */
+export function insufficientScope(scope: string): AppError {
+  return new AppError('insufficient_scope', `this key lacks the scope ${scope}`, {
+    extra: { required_scope: scope },
+    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+  });
+}

@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { OperationDeclaration } from '../openapi/operation.ts';
+import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
@@ -24,6 +26,8 @@ export interface RouteDeps extends Required<AppDeps> {
   /** Server-side HMAC keys (cursor, file links), loaded from the store once and cached. */
   signingKeys: () => Promise<SigningKeys>;
   rateLimiter: RateLimiter;
+  /** The requirement catalogue; one per app, as the evaluator keeps its compiled index per array identity. */
+  catalogue: CatalogueCache;
 }
 
 /** The operator behind an admin call. */
@@ -60,10 +64,12 @@ export type AppRouter = Router<AppState>;
 export type AppMiddleware = RouterMiddleware<AppState>;
 
 /**
- * One resource's routes. Add a module to `routeModules` in routes/index.ts and its paths to
- * `pathGroups` in openapi/paths/index.ts; a test checks the two agree.
+ * One resource's routes, built with `routeModule` (src/http/route.ts) from route declarations,
+ * which the OpenAPI document is built from too. Add a module to `routeModules` in routes/index.ts.
  */
 export interface RouteModule {
   name: string;
+  /** The declarations of the module's routes; absent for test-only modules, which stay undocumented. */
+  routes?: readonly OperationDeclaration[];
   register(router: AppRouter, deps: RouteDeps): void;
 }

@@ -1,6 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule } from './app-deps.ts';
@@ -20,6 +21,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     randomBytes,
     signingKeys: signingKeysLoader(deps.db, randomBytes),
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
+    catalogue: new CatalogueCache(deps.clock),
   };
 }
 

@@ -1,7 +1,7 @@
 import { HEADERS } from './errors.ts';
-import { pathGroups } from './paths/index.ts';
+import { bodySchemasOf, pathsOf, type OperationDeclaration } from './operation.ts';
 import { schemas } from './schemas.ts';
-import type { JsonObject, PathItems } from './types.ts';
+import type { JsonObject } from './types.ts';
 import { webhookOperations, webhookSchemas } from './webhooks.ts';
 
 const DESCRIPTION = `Read-only partner API over crew, vessel, document and compliance data.
@@ -33,16 +33,11 @@ const TAGS = [
   { name: 'operations', description: 'Health probe and this document' },
 ];
 
-function mergePaths(groups: readonly PathItems[]): PathItems {
-  const out: PathItems = {};
-  for (const group of groups) {
-    for (const [path, item] of Object.entries(group)) out[path] = { ...(out[path] ?? {}), ...item };
-  }
-  return out;
-}
-
-/** The OpenAPI 3.1 document of the service, served at GET /openapi.json. */
-export function buildOpenApiDocument(): JsonObject {
+/**
+ * The OpenAPI 3.1 document of the service, served at GET /openapi.json: the paths built from the
+ * routes' declarations (src/http/routes/), the resource and webhook schemas of this folder.
+ */
+export function buildOpenApiDocument(operations: readonly OperationDeclaration[]): JsonObject {
   return {
     openapi: '3.1.0',
     info: {
@@ -56,7 +51,7 @@ export function buildOpenApiDocument(): JsonObject {
     // Relative: the paths are served by whichever svc serves this document.
     servers: [{ url: '/', description: 'this service (the origin that served this document)' }],
     tags: TAGS,
-    paths: mergePaths(pathGroups),
+    paths: pathsOf(operations),
     webhooks: webhookOperations(),
     components: {
       securitySchemes: {
@@ -65,7 +60,7 @@ export function buildOpenApiDocument(): JsonObject {
         operatorBearer: { type: 'http', scheme: 'bearer', description: 'operator key: svc_op_…' },
       },
       headers: HEADERS,
-      schemas: { ...schemas, ...webhookSchemas(schemas.Document!) },
+      schemas: { ...schemas, ...bodySchemasOf(operations), ...webhookSchemas(schemas.Document!) },
     },
   };
 }

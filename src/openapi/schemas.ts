@@ -55,7 +55,6 @@ const resources: Record<string, JsonObject> = {
     expiring_within_days: { type: 'integer', minimum: EXPIRING_WINDOW_DAYS.min, maximum: EXPIRING_WINDOW_DAYS.max },
     next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
   }, ['items', 'expiring_within_days']),
-  LookupRequest: object({ email: { ...str, minLength: 1, maxLength: 320 } }, ['email'], { additionalProperties: false }),
   LookupResult: object({ crew_unique_id: str }),
   Capacity: object({
     stcw_regulation: nullable(str), role: str, level: nullable(str), gt_max: nullable({ type: 'integer' }),
@@ -132,7 +131,6 @@ const resources: Record<string, JsonObject> = {
       + 'crew:contact:read email, phone, country_code; crew:professional:read nationality, languages, skills, years_experience, bio, '
       + 'profile_photo_url; crew:experience:read employment_history; crew:personal:read date_of_birth, address, passport, visas.',
   }),
-  EmptyBody: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'exactly {}: the check takes no fields' },
   SatisfyingDocument: object({
     document_id: str, title: nullable(str), expiry_date: nullable(date),
     download_path: { ...nullable(str), description: 'GET /api/v2/files/{token} on this service, valid 15 minutes; null without crew:documents:download or documents consent, or when no file is held' },

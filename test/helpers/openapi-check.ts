@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { apiDocument } from '../../src/http/routes/index.ts';
 
 type Json = Record<string, any>;
 
@@ -21,7 +21,7 @@ function strict(node: unknown): unknown {
   return out;
 }
 
-const document = buildOpenApiDocument() as Json;
+const document = apiDocument() as Json;
 const ajv = new Ajv2020.default({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ ...(strict(document) as Json), $id: DOC_ID });

@@ -6,9 +6,9 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { routeDeps } from '../../src/http/app.ts';
 import type { AppState } from '../../src/http/app-deps.ts';
-import { routeTemplate } from '../../src/http/middleware/audit.ts';
+import { pathTemplate } from '../../src/openapi/operation.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { apiDocument } from '../../src/http/routes/index.ts';
 import { compileEveryResponseSchema } from '../helpers/openapi-check.ts';
 import { startWorld } from '../helpers/read-api-world.ts';
 import { describeEachStore } from '../helpers/stores.ts';
@@ -18,7 +18,7 @@ function appOperations(): string[] {
   const router = new Router<AppState>();
   const deps = routeDeps({ db: {} as never, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) });
   for (const m of routeModules) m.register(router, deps);
-  return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${routeTemplate(String(layer.path))}`)).sort();
+  return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${pathTemplate(String(layer.path))}`)).sort();
 }
 
 function documentedOperations(doc: Record<string, any>): string[] {
@@ -28,7 +28,7 @@ function documentedOperations(doc: Record<string, any>): string[] {
 
 describe('the OpenAPI document', () => {
   it('validates as OpenAPI 3.1, version 0.1.0', async () => {
-    const doc = buildOpenApiDocument();
+    const doc = apiDocument();
     const validator = new Validator();
     const res = await validator.validate(structuredClone(doc));
     assert.equal(res.valid, true, JSON.stringify(res.errors, null, 2));
@@ -41,7 +41,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes exactly the routes the app serves', () => {
-    assert.deepEqual(documentedOperations(buildOpenApiDocument()), appOperations());
+    assert.deepEqual(documentedOperations(apiDocument()), appOperations());
   });
 
   it('every JSON response schema compiles, every $ref resolving', () => {
@@ -49,7 +49,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('every operation documents its errors and every path parameter', () => {
-    for (const [path, item] of Object.entries<Record<string, any>>(buildOpenApiDocument().paths as any)) {
+    for (const [path, item] of Object.entries<Record<string, any>>(apiDocument().paths as any)) {
       const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const [method, op] of Object.entries<any>(item)) {
         assert.ok(op.responses['500'], `${method} ${path}: 500`);
@@ -67,7 +67,7 @@ describeEachStore('GET /openapi.json', ({ store }) => {
     try {
       const res = await w.api.get('/openapi.json');
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, JSON.parse(JSON.stringify(buildOpenApiDocument())));
+      assert.deepEqual(res.json, JSON.parse(JSON.stringify(apiDocument())));
     } finally {
       await w.close();
     }

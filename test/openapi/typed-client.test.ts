@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { apiDocument } from '../../src/http/routes/index.ts';
 
 const TSC = resolve('node_modules/typescript/bin/tsc');
 
@@ -50,7 +50,7 @@ describe('a typed client generated from the OpenAPI document (openapi-typescript
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('generates types for every path and webhook, and a usage of them typechecks', async () => {
-    const ast = await openapiTS(structuredClone(buildOpenApiDocument()) as never);
+    const ast = await openapiTS(structuredClone(apiDocument()) as never);
     const source = astToString(ast);
     for (const name of ['/api/v2/employers/me/fleet', 'crew.compliance.changed', 'CrewProfileUpdatedEvent']) assert.ok(source.includes(name), name);
     writeFileSync(join(dir, 'api.d.ts'), source);

@@ -5,12 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.ts';
 import { groupCommit } from '../../services/group-commit.ts';
 import { insertAuditEntries, type AuditEntry } from '../../store/repositories/audit-repo.ts';
+import { pathTemplate } from '../../openapi/operation.ts';
 import type { AppState } from '../app-deps.ts';
-
-/** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
-export function routeTemplate(routerPath: string): string {
-  return routerPath.replace(/:(\w+)/g, '{$1}');
-}
 
 /**
  * Writes one audit row for every call, rejected ones included, once the response is decided:
@@ -31,7 +27,7 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
     } finally {
       const facts = ctx.state.audit;
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      const route = facts.route ?? (typeof matched === 'string' ? routeTemplate(matched) : null);
+      const route = facts.route ?? (typeof matched === 'string' ? pathTemplate(matched) : null);
       const params = ((ctx as { params?: Record<string, string> }).params ?? {});
       try {
         await write({

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
 import type { AppState } from '../app-deps.ts';
-import { routeTemplate } from './audit.ts';
+import { pathTemplate } from '../../openapi/operation.ts';
 
 interface MatchedLayer {
   path: string;
@@ -19,7 +19,7 @@ export function fallback(): Middleware<AppState> {
     const matched = ((ctx as { matched?: MatchedLayer[] }).matched ?? []).filter((l) => l.methods.length > 0);
     if (matched.length === 0) throw new AppError('not_found', `no route ${ctx.path}`);
     const allowed = [...new Set(matched.flatMap((l) => l.methods))];
-    const template = routeTemplate(matched[0]!.path);
+    const template = pathTemplate(matched[0]!.path);
     ctx.state.audit.route = template;
     // A file link's token is a credential: it stays out of the audit row and the log here too.
     if (template.includes('{token}')) ctx.state.audit.path = template;

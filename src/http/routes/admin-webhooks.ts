@@ -1,8 +1,9 @@
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
-import type { RouteModule } from '../app-deps.ts';
-import { operatorGuards } from '../middleware/guards.ts';
+import { route, routeModule } from '../route.ts';
 import { operatorOf, pathParam } from '../request-context.ts';
-import { readJsonBody } from '../validation/index.ts';
+
+const NO_STORE = { description: '`no-store`: the answer holds the signing secret', schema: { type: 'string', const: 'no-store' } };
+const endpoint = (description: string) => ({ description, schema: 'WebhookEndpoint', headers: { 'Cache-Control': NO_STORE } });
 
 /**
  * `POST /api/v2/admin/partners/{partner_id}/webhook-endpoints` (operator key): register the
@@ -11,20 +12,35 @@ import { readJsonBody } from '../validation/index.ts';
  * the registration service, the same rules as `svc admin register-webhook` (422 issues, 404
  * partner_not_found). The audit row holds the operator key and the path, never the body.
  */
-export const adminWebhooksRoutes: RouteModule = {
-  name: 'admin-webhooks',
-  register(router, deps) {
-    router.post('/api/v2/admin/partners/:partner_id/webhook-endpoints', ...operatorGuards(deps), async (ctx) => {
-      operatorOf(ctx); // throws if the guards above were ever dropped: this answer holds a secret
+export const adminWebhooksRoutes = routeModule('admin-webhooks', [
+  route({
+    method: 'post',
+    path: '/api/v2/admin/partners/:partner_id/webhook-endpoints',
+    access: 'operator',
+    body: { validatedBy: 'service', schema: 'WebhookEndpointRequest' },
+    doc: {
+      operationId: 'registerWebhookEndpoint',
+      tags: ['admin'],
+      summary: 'Register or rotate a partner\'s webhook endpoint',
+      description: 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. One endpoint per partner: the first '
+        + 'registration creates it (201), a later one replaces its URL, events, secret and status (200), keeping `endpoint_id` and '
+        + '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, base64url) whenever the body has none, on rotation '
+        + 'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. '
+        + '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which '
+        + 'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',
+      responses: { 200: endpoint('The existing endpoint, rotated'), 201: endpoint('The endpoint, created') },
+      errors: { 404: ['partner_not_found'] },
+    },
+    async handle(ctx, { body }, deps) {
+      operatorOf(ctx); // throws if the guards were ever dropped: this answer holds a secret
       ctx.set('Cache-Control', 'no-store');
-      const body = await readJsonBody(ctx);
-      const { created, endpoint } = await registerWebhookEndpoint(deps.db, pathParam(ctx, 'partner_id'), body, {
+      const { created, endpoint: saved } = await registerWebhookEndpoint(deps.db, pathParam(ctx, 'partner_id'), body, {
         clock: deps.clock,
         allowInsecure: deps.config.allowInsecureWebhooks,
         randomBytes: deps.randomBytes,
       });
       ctx.status = created ? 201 : 200;
-      ctx.body = toEndpointWire(endpoint);
-    });
-  },
-};
+      ctx.body = toEndpointWire(saved);
+    },
+  }),
+]);

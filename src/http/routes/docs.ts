@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../domain/app-error.ts';
-import type { AppContext, RouteModule } from '../app-deps.ts';
+import type { AppContext } from '../app-deps.ts';
+import { route, routeModule } from '../route.ts';
+import { pathParam } from '../request-context.ts';
 
 /*
  * The API reference page (GET /docs): Swagger UI from the swagger-ui-dist package, every script,
@@ -93,20 +95,66 @@ function send(ctx: AppContext, file: DocsAsset, cacheControl: string): void {
   ctx.body = file.bytes;
 }
 
+const DOCS_HEADERS = {
+  ETag: { description: 'the file\'s content hash', schema: { type: 'string' } },
+  'Cache-Control': { description: '`no-cache` for the page, `public, max-age=86400` for assets', schema: { type: 'string' } },
+  'Content-Security-Policy': { description: 'this origin only (images also as data: URIs)', schema: { type: 'string' } },
+};
+const NOT_MODIFIED = { description: 'Not modified (If-None-Match matched the ETag)' };
+const docs = docsAssets();
+
 /**
  * `GET /docs`: the interactive API reference (Swagger UI) rendered from /openapi.json, and
  * `GET /docs/assets/{file}`: its scripts, stylesheet and icon. No key needed. The page is
  * revalidated on every load; assets are cached for a day and revalidated by ETag.
  */
-export const docsRoutes: RouteModule = {
-  name: 'docs',
-  register(router) {
-    const docs = docsAssets();
-    router.get('/docs', async (ctx) => send(ctx, docs.page, 'no-cache'));
-    router.get('/docs/assets/:file', async (ctx) => {
-      const file = docs.asset(ctx.params.file ?? '');
-      if (!file) throw new AppError('not_found', `no such documentation asset: ${String(ctx.params.file).slice(0, 100)}`);
+export const docsRoutes = routeModule('docs', [
+  route({
+    method: 'get',
+    path: '/docs',
+    access: 'public',
+    doc: {
+      operationId: 'getApiReferencePage',
+      tags: ['operations'],
+      summary: 'This document as an interactive reference page',
+      description: 'No key. Swagger UI rendering `/openapi.json`; every script, stylesheet and image comes from this service '
+        + '(`/docs/assets/…`), under a Content-Security-Policy that allows this origin only. Revalidated on every load (ETag).',
+      responses: {
+        200: { description: 'The HTML page', headers: DOCS_HEADERS, content: { 'text/html': { schema: { type: 'string' } } } },
+        304: NOT_MODIFIED,
+      },
+    },
+    async handle(ctx) {
+      send(ctx, docs.page, 'no-cache');
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/docs/assets/:file',
+    access: 'public',
+    doc: {
+      operationId: 'getApiReferenceAsset',
+      tags: ['operations'],
+      summary: 'A script, stylesheet or icon of the reference page',
+      description: 'No key. Cached for a day (`Cache-Control: public, max-age=86400`), then revalidated by ETag.',
+      responses: {
+        200: {
+          description: 'The file',
+          headers: DOCS_HEADERS,
+          content: {
+            'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } },
+            'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+          },
+        },
+        304: NOT_MODIFIED,
+      },
+      errors: { 404: ['not_found'] },
+    },
+    async handle(ctx) {
+      const name = pathParam(ctx, 'file');
+      const file = docs.asset(name);
+      if (!file) throw new AppError('not_found', `no such documentation asset: ${name.slice(0, 100)}`);
       send(ctx, file, 'public, max-age=86400');
-    });
-  },
-};
+    },
+  }),
+]);

@@ -1,5 +1,5 @@
 import { openFileLink } from '../../services/read-api/file-links.ts';
-import type { RouteModule } from '../app-deps.ts';
+import { route, routeModule } from '../route.ts';
 import { pathParam } from '../request-context.ts';
 
 /** `filename` made safe for a quoted header value; the exact name goes in `filename*`. */
@@ -13,10 +13,32 @@ function contentDisposition(name: string): string {
  * credential, and every gate is checked again when it is followed. Audited with the token's
  * partner, key, crew member and document.
  */
-export const filesRoutes: RouteModule = {
-  name: 'files',
-  register(router, deps) {
-    router.get('/api/v2/files/:token', async (ctx) => {
+export const filesRoutes = routeModule('files', [
+  route({
+    method: 'get',
+    path: '/api/v2/files/:token',
+    access: 'public',
+    doc: {
+      operationId: 'getFile',
+      tags: ['documents'],
+      summary: 'The file behind a download link',
+      description: 'No API key: the signed token is the credential. Every gate of the download endpoint is checked again when the link is followed '
+        + '(key still active, scope, fleet, consent, document still listable). 410 `link_expired` after 15 minutes, 404 `not_found` for a tampered token.',
+      responses: {
+        200: {
+          description: 'The file, as an attachment',
+          headers: { 'Content-Disposition': { schema: { type: 'string' } } },
+          content: {
+            'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+            'image/jpeg': {},
+            'image/png': {},
+          },
+        },
+      },
+      errors: { 403: ['insufficient_scope', 'consent_required'], 404: ['not_found', 'crew_not_found', 'document_not_found'], 410: ['link_expired'] },
+    },
+    async handle(ctx, _input, deps) {
       // The token is a credential for its lifetime: it is kept out of the audit row and the log.
       ctx.state.audit.path = '/api/v2/files/{token}';
       const { fileLink } = await deps.signingKeys();
@@ -28,6 +50,6 @@ export const filesRoutes: RouteModule = {
       ctx.set('Content-Disposition', contentDisposition(file.fileName));
       ctx.type = file.contentType;
       ctx.body = file.bytes;
-    });
-  },
-};
+    },
+  }),
+]);

@@ -1,48 +1,65 @@
 import { utcDate } from '../../domain/document.ts';
+import { int, str } from '../../domain/fields.ts';
+import { issues } from '../../domain/validation-issues.ts';
 import { EXPIRING_WINDOW_DAYS, FLEET_PAGE_LIMIT } from '../../domain/vocabulary.ts';
 import { decodeFleetCursor, listFleetPage } from '../../services/read-api/fleet.ts';
-import { requireScope } from '../../services/visibility/access.ts';
-import type { AppContext, RouteDeps, RouteModule } from '../app-deps.ts';
-import { partnerGuards } from '../middleware/guards.ts';
+import type { AppContext, RouteDeps } from '../app-deps.ts';
+import { route, routeModule } from '../route.ts';
 import { partnerOf } from '../request-context.ts';
-import { int, issues, queryValues, readFields, str, throwValidation } from '../validation/index.ts';
+
+const bounded = (b: { min: number; max: number }) => int({ ge: b.min, le: b.max });
 
 const QUERY = {
-  limit: { parse: int({ ge: FLEET_PAGE_LIMIT.min, le: FLEET_PAGE_LIMIT.max }), default: FLEET_PAGE_LIMIT.default },
-  cursor: { parse: str() },
-  include_documents_expiring_within_days: { parse: int({ ge: EXPIRING_WINDOW_DAYS.min, le: EXPIRING_WINDOW_DAYS.max }) },
-};
-
-/**
- * The query, with the cursor checked in the same 422 as the other parameters. A continuation
- * page keeps the cursor's window when none is given; a different window is a foreign cursor.
- */
-async function readFleetQuery(ctx: AppContext, deps: RouteDeps) {
-  const partner = partnerOf(ctx);
-  const { value: q, issues: found } = readFields(queryValues(ctx), QUERY, 'query', null);
-  let cursor = null;
-  if (q.cursor !== undefined) {
-    cursor = decodeFleetCursor((await deps.signingKeys()).fleetCursor, q.cursor, partner);
-    const window = q.include_documents_expiring_within_days;
-    if (!cursor || (window !== undefined && window !== cursor.windowDays)) {
-      found.push(issues.valueError(['query', 'cursor'], q.cursor, 'invalid cursor'));
-    }
-  }
-  if (found.length > 0) throwValidation(found);
-  const windowDays = q.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
-  return { limit: q.limit, windowDays, after: cursor?.after ?? null };
-}
-
-/** `GET /api/v2/employers/me/fleet` (vessels:fleet:read): the crew roster, a keyset page at a time. */
-export const fleetRoutes: RouteModule = {
-  name: 'fleet',
-  register(router, deps) {
-    router.get('/api/v2/employers/me/fleet', ...partnerGuards(deps), async (ctx) => {
-      const partner = partnerOf(ctx);
-      requireScope(partner, 'vessels:fleet:read');
-      const q = await readFleetQuery(ctx, deps);
-      const { fleetCursor } = await deps.signingKeys();
-      ctx.body = await listFleetPage(deps.db, partner, fleetCursor, { ...q, today: utcDate(deps.clock()) });
-    });
+  limit: { parse: bounded(FLEET_PAGE_LIMIT), default: FLEET_PAGE_LIMIT.default, description: 'page size' },
+  cursor: {
+    parse: str(),
+    description: 'the previous page\'s `next_cursor`, unchanged. Signed and bound to the partner, the key\'s mode and the expiry window: '
+      + 'a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
+  },
+  include_documents_expiring_within_days: {
+    parse: bounded(EXPIRING_WINDOW_DAYS),
+    description: `window for documents_expiring, echoed as expiring_within_days; ${EXPIRING_WINDOW_DAYS.default} on a first page`,
   },
 };
+
+/** The cursor, when one was sent and is valid for this partner; a continuation page keeps its window. */
+async function cursorOf(ctx: AppContext, deps: RouteDeps, sent: string | undefined) {
+  return sent === undefined ? null : decodeFleetCursor((await deps.signingKeys()).fleetCursor, sent, partnerOf(ctx));
+}
+
+/** `GET /api/v2/employers/me/fleet`: the crew roster, a keyset page at a time. */
+export const fleetRoutes = routeModule('fleet', [
+  route({
+    method: 'get',
+    path: '/api/v2/employers/me/fleet',
+    access: 'partner',
+    scopes: { all: ['vessels:fleet:read'] },
+    query: QUERY,
+    // A window other than the cursor's makes it a foreign cursor, in the same 422 as the other parameters.
+    async checkQuery(ctx, q, deps) {
+      if (q.cursor === undefined) return [];
+      const cursor = await cursorOf(ctx, deps, q.cursor);
+      const window = q.include_documents_expiring_within_days;
+      return !cursor || (window !== undefined && window !== cursor.windowDays)
+        ? [issues.valueError(['query', 'cursor'], q.cursor, 'invalid cursor')] : [];
+    },
+    doc: {
+      operationId: 'listFleet',
+      tags: ['fleet'],
+      summary: 'The crew on the partner\'s vessels, a page at a time',
+      description: 'One entry per crew member and vessel (assignment status invited, active or on_leave), '
+        + 'ordered by vessel_id then crew_unique_id. Keyset pages: rows added or removed between pages are neither skipped nor repeated. '
+        + '`status` and `background_check_status` are present only with the crew member\'s status consent and `crew:status:read`. '
+        + 'A continuation page keeps the first page\'s window when `include_documents_expiring_within_days` is left out.',
+      responses: { 200: { description: 'A page of the fleet', schema: 'FleetPage' } },
+    },
+    async handle(ctx, { query: q }, deps) {
+      const cursor = await cursorOf(ctx, deps, q.cursor);
+      const windowDays = q.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
+      const { fleetCursor } = await deps.signingKeys();
+      ctx.body = await listFleetPage(deps.db, partnerOf(ctx), fleetCursor, {
+        limit: q.limit, windowDays, after: cursor?.after ?? null, today: utcDate(deps.clock()),
+      });
+    },
+  }),
+]);

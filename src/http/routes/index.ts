@@ -1,3 +1,5 @@
+import { buildOpenApiDocument } from '../../openapi/document.ts';
+import type { JsonObject } from '../../openapi/types.ts';
 import type { RouteModule } from '../app-deps.ts';
 import { adminKeysRoutes } from './admin-keys.ts';
 import { adminWebhooksRoutes } from './admin-webhooks.ts';
@@ -13,13 +15,14 @@ import { partnersRoutes } from './partners.ts';
 import { vesselsRoutes } from './vessels.ts';
 
 /**
- * Every route module of the API, mounted by createApp in this order. To add routes: write a
- * RouteModule in this folder (partner routes start with `...partnerGuards(deps)`, admin routes with
- * `...operatorGuards(deps)`), list it here, and describe its paths in src/openapi/paths/.
+ * Every route module of the API, mounted by createApp in this order. To add routes: declare them
+ * with `route(…)` in a `routeModule` in this folder (method, path, access, scopes, query, body,
+ * the OpenAPI prose and responses, the handler; see src/http/route.ts) and list the module here.
+ * The OpenAPI document is built from the same declarations.
  */
 export const routeModules: readonly RouteModule[] = [
   healthRoutes,
-  openapiRoutes,
+  openapiRoutes(() => apiDocument()),
   docsRoutes,
   partnersRoutes,
   vesselsRoutes,
@@ -31,3 +34,8 @@ export const routeModules: readonly RouteModule[] = [
   adminKeysRoutes,
   adminWebhooksRoutes,
 ];
+
+/** The OpenAPI document of every declared route, served at GET /openapi.json. */
+export function apiDocument(): JsonObject {
+  return buildOpenApiDocument(routeModules.flatMap((m) => m.routes ?? []));
+}

@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
-import { readFields, type FieldSpec, type ParsedFields } from './fields.ts';
+import { readFields, type FieldSpec, type ParsedFields } from '../../domain/fields.ts';
 import { issues, throwValidation } from './issues.ts';
 import { locateJsonError, MAX_JSON_DEPTH } from './json-error.ts';
 

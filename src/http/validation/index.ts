@@ -4,8 +4,8 @@
  */
 export { MAX_BODY_BYTES, isJsonContentType, parseJsonBody, readJsonBody } from './body.ts';
 export { MAX_JSON_DEPTH } from './json-error.ts';
-export { bool, int, list, literal, readFields, refine, str } from './fields.ts';
-export type { FieldParser, FieldSpec, Parsed, ParsedFields } from './fields.ts';
+export { bool, fieldSchema, int, list, literal, objectSchema, readFields, refine, str } from '../../domain/fields.ts';
+export type { FieldParser, FieldSpec, FieldSpecs, JsonSchema, Parsed, ParsedFields } from '../../domain/fields.ts';
 export { echoInput, issue, issues, issuesOf, throwValidation, validationError } from './issues.ts';
 export type { Loc, ValidationIssue } from './issues.ts';
-export { parseQuery, queryBool, queryInt, queryString, queryValues } from './query.ts';
+export { parseQuery, queryValues } from './query.ts';

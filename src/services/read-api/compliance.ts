@@ -1,9 +1,10 @@
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
+import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { hasConsent } from '../../store/repositories/consents-repo.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
 import { checkCompliance, chooseAssignment, type ComplianceDeps } from '../compliance/check-compliance.ts';
-import { requireConsent, requireCrewOnFleet, requireScope } from '../visibility/access.ts';
+import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';
 
@@ -15,7 +16,7 @@ export interface LinkOptions {
 }
 
 /**
- * `POST …/crew/{crew_unique_id}/compliance-checks`: scope, fleet (404), compliance consent, then
+ * `POST …/crew/{crew_unique_id}/compliance-checks`: fleet (404), compliance consent, then
  * a live evaluation with the stored-result fallback. Medical rows lose their document details
  * without crew:medical:read; download paths are given only to keys that could follow them
  * (crew:documents:download and documents consent) and only for documents with a file.
@@ -23,11 +24,10 @@ export interface LinkOptions {
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: ComplianceDeps, links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
-  requireScope(ctx, 'crew:compliance:read');
   const assignments = await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'compliance');
   const outcome = await checkCompliance(db, deps, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
-  const canDownload = ctx.scopes.has('crew:documents:download') && await hasConsent(db, ctx.partner.partnerId, crewUniqueId, 'documents');
+  const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && await hasConsent(db, ctx.partner.partnerId, crewUniqueId, 'documents');
   const satisfying = outcome.evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId));
   const withFiles = canDownload ? await documentIdsWithFiles(db, [...new Set(satisfying)]) : new Set<string>();
   const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;

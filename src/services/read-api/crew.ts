@@ -3,13 +3,12 @@ import type { Db } from '../../store/database.ts';
 import { readFile } from '../../store/repositories/documents-repo.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
 import { findCrewRows } from '../../store/repositories/reference-data-repo.ts';
-import { requireConsent, requireCrewOnFleet, requireScope } from '../visibility/access.ts';
+import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
 import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
-import { PROFILE_BLOCK_SCOPES, toProfileWire, type ProfileWire } from '../visibility/profile.ts';
+import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
 /** Crew lookup by e-mail (docs/decisions.md §4): case-insensitive and trimmed, crew on the fleet only. */
 export async function lookupCrew(db: Db, ctx: PartnerContext, email: string): Promise<{ crew_unique_id: string }> {
-  requireScope(ctx, 'crew:status:read');
   const id = await findFleetCrewByEmail(db, fleetOf(ctx.partner, ctx.mode), email.trim().toLowerCase());
   if (!id) throw new AppError('crew_not_found', 'no crew member with that e-mail address on your fleet');
   return { crew_unique_id: id };
@@ -22,22 +21,16 @@ async function crewRow(db: Db, crewUniqueId: string) {
   return row;
 }
 
-/**
- * The profile, one block per effective scope. A key with none of the block scopes is refused
- * (403 naming crew:profile:read) rather than answered with an empty object.
- */
+/** The profile, one block per effective scope (the route requires at least one of them). */
 export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: string, photoUrl: string): Promise<ProfileWire> {
-  if (!PROFILE_BLOCK_SCOPES.some((s) => ctx.scopes.has(s))) requireScope(ctx, 'crew:profile:read');
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'profile');
   const row = await crewRow(db, crewUniqueId);
   return toProfileWire(row, ctx.scopes, row.photo_file_id ? photoUrl : null);
 }
 
-/** The photo bytes: crew:profile:read and crew:professional:read, profile consent; 404 photo_not_found when none. */
+/** The photo bytes, with profile consent; 404 photo_not_found when none. */
 export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<{ contentType: string; bytes: Buffer }> {
-  requireScope(ctx, 'crew:profile:read');
-  requireScope(ctx, 'crew:professional:read');
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'profile');
   const row = await crewRow(db, crewUniqueId);

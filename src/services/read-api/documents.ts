@@ -3,7 +3,7 @@ import type { KeyMode } from '../../domain/vocabulary.ts';
 import { toDocumentWire, type CrewDocument, type DocumentWire } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { findVisibleDocument, visibleDocuments } from '../visibility/documents.ts';
-import { requireConsent, requireCrewOnFleet, requireScope } from '../visibility/access.ts';
+import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken } from './signed-token.ts';
 
@@ -12,9 +12,8 @@ export interface DocumentListWire {
   items: DocumentWire[];
 }
 
-/** The document list (docs/contract.md): scope, fleet (404), documents consent (403), medical gating. */
+/** The document list (docs/contract.md): fleet (404), documents consent (403), medical gating. */
 export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueId: string, today: string): Promise<DocumentListWire> {
-  requireScope(ctx, 'crew:documents:read');
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'documents');
   const docs = await visibleDocuments(db, ctx, crewUniqueId);
@@ -22,12 +21,12 @@ export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueI
 }
 
 /**
- * The document behind a download or file link, with every gate the documents list applies: a
+ * The document behind a download or file link, with every gate the documents list applies (the
+ * caller checked the download scope): a
  * document the list would not show (not listable, medical without crew:medical:read) or without
  * a stored file is document_not_found.
  */
 export async function requireDownloadableDocument(db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string): Promise<CrewDocument> {
-  requireScope(ctx, 'crew:documents:download');
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'documents');
   const doc = await findVisibleDocument(db, ctx, crewUniqueId, documentId);

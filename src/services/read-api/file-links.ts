@@ -1,9 +1,10 @@
 import { AppError } from '../../domain/app-error.ts';
-import { effectiveScopes } from '../../domain/scopes.ts';
+import { DOCUMENT_DOWNLOAD_SCOPES, effectiveScopes } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { findApiKey } from '../../store/repositories/api-keys-repo.ts';
 import { readFile } from '../../store/repositories/documents-repo.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
+import { requireScopes } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { requireDownloadableDocument, type FileLinkClaims } from './documents.ts';
 import { verifyToken } from './signed-token.ts';
@@ -48,6 +49,7 @@ export async function openFileLink(
   const partner = await findPartner(db, claims.partnerId);
   if (!partner || !apiKey || apiKey.status !== 'active' || apiKey.partnerId !== partner.partnerId) throw linkNotFound();
   const ctx: PartnerContext = { partner, mode: claims.mode, keyId: claims.keyId, scopes: new Set(effectiveScopes(partner)) };
+  requireScopes(ctx, DOCUMENT_DOWNLOAD_SCOPES);
   const doc = await requireDownloadableDocument(db, ctx, claims.crewUniqueId, claims.documentId);
   const file = await readFile(db, doc.fileId!);
   if (!file) throw new AppError('document_not_found', `the file of document ${doc.documentId} is not stored`);

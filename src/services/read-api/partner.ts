@@ -2,7 +2,6 @@ import type { Config } from '../../config/config.ts';
 import type { KeyMode, PartnerKind } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
-import { requireScope } from '../visibility/access.ts';
 import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
 
 /** `GET /api/v2/partners/me` (docs/decisions.md §2). */
@@ -46,6 +45,5 @@ export function toVesselWire(v: VesselRow): VesselWire {
 
 /** The partner's vessels in the key's mode; empty when it has none. */
 export async function listVessels(db: Db, ctx: PartnerContext): Promise<{ items: VesselWire[] }> {
-  requireScope(ctx, 'vessels:fleet:read');
   return { items: (await listFleetVessels(db, fleetOf(ctx.partner, ctx.mode))).map(toVesselWire) };
 }

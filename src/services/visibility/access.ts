@@ -1,18 +1,15 @@
 import { AppError } from '../../domain/app-error.ts';
-import type { Scope } from '../../domain/scopes.ts';
+import { insufficientScope, missingScope, type ScopeRule } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { hasConsent } from '../../store/repositories/consents-repo.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import { crewAssignmentsOnFleet, type CrewAssignment } from '../../store/repositories/fleet-repo.ts';
 import { fleetOf, type PartnerContext } from './partner-context.ts';
 
-/** Throws insufficient_scope (403) naming the scope, unless the partner holds it. */
-export function requireScope(ctx: PartnerContext, scope: Scope): void {
-  if (ctx.scopes.has(scope)) return;
-  throw new AppError('insufficient_scope', `this key lacks the scope ${scope}`, {
-    extra: { required_scope: scope },
-    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
-  });
+/** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */
+export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
+  const missing = missingScope(rule, ctx.scopes);
+  if (missing) throw insufficientScope(missing);
 }
 
 /**

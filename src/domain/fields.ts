@@ -1,4 +1,13 @@
-import { issues, type Loc, type ValidationIssue } from './issues.ts';
+import { issues, type Loc, type ValidationIssue } from './validation-issues.ts';
+
+/*
+ * Field parsers shared by the HTTP layer (query strings, JSON bodies) and services (webhook
+ * registration): pydantic v2's lax rules and error types. Each parser carries the JSON Schema of
+ * what it accepts, so the OpenAPI document states the same rules (src/openapi/operation.ts).
+ */
+
+/** A JSON Schema fragment (OpenAPI 3.1). */
+export type JsonSchema = Record<string, unknown>;
 
 /** A parsed value or the issues that stopped it, never both. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -7,13 +16,26 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Validation
  * Parses one input value (a query string, or any JSON value of a body field) at `loc`, the way
  * pydantic's lax mode does: numeric strings are integers, 'yes'/'0' are booleans, and so on.
  */
-export type FieldParser<T> = (input: unknown, loc: Loc) => Parsed<T>;
+export interface FieldParser<T> {
+  (input: unknown, loc: Loc): Parsed<T>;
+  /** What the parser accepts, as JSON Schema. */
+  readonly schema: JsonSchema;
+}
+
+function parser<T>(schema: JsonSchema, parse: (input: unknown, loc: Loc) => Parsed<T>): FieldParser<T> {
+  return Object.assign(parse, { schema });
+}
+
+/** Drops the keys whose value is undefined, so schemas hold only the rules that apply. */
+const defined = (o: JsonSchema): JsonSchema => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** How a field of a query or body is read: its parser, and whether it is required or defaulted. */
 export interface FieldSpec<T> {
   parse: FieldParser<T>;
   required?: boolean;
   default?: T;
+  /** For the OpenAPI document. */
+  description?: string;
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -25,7 +47,7 @@ const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
 /** An integer, optionally bounded: `int_parsing`, `greater_than_equal`, `less_than_equal`. */
 export function int(bounds: { ge?: number; le?: number } = {}): FieldParser<number> {
-  return (input, loc) => {
+  return parser(defined({ type: 'integer', minimum: bounds.ge, maximum: bounds.le }), (input, loc) => {
     let n: number;
     if (typeof input === 'number' && Number.isInteger(input)) n = input;
     else if (typeof input === 'string' && INT_TEXT.test(input)) n = Number(input.trim());
@@ -35,12 +57,12 @@ export function int(bounds: { ge?: number; le?: number } = {}): FieldParser<numb
     if (bounds.ge !== undefined && n < bounds.ge) return fail(issues.greaterThanEqual(loc, input, bounds.ge));
     if (bounds.le !== undefined && n > bounds.le) return fail(issues.lessThanEqual(loc, input, bounds.le));
     return ok(n);
-  };
+  });
 }
 
 /** A boolean: JSON true/false, or the words pydantic accepts (`true`, `1`, `yes`, `off`…). */
 export function bool(): FieldParser<boolean> {
-  return (input, loc) => {
+  return parser({ type: 'boolean' }, (input, loc) => {
     if (typeof input === 'boolean') return ok(input);
     if (input === 0 || input === 1) return ok(input === 1);
     if (typeof input === 'string') {
@@ -50,29 +72,30 @@ export function bool(): FieldParser<boolean> {
       return fail(issues.boolParsing(loc, input));
     }
     return fail(issues.boolType(loc, input));
-  };
+  });
 }
 
 /** A string with optional length and pattern constraints (checked in pydantic's order). */
 export function str(rules: { minLength?: number; maxLength?: number; pattern?: RegExp } = {}): FieldParser<string> {
-  return (input, loc) => {
+  const schema = defined({ type: 'string', minLength: rules.minLength, maxLength: rules.maxLength, pattern: rules.pattern?.source });
+  return parser(schema, (input, loc) => {
     if (typeof input !== 'string') return fail(issues.stringType(loc, input));
     if (rules.minLength !== undefined && input.length < rules.minLength) return fail(issues.stringTooShort(loc, input, rules.minLength));
     if (rules.maxLength !== undefined && input.length > rules.maxLength) return fail(issues.stringTooLong(loc, input, rules.maxLength));
     if (rules.pattern && !rules.pattern.test(input)) return fail(issues.stringPatternMismatch(loc, input, rules.pattern.source));
     return ok(input);
-  };
+  });
 }
 
 /** One of a fixed set of strings: `literal_error` with `ctx.expected`. */
 export function literal<const V extends string>(values: readonly V[]): FieldParser<V> {
-  return (input, loc) =>
-    typeof input === 'string' && (values as readonly string[]).includes(input) ? ok(input as V) : fail(issues.literalError(loc, input, values));
+  return parser({ enum: [...values] }, (input, loc) =>
+    typeof input === 'string' && (values as readonly string[]).includes(input) ? ok(input as V) : fail(issues.literalError(loc, input, values)));
 }
 
 /** A JSON array whose items all parse; every bad item is reported at its index. */
 export function list<T>(item: FieldParser<T>, rules: { minLength?: number } = {}): FieldParser<T[]> {
-  return (input, loc) => {
+  return parser(defined({ type: 'array', items: item.schema, minItems: rules.minLength }), (input, loc) => {
     if (!Array.isArray(input)) return fail(issues.listType(loc, input));
     const out: T[] = [];
     const found: ValidationIssue[] = [];
@@ -86,17 +109,42 @@ export function list<T>(item: FieldParser<T>, rules: { minLength?: number } = {}
       return fail(issues.listTooShort(loc, input, rules.minLength, out.length));
     }
     return ok(out);
-  };
+  });
 }
 
 /** A parser with an extra check; `check` returns the reason for a `value_error`, or null. */
-export function refine<T>(parser: FieldParser<T>, check: (value: T) => string | null): FieldParser<T> {
-  return (input, loc) => {
-    const r = parser(input, loc);
+export function refine<T>(base: FieldParser<T>, check: (value: T) => string | null): FieldParser<T> {
+  return parser(base.schema, (input, loc) => {
+    const r = base(input, loc);
     if (!r.ok) return r;
     const reason = check(r.value);
     return reason === null ? r : fail(issues.valueError(loc, input, reason));
-  };
+  });
+}
+
+/** The fields of a query or a JSON object body, by name. */
+export type FieldSpecs = Record<string, FieldSpec<any>>;
+
+/**
+ * The JSON Schema of an object read with `readFields`: its properties, the required ones, and
+ * (unless extra keys are ignored) no others.
+ */
+export function objectSchema(spec: FieldSpecs, options: { extra?: 'forbid' | 'ignore' } = {}): JsonSchema {
+  const entries = Object.entries(spec);
+  const properties = Object.fromEntries(entries.map(([name, f]) => [name, fieldSchema(f)]));
+  const required = entries.filter(([, f]) => f.required).map(([name]) => name);
+  return defined({
+    type: 'object',
+    properties: entries.length > 0 ? properties : undefined,
+    maxProperties: entries.length === 0 ? 0 : undefined,
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: (options.extra ?? 'forbid') === 'forbid' ? false : undefined,
+  });
+}
+
+/** One field's schema: its parser's, with the default and description of the spec. */
+export function fieldSchema(f: FieldSpec<unknown>): JsonSchema {
+  return defined({ ...f.parse.schema, default: f.default, description: f.description });
 }
 
 /** The parsed shape of a set of field specs: defaulted and required fields are never undefined. */
@@ -109,7 +157,7 @@ export type ParsedFields<S> = {
  * all issues rather than stopping at the first. `whole` is what a `missing` issue echoes as input
  * (pydantic echoes the whole body object; for a query it is null).
  */
-export function readFields<S extends Record<string, FieldSpec<any>>>(
+export function readFields<S extends FieldSpecs>(
   source: Record<string, unknown>, spec: S, where: 'query' | 'body', whole: unknown,
 ): { value: ParsedFields<S>; issues: ValidationIssue[] } {
   const value: Record<string, unknown> = {};

@@ -1,0 +1,69 @@
+import type { FieldSpecs, ParsedFields } from '../domain/fields.ts';
+import type { ValidationIssue } from '../domain/validation-issues.ts';
+import type { BodyDeclaration, OperationDeclaration } from '../openapi/operation.ts';
+import { requireScopes } from '../services/visibility/access.ts';
+import type { AppContext, AppMiddleware, AppRouter, RouteDeps, RouteModule } from './app-deps.ts';
+import { operatorGuards, partnerGuards } from './middleware/guards.ts';
+import { partnerOf } from './request-context.ts';
+import { parseJsonBody, readJsonBody } from './validation/body.ts';
+import { throwValidation } from './validation/issues.ts';
+import { readFields } from '../domain/fields.ts';
+import { queryValues } from './validation/query.ts';
+
+/** What a handler receives: the query and body as the declaration parsed them. */
+export interface RouteInput<Q extends FieldSpecs, B extends BodyDeclaration | undefined> {
+  query: ParsedFields<Q>;
+  body: B extends { fields: infer S extends FieldSpecs } ? ParsedFields<S> : unknown;
+}
+
+/**
+ * One route: its declaration (also the source of its OpenAPI operation) and its handler. Before
+ * the handler runs, the declaration is enforced in this order: the key (partner or operator) and
+ * the rate limit, the scopes, then the query and body, every field issue in one 422.
+ */
+export interface Route<Q extends FieldSpecs = FieldSpecs, B extends BodyDeclaration | undefined = BodyDeclaration | undefined>
+  extends OperationDeclaration {
+  query?: Q;
+  body?: B;
+  /**
+   * Checks of the query that need the request (a cursor bound to the partner), reported in the same
+   * 422 as the fields; a field that failed is undefined here.
+   */
+  checkQuery?(ctx: AppContext, query: ParsedFields<Q>, deps: RouteDeps): Promise<ValidationIssue[]>;
+  handle(ctx: AppContext, input: RouteInput<Q, B>, deps: RouteDeps): Promise<void>;
+}
+
+/** Declares a route; the identity, for type inference of its query and body. */
+export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(r: Route<Q, B>): Route<Q, B> {
+  return r;
+}
+
+function guards(r: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
+  if (r.access === 'public') return [];
+  if (r.access === 'operator') return operatorGuards(deps);
+  const scopes = r.scopes;
+  if (!scopes) return partnerGuards(deps);
+  return [...partnerGuards(deps), async (ctx, next) => {
+    requireScopes(partnerOf(ctx), scopes);
+    await next();
+  }];
+}
+
+async function readInput(ctx: AppContext, r: Route<any, any>, deps: RouteDeps): Promise<RouteInput<any, any>> {
+  const { value: query, issues } = readFields(queryValues(ctx), r.query ?? {}, 'query', null);
+  if (r.checkQuery) issues.push(...await r.checkQuery(ctx, query, deps));
+  if (issues.length > 0) throwValidation(issues);
+  if (!r.body) return { query, body: undefined };
+  return { query, body: 'fields' in r.body ? await parseJsonBody(ctx, r.body.fields) : await readJsonBody(ctx) };
+}
+
+function mount(router: AppRouter, deps: RouteDeps, r: Route<any, any>): void {
+  router[r.method](r.path, ...guards(r, deps), async (ctx) => {
+    await r.handle(ctx, await readInput(ctx, r, deps), deps);
+  });
+}
+
+/** A module of declared routes, mounted in order. */
+export function routeModule(name: string, routes: readonly Route<any, any>[]): RouteModule {
+  return { name, routes, register: (router, deps) => routes.forEach((r) => mount(router, deps, r)) };
+}

@@ -1,0 +1,177 @@
+import type { ErrorCode } from '../domain/app-error.ts';
+import { fieldSchema, objectSchema, type FieldSpecs, type JsonSchema } from '../domain/fields.ts';
+import type { ScopeRule } from '../domain/scopes.ts';
+import { errorResponses, responseHeaders } from './errors.ts';
+import { ref, type JsonObject, type PathItems } from './types.ts';
+
+/** Who may call an operation: a partner key, an operator key, or anyone. */
+export type Access = 'partner' | 'operator' | 'public';
+
+/**
+ * A JSON request body: an object read field by field (its schema derived from the fields and
+ * published as the component `schema`), or a body a service validates itself, described by a
+ * component schema.
+ */
+export type BodyDeclaration =
+  | { fields: FieldSpecs; schema: string; description?: string }
+  | { validatedBy: 'service'; schema: string };
+
+/** A documented response: a component schema (JSON), or explicit content. */
+export interface ResponseDeclaration {
+  description: string;
+  schema?: string;
+  content?: JsonObject;
+  /** Headers beyond the ones derived from the access (X-Request-Id, rate limit). */
+  headers?: Record<string, JsonObject>;
+}
+
+/**
+ * What a route declares once (src/http/routes/) and the OpenAPI operation is built from: its
+ * method and path, who may call it, the scopes it requires, its query and body. The prose and
+ * the responses particular to the route come with it; everything the declaration implies (the
+ * security, scope, 401/403/413/415/422/429/500 answers, parameters and their schemas) is derived.
+ */
+export interface OperationDeclaration {
+  method: 'get' | 'post' | 'delete';
+  /** The router's form: `/api/v2/employers/me/crew/:crew_unique_id/documents`. */
+  path: string;
+  access: Access;
+  scopes?: ScopeRule;
+  query?: FieldSpecs;
+  body?: BodyDeclaration;
+  doc: {
+    operationId: string;
+    tags: string[];
+    summary: string;
+    description?: string;
+    responses: Record<number, ResponseDeclaration>;
+    /** Error codes by status beyond the derived ones (404 crew_not_found, 403 consent_required…). */
+    errors?: Partial<Record<number, ErrorCode[]>>;
+  };
+}
+
+/** What each path parameter of the API means; every parameter a route names must be here. */
+const PATH_PARAMETERS: Record<string, string> = {
+  crew_unique_id: 'the crew member, as in the fleet list or the crew lookup',
+  document_id: 'a document_id from the documents list',
+  partner_id: 'the partner',
+  key_id: 'the key to revoke or delete',
+  token: 'the token from download_url',
+  file: 'e.g. `swagger-ui-bundle.js`, as the page names it',
+};
+
+const SECURITY: Record<Access, JsonObject[]> = {
+  partner: [{ partnerBearer: [] }, { partnerApiKey: [] }],
+  operator: [{ operatorBearer: [] }],
+  public: [],
+};
+
+/**
+ * The one client error of an operation that takes no key and no input: Node's HTTP server refuses
+ * request headers over its 16 KiB limit before the app sees the request.
+ */
+const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
+  431: { description: 'Request headers over 16 KiB: refused by the HTTP server itself, with no body and no X-Request-Id' },
+};
+
+/** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
+export function pathTemplate(routerPath: string): string {
+  return routerPath.replace(/:(\w+)/g, '{$1}');
+}
+
+function pathParameters(path: string): JsonObject[] {
+  return [...path.matchAll(/:(\w+)/g)].map(([, name]) => {
+    const description = PATH_PARAMETERS[name!];
+    if (!description) throw new Error(`path parameter ${name} of ${path} has no description in src/openapi/operation.ts`);
+    return { name, in: 'path', required: true, description, schema: { type: 'string' } };
+  });
+}
+
+function queryParameters(query: FieldSpecs = {}): JsonObject[] {
+  return Object.entries(query).map(([name, f]) => {
+    const { description, ...schema } = fieldSchema(f);
+    return { name, in: 'query', ...(f.required ? { required: true } : {}), ...(description ? { description } : {}), schema };
+  });
+}
+
+/** The sentence that states an operation's scopes, first in its description. */
+function scopeSentence(rule: ScopeRule | undefined): string | undefined {
+  if (!rule) return undefined;
+  const quoted = (list: readonly string[]) => list.map((s) => `\`${s}\``).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  if ('all' in rule) return `${rule.all.length === 1 ? 'Scope' : 'Scopes'} ${quoted(rule.all)}.`;
+  return `Any one of the scopes ${quoted(rule.any).replace(/ and ([^ ]*)$/, ' or $1')}; with none of them, 403 names \`${rule.any[0]}\`.`;
+}
+
+/** The scopes again, machine-readable: `x-required-scopes` (all of them) or `x-required-any-scope`. */
+function scopeExtension(rule: ScopeRule | undefined): JsonObject {
+  if (!rule) return {};
+  return 'all' in rule ? { 'x-required-scopes': [...rule.all] } : { 'x-required-any-scope': [...rule.any] };
+}
+
+function response(r: ResponseDeclaration, access: Access): JsonObject {
+  const headers = { ...responseHeaders(access !== 'public'), ...(r.headers ?? {}) };
+  const content = r.content ?? (r.schema ? { 'application/json': { schema: ref(r.schema) } } : undefined);
+  return { description: r.description, headers, ...(content ? { content } : {}) };
+}
+
+/** Error responses the declaration implies, merged with the route's own. */
+function errors(d: OperationDeclaration): Record<string, JsonObject> {
+  const byStatus: Record<number, ErrorCode[] | 'validation'> = {};
+  const add = (status: number, codes: readonly ErrorCode[]) => {
+    const before = byStatus[status];
+    byStatus[status] = [...new Set([...(Array.isArray(before) ? before : []), ...codes])];
+  };
+  if (d.scopes || d.access === 'operator') add(403, ['insufficient_scope']);
+  for (const [status, codes] of Object.entries(d.doc.errors ?? {})) add(Number(status), codes ?? []);
+  if (d.body) {
+    add(413, ['payload_too_large']);
+    add(415, ['unsupported_media_type']);
+  }
+  if (d.body || (d.query && Object.keys(d.query).length > 0)) byStatus[422] = 'validation';
+  const out = errorResponses(byStatus, d.access !== 'public');
+  const takesInput = d.body || d.query || d.path.includes(':');
+  return d.access === 'public' && !takesInput ? { ...HEADERS_TOO_LARGE, ...out } : out;
+}
+
+function requestBody(body: BodyDeclaration): JsonObject {
+  return { required: true, content: { 'application/json': { schema: ref(body.schema) } } };
+}
+
+/** The OpenAPI operation object of one declaration. */
+export function operationOf(d: OperationDeclaration): JsonObject {
+  const description = [scopeSentence(d.scopes), d.doc.description].filter(Boolean).join(' ');
+  const parameters = [...pathParameters(d.path), ...queryParameters(d.query)];
+  const responses = Object.fromEntries(Object.entries(d.doc.responses).map(([status, r]) => [status, response(r, d.access)]));
+  return {
+    operationId: d.doc.operationId,
+    tags: d.doc.tags,
+    summary: d.doc.summary,
+    ...(description ? { description } : {}),
+    security: SECURITY[d.access],
+    ...scopeExtension(d.scopes),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(d.body ? { requestBody: requestBody(d.body) } : {}),
+    responses: { ...responses, ...errors(d) },
+  };
+}
+
+/** The `paths` of the document: one operation per declaration, grouped by path template. */
+export function pathsOf(declarations: readonly OperationDeclaration[]): PathItems {
+  const out: Record<string, JsonObject> = {};
+  for (const d of declarations) {
+    const template = pathTemplate(d.path);
+    out[template] = { ...(out[template] ?? {}), [d.method]: operationOf(d) };
+  }
+  return out;
+}
+
+/** The request body schemas the declarations derive from their fields, as components. */
+export function bodySchemasOf(declarations: readonly OperationDeclaration[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const d of declarations) {
+    if (d.body && 'fields' in d.body) {
+      out[d.body.schema] = { ...objectSchema(d.body.fields), ...(d.body.description ? { description: d.body.description } : {}) };
+    }
+  }
+  return out;
+}
