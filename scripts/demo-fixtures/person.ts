@@ -41,7 +41,7 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   const years = Math.max(0, Math.min(age - 18 - r.int(0, 3), 45));
   // Email (unique, some mixed case)
   const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').replace(/ı/g, 'i').replace(/[^A-Za-z]/g, '');
-  const domain = r.pick(['example.com', 'example.net', 'example.org', 'seafarers.example', 'crewmail.example']);
+  const domain = r.pick(PEOPLE.email_domains);
   const g = ascii(given);
   const f = ascii(family);
   const suffix = emails.has(`${g}.${f}@${domain}`.toLowerCase()) ? p.num.slice(2) : '';
@@ -55,9 +55,9 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   const [city, region, postal] = r.pick(res.cities);
   const noStreet = i % 8 === 5;
   const address = {
-    line1: noStreet ? null : (res.code === 'PL' || res.code === 'GR' || res.code === 'CN' || res.code === 'SG' || res.code === 'MM' || res.code === 'IN' || res.code === 'GB' || res.code === 'PH' || res.code === 'ID'
+    line1: noStreet ? null : (res.house_number_first
       ? `${r.int(1, 240)} ${r.pick(res.streets)}` : `${r.pick(res.streets)} ${r.int(1, 120)}`),
-    line2: !noStreet && r.chance(0.2) ? r.pick(['Apartment 4B', 'Flat 12', 'Block C, Unit 7', '2nd floor']) : null,
+    line2: !noStreet && r.chance(0.2) ? r.pick(PEOPLE.address_line2) : null,
     city,
     region,
     postal_code: postal,
@@ -73,7 +73,7 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
     const exp = i % 11 === 4 ? addDays(REF, -r.int(20, 200)) : addDays(REF, r.int(60, 1500));
     visas.push({ type: 'C1/D crew visa', country_code: 'US', number: `${r.digits(8)}`, expiry_date: exp });
   }
-  if (r.chance(0.3)) visas.push({ type: 'Schengen C (seafarer)', country_code: r.pick(['NL', 'DE', 'NO', 'GR']), number: `${r.letters(3)}${r.digits(6)}`, expiry_date: addDays(REF, r.int(30, 900)) });
+  if (r.chance(0.3)) visas.push({ type: 'Schengen C (seafarer)', country_code: r.pick(PEOPLE.schengen_countries), number: `${r.letters(3)}${r.digits(6)}`, expiry_date: addDays(REF, r.int(30, 900)) });
   if (r.chance(0.15)) visas.push({ type: 'Maritime Crew Visa', country_code: 'AU', number: `MCV${r.digits(7)}`, expiry_date: addDays(REF, r.int(90, 1000)) });
   // Assignments
   for (const a of p.assignments) {
@@ -118,13 +118,10 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   }
   const skills = r.sample(PEOPLE.skills[skillSet(role)]!, r.int(2, 4));
   const langs = [...c.languages];
-  if (r.chance(0.15)) langs.push(r.pick(['Spanish', 'Tagalog', 'German', 'Greek', 'Russian'].filter((l) => !langs.includes(l))));
+  if (r.chance(0.15)) langs.push(r.pick(PEOPLE.extra_languages.filter((l) => !langs.includes(l))));
   const position = PEOPLE.positions[role] ?? role;
   const vesselWord = p.vessel ? p.vessel.vessel_type.replace(/_/g, ' ') : 'merchant';
-  const bio = i % 13 === 7 ? null : `${position} from ${city}, ${c.name}, with ${years} year${years === 1 ? '' : 's'} at sea, mostly on ${vesselWord} vessels. ${r.pick([
-    'Focused on safe, by-the-book operations.', 'Enjoys mentoring cadets and junior crew.', 'Looking for long-term contracts with a stable rotation.',
-    'Interested in further training and promotion.', 'Experienced with multinational crews.', 'Known for careful maintenance records.',
-  ])}`;
+  const bio = i % 13 === 7 ? null : `${position} from ${city}, ${c.name}, with ${years} year${years === 1 ? '' : 's'} at sea, mostly on ${vesselWord} vessels. ${r.pick(PEOPLE.bio_closings)}`;
   const person: CrewOut = {
     crew_unique_id: p.id,
     name,

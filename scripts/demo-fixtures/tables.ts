@@ -50,6 +50,11 @@ export const PEOPLE = read<{
   junior_roles: Record<string, string>;
   verification_cycle: Array<CrewOut['verification_status']>;
   background_cycle: Array<CrewOut['background_check_status']>;
+  email_domains: string[];
+  address_line2: string[];
+  schengen_countries: string[];
+  extra_languages: string[];
+  bio_closings: string[];
 }>('./data/people.json');
 
 export const TEMPLATES = read<Record<string, Template>>('./data/templates.json');

@@ -25,6 +25,8 @@ export interface Country {
   full?: string[];
   cities: Array<[city: string, region: string, postal: string]>;
   streets: string[];
+  /** Addresses read "12 Street" rather than "Street 12". */
+  house_number_first?: boolean;
   passport_pattern: string;
   passportAuthority: string;
   maritimeAdmin: string;
