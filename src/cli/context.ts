@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../domain/app-error.ts';
-import type { Clock } from '../domain/clock.ts';
+import { clockStartingAt, type Clock } from '../domain/clock.ts';
 import { openStore, type Store } from '../store/connect.ts';
 import { assertMigrated } from '../store/migrator.ts';
 import { insertAuditEntry } from '../store/repositories/audit-repo.ts';
@@ -21,6 +21,11 @@ export interface CliDeps {
 export function commandConfig(deps: CliDeps, cmd: Command, overrides: Partial<Config> = {}): Config {
   const { db } = cmd.optsWithGlobals<{ db?: string }>();
   return loadConfig(deps.env, { ...overrides, ...(db ? { databaseUrl: db } : {}) });
+}
+
+/** The clock of sync, serve and compliance check: starting at SVC_NOW when it is set. */
+export function commandClock(deps: CliDeps, config: Config): Clock {
+  return config.now ? clockStartingAt(config.now, deps.clock) : deps.clock;
 }
 
 /**

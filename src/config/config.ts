@@ -1,5 +1,6 @@
-import { boolean, create, defaulted, enums, integer, min, max, object, optional, string, StructError } from 'superstruct';
+import { boolean, create, defaulted, enums, integer, min, max, object, optional, refine, string, StructError } from 'superstruct';
 import { AppError } from '../domain/app-error.ts';
+import { isIsoDateTime } from '../domain/clock.ts';
 
 /** Every setting of the service, validated once and frozen. Defaults live here and nowhere else. */
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** `svc serve`: how long the store may take to answer (Postgres: to connect, each statement; SQLite: the write lock) before the call fails. */
   readonly storeTimeoutMs: number;
+  /** `SVC_NOW`: the instant sync, serve and compliance check start their clock at (ISO 8601); unset: the real clock. */
+  readonly now: string | undefined;
 }
 
 const ConfigStruct = object({
@@ -58,6 +61,7 @@ const ConfigStruct = object({
   downloadLinkTtlSeconds: defaulted(max(min(integer(), 1), 86_400), 900),
   shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
+  now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
 });
 
 /** Environment variables read by the service, and the setting each one feeds. */
@@ -82,6 +86,7 @@ export const ENV_VARS = {
   SVC_DOWNLOAD_LINK_TTL_SECONDS: 'downloadLinkTtlSeconds',
   SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
+  SVC_NOW: 'now',
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([

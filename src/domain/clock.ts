@@ -2,3 +2,23 @@
 export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO 8601 date-time with an offset (`2026-11-22T10:00:00Z`, `…+02:00`), on a real calendar day. */
+export function isIsoDateTime(value: string): boolean {
+  const m = ISO_DATE_TIME.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, h, mi] = m.map(Number) as number[];
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  return !Number.isNaN(Date.parse(value)) && h! < 24 && mi! < 60 && day.getUTCMonth() === mo! - 1 && day.getUTCDate() === d;
+}
+
+/**
+ * A clock that reads `start` when created and runs on at the pace of `base` (SVC_NOW): a one-shot
+ * command sees that instant, a server keeps rate-limit windows and link lifetimes moving.
+ */
+export function clockStartingAt(start: string, base: Clock): Clock {
+  const offset = Date.parse(start) - base().getTime();
+  return () => new Date(base().getTime() + offset);
+}

@@ -7,13 +7,13 @@ import { RunStopped, type EventSource } from './run-sync.ts';
  * The sources `svc sync` runs before delivery: the fleet diff (what each partner may see now
  * against what it was last sent). It writes each page's events and snapshots in one transaction.
  */
-export function syncEventSources(config: Config, onPage?: (crewDone: number) => void): EventSource[] {
+export function syncEventSources(config: Config, onPage?: (crewDone: number) => void, options: { full?: boolean } = {}): EventSource[] {
   return [{
     name: 'fleet-diff',
     async run(db, ctx) {
       const clock = () => ctx.now;
       const results = await runDiff(db, {
-        clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays, dryRun: ctx.dryRun,
+        clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays, dryRun: ctx.dryRun, full: options.full,
       }, (done) => {
         onPage?.(done);
         if (ctx.signal?.aborted) throw new RunStopped();

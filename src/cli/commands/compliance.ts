@@ -4,7 +4,7 @@ import { toComplianceWire, type ComplianceCheckWire } from '../../domain/complia
 import { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
 import { checkCompliance, chooseAssignment } from '../../services/compliance/check-compliance.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -37,11 +37,12 @@ export function complianceCommand(deps: CliDeps): Command {
     .option('--json', 'print the compliance check result as partners receive it')
     .action(async (crewId: string, opts: { vessel?: string; json?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
+      const clock = commandClock(deps, config);
       await withStore(config, async (store) => {
         const assignments = await crewAssignmentsOnFleet(store.db, { kind: 'all' }, crewId);
         if (assignments.length === 0) throw new AppError('crew_not_found', `crew member ${crewId} has no current assignment`);
         const outcome = await checkCompliance(store.db, {
-          clock: deps.clock, catalogue: new CatalogueCache(deps.clock), windowDays: config.complianceWindowDays,
+          clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays,
           deadlineMs: config.complianceDeadlineMs, fault: config.complianceFault,
         }, crewId, chooseAssignment(assignments, crewId, opts.vessel));
         const wire = toComplianceWire(outcome.evaluation, {

@@ -6,7 +6,7 @@ import { listen } from '../../http/server.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
-import { commandConfig, type CliDeps } from '../context.ts';
+import { commandClock, commandConfig, type CliDeps } from '../context.ts';
 
 interface ServeOptions {
   port?: number;
@@ -50,7 +50,7 @@ export function serveCommand(deps: CliDeps): Command {
         await store.close();
         throw err;
       }
-      const app = createApp({ db: store.db, config, clock: deps.clock, logger });
+      const app = createApp({ db: store.db, config, clock: commandClock(deps, config), logger });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {

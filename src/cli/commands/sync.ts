@@ -4,7 +4,7 @@ import type { PartnerTally } from '../../sync/delivery-deps.ts';
 import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delivery-deps.ts';
 import { syncEventSources } from '../../sync/event-sources.ts';
 import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
-import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
 
 /** A one-line progress display on a terminal, redrawn at most every 100 ms. */
@@ -68,16 +68,17 @@ export function syncCommand(deps: CliDeps): Command {
       'exits 75 at once when another run holds the lock; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
       'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143')
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
-    .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
+    .option('--full', 're-diff every crew member of every fleet, not only what changed (reconcile)')
+    .action(async (opts: { dryRun?: boolean; full?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
-      const deliveryDeps = deliveryDepsFromConfig(config, deps.clock, { onProgress: progressLine(deps.stderr) });
+      const deliveryDeps = deliveryDepsFromConfig(config, commandClock(deps, config), { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
       try {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
-            dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr)),
+            dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
           });
           if (summary.dryRun) printDryRun(deps, summary);
           else printSummary(deps, summary);

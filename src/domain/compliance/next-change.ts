@@ -7,6 +7,18 @@ import type { ComplianceEvaluation } from './types.ts';
  * alone, never with the data: incremental sync keeps the earliest with each snapshot and diffs
  * the pair again when it comes (docs/webhooks.md). Conservative: a date may change nothing.
  */
+/** addDays over the few distinct expiry dates a run meets, computed once each. */
+const shifted = new Map<string, string>();
+function shift(date: string, days: number): string {
+  const key = `${date}|${days}`;
+  let out = shifted.get(key);
+  if (out === undefined) {
+    if (shifted.size > 50_000) shifted.clear();
+    shifted.set(key, (out = addDays(date, days)));
+  }
+  return out;
+}
+
 export class TimeHorizon {
   private next: string | null = null;
 
@@ -20,7 +32,7 @@ export class TimeHorizon {
   /** A listable document's payload turns `expired` the day after its expiry date. */
   document(d: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>): void {
     if (d.noExpiry || d.expiryDate === null || isExpired(d, this.today)) return;
-    this.at(addDays(d.expiryDate.slice(0, 10), 1));
+    this.at(shift(d.expiryDate.slice(0, 10), 1));
   }
 
   /**
@@ -32,8 +44,8 @@ export class TimeHorizon {
     const dated = (status: string | null, expiry: string | null) => {
       if ((status !== 'met' && status !== 'expiring') || expiry === null) return;
       const day = expiry.slice(0, 10);
-      this.at(addDays(day, -this.windowDays));
-      this.at(addDays(day, 1));
+      this.at(shift(day, -this.windowDays));
+      this.at(shift(day, 1));
     };
     for (const row of e.requirements) {
       dated(row.status, row.expiryDate);

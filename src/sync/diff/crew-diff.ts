@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EventType } from '../../domain/vocabulary.ts';
 import type { CrewSnapshot } from '../../store/repositories/sync-state-repo.ts';
 
@@ -27,7 +27,8 @@ export interface CrewView {
 }
 
 export function digested(data: Record<string, unknown>): Digested {
-  return { data, digest: createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 22) };
+  // One-shot hash: the same digest as createHash('sha256'), without a Hash object per payload.
+  return { data, digest: hash('sha256', JSON.stringify(data), 'base64url').slice(0, 22) };
 }
 
 /**

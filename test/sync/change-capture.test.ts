@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { Migrator, sql } from 'kysely';
+import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { openStore } from '../../src/store/connect.ts';
+import type { Db } from '../../src/store/database.ts';
+import { migrateToLatest } from '../../src/store/migrator.ts';
+import { migrations } from '../../src/store/migrations/index.ts';
+import { runDiff } from '../../src/sync/diff/run-diff.ts';
+import { writeFixture } from '../helpers/mini-fixture.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+import { baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from './helpers/change-world.ts';
+
+const now = () => new Date(START);
+
+async function changes(db: Db) {
+  return (await db.selectFrom('changes').select(['table_name', 'row_key', 'crew_unique_id', 'partner_id']).orderBy('tx').orderBy('seq').execute())
+    .map((r) => [r.table_name, r.row_key, r.crew_unique_id, r.partner_id]);
+}
+
+describeEachStore('change capture records every write events depend on, whoever writes', ({ store }) => {
+  it('plain SQL inserts, updates and deletes leave one change row each, naming the crew member and/or partner', async () => {
+    const db = store().db;
+    await seedWorld(db);
+    await db.deleteFrom('changes').execute();
+    await db.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_1').execute();
+    await db.insertInto('documents').values(documentRow('doc_x', 'crew_2', 0, '2027-01-01', START)).execute();
+    await db.updateTable('documents').set({ crew_unique_id: 'crew_3' }).where('document_id', '=', 'doc_x').execute();
+    await db.deleteFrom('consents').where('crew_unique_id', '=', 'crew_2').where('partner_id', '=', 'ptn_basic').where('category', '=', 'status').execute();
+    await db.updateTable('vessels').set({ flag_state: 'PA' }).where('vessel_id', '=', 'ves_a').execute();
+    await db.deleteFrom('contract_vessels').where('partner_id', '=', 'ptn_ext').execute();
+    await db.updateTable('partners').set({ tier: 'basic' }).where('partner_id', '=', 'ptn_mgmt').execute();
+    await db.updateTable('partners').set({ rate_limit: 5 }).where('partner_id', '=', 'ptn_mgmt').execute();
+    await db.updateTable('webhook_endpoints').set({ secret: 'whsec_rotated' }).where('partner_id', '=', 'ptn_mgmt').execute();
+    await db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('partner_id', '=', 'ptn_basic').execute();
+    await db.updateTable('assignments').set({ status: 'on_leave' }).where('crew_unique_id', '=', 'crew_4').execute();
+    await db.updateTable('requirement_catalogue').set({ position: 99 }).where('requirement_key', '=', 'brm').execute();
+    const rows = await changes(db);
+    const sorted = (xs: unknown[][]) => xs.map((x) => JSON.stringify(x)).sort();
+    assert.deepEqual(sorted(rows), sorted([
+      ['crew', 'crew_1', 'crew_1', null],
+      ['documents', 'doc_x', 'crew_2', null],
+      ['documents', 'doc_x', 'crew_3', null], ['documents', 'doc_x', 'crew_2', null],
+      ['consents', 'crew_2|ptn_basic|status', 'crew_2', 'ptn_basic'],
+      ['vessels', 'ves_a', null, null],
+      ['contract_vessels', 'ptn_ext|ves_x', null, 'ptn_ext'],
+      ['partners', 'ptn_mgmt', null, 'ptn_mgmt'],
+      ['webhook_endpoints', 'whe_ptn_basic', null, 'ptn_basic'],
+      ['assignments', `asg_crew_4_ves_a`, 'crew_4', null],
+      ['requirement_catalogue', 'brm', null, null],
+    ]), 'a rate limit or a rotated secret changes no event: not captured');
+  });
+
+  it('the fixture loader records the rows it changes; reloading the same catalogue records nothing', async () => {
+    const db = store().db;
+    await db.deleteFrom('changes').execute();
+    await loadFixtures(db, ['data/requirements.json'], now);
+    assert.deepEqual(await changes(db), [['requirement_catalogue', 'brm', null, null]], 'the edited requirement is restored');
+    await db.deleteFrom('changes').execute();
+    await loadFixtures(db, ['data/requirements.json'], now);
+    assert.deepEqual(await changes(db), []);
+    await loadFixtures(db, [writeFixture({ crew: [{ crew_unique_id: 'crew_5', name: 'Renamed' }] })], now);
+    assert.deepEqual(await changes(db), [['crew', 'crew_5', 'crew_5', null]]);
+  });
+});
+
+describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) => {
+  it('the watermark race: a change committed after a later one was read is still picked up', async () => {
+    const db = store().db;
+    await seedWorld(db);
+    await incrementalRun(db, now);
+    const early = await openStore(url());
+    const late = await openStore(url());
+    try {
+      let commitEarly!: () => void;
+      const held = new Promise<void>((resolve) => (commitEarly = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      // The early writer takes its change (a smaller seq, an older transaction) first and commits last.
+      const earlyTx = early.db.transaction().execute(async (trx) => {
+        await trx.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_2').execute();
+        wrote();
+        await held;
+      });
+      await written;
+      const lateWrite = () => late.db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_4').execute();
+      let during: Awaited<ReturnType<typeof incrementalRun>>;
+      if (dialect === 'postgres') {
+        // The later writer commits first; the run reads it while the early one is still open.
+        await lateWrite();
+        during = await incrementalRun(db, now);
+        commitEarly();
+        await earlyTx;
+      } else {
+        // SQLite serializes writers (and the run writes too): let the run race the early commit and the later write.
+        const running = incrementalRun(db, now);
+        commitEarly();
+        await earlyTx;
+        await lateWrite();
+        during = await running;
+      }
+      const afterwards = await incrementalRun(db, now);
+      const statusOf = (events: string[]) => events.map((e) => JSON.parse(e)).filter((e) => e[1] === 'crew.status.changed').map((e) => `${e[0]}:${e[2]}`);
+      const all = [...statusOf(during.events), ...statusOf(afterwards.events)].sort();
+      // Every partner seeing crew_2's or crew_4's status gets exactly one event for each.
+      const expected = (await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state']).where('crew_unique_id', 'in', ['crew_2', 'crew_4']).execute())
+        .filter((r) => JSON.parse(r.state).status).map((r) => `${r.partner_id}:${r.crew_unique_id}`).sort();
+      assert.ok(expected.some((e) => e.endsWith('crew_2')) && expected.some((e) => e.endsWith('crew_4')));
+      assert.deepEqual(all, expected);
+      assert.deepEqual((await incrementalRun(db, now)).events, []);
+    } finally {
+      await early.close();
+      await late.close();
+    }
+  });
+
+  it('a crash between page transactions loses nothing and a rerun invents nothing', async () => {
+    const db = store().db;
+    for (const crew of ['crew_1', 'crew_2', 'crew_3', 'crew_4', 'crew_5', 'crew_6']) {
+      await db.updateTable('crew').set({ profile_updated_at: '2026-11-22T11:00:00.000Z' }).where('crew_unique_id', '=', crew).execute();
+    }
+    const expected = await fullDiffEvents(db, now);
+    assert.ok(expected.length >= 6);
+    let pages = 0;
+    await assert.rejects(runDiff(db, diffDeps(now), () => {
+      if (++pages === 2) throw new Error('killed');
+    }), /killed/);
+    const written = (await db.selectFrom('outbox_events').select('body').where('occurred_at', '=', START).execute()).length;
+    const rest = await incrementalRun(db, now);
+    const total = (await db.selectFrom('outbox_events').select('body').where('occurred_at', '=', START).execute()).length;
+    assert.ok(written > 0 && rest.events.length > 0, 'the crash came between pages that both wrote events');
+    assert.equal(total - written, rest.events.length);
+    assert.deepEqual(await fullDiffEvents(db, now), [], 'nothing left to send');
+  });
+
+  it('a change row for a crew member who no longer exists forgets what was sent, sends nothing', async () => {
+    const db = store().db;
+    await db.insertInto('changes').values({ table_name: 'crew', row_key: 'crew_ghost', crew_unique_id: 'crew_ghost', partner_id: null }).execute();
+    assert.deepEqual((await incrementalRun(db, now)).events, []);
+    await db.deleteFrom('crew').where('crew_unique_id', '=', 'crew_1').execute();
+    const run = await incrementalRun(db, now);
+    assert.deepEqual(run.events, []);
+    assert.equal(run.full, false);
+    const left = await db.selectFrom('sync_snapshots').select('partner_id').where('crew_unique_id', '=', 'crew_1').execute();
+    assert.deepEqual(left, []);
+  });
+});
+
+describeEachStore('a store migrated while data existed', ({ store }) => {
+  it('starts with a full run, then goes incremental', async () => {
+    const db = store().db;
+    const names = Object.keys(migrations).sort();
+    const before = names[names.indexOf('0300-change-capture') - 1]!;
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
+    assert.equal(error, undefined);
+    await loadFixtures(db, ['data/requirements.json', writeFixture(baseFixture())], now);
+    // An earlier release had recorded every partner's baseline; no change was captured then.
+    for (const p of PARTNERS) await db.insertInto('sync_state').values({ partner_id: p, baseline_at: START, last_run_at: START }).execute();
+    await migrateToLatest(db);
+    await seedWorld(db).catch(() => {});
+    await db.updateTable('webhook_endpoints').set({ status: 'active' }).execute();
+    await db.deleteFrom('changes').execute();
+    const expected = await fullDiffEvents(db, now);
+    const first = await incrementalRun(db, now);
+    assert.equal(first.full, true);
+    assert.deepEqual(first.events, expected);
+    assert.ok(first.events.length > 0);
+    const second = await incrementalRun(db, now);
+    assert.deepEqual(second, { events: [], full: false });
+    assert.equal((await sql<{ n: number }>`select count(*) as n from changes`.execute(db)).rows.length, 1);
+  });
+}, { migrate: false });
