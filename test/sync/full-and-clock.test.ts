@@ -55,7 +55,7 @@ describeEachStore('svc sync --full and SVC_NOW', ({ store, url }) => {
     for (const argv of [['sync', '--dry-run'], ['compliance', 'check', 'crew_1'], ['serve', '--port', '0']]) {
       for (const bad of ['tomorrow', '2026-02-30T10:00:00Z', '2026-11-22']) {
         const res = await cli(['--db', url(), ...argv], { SVC_NOW: bad });
-        assert.equal(res.code, 65, `${argv[0]} ${bad}: ${res.stderr}`);
+        assert.equal(res.code, 64, `${argv[0]} ${bad}: ${res.stderr}`);
         assert.match(res.stderr, /SVC_NOW/);
       }
     }
