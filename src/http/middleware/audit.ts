@@ -6,7 +6,10 @@ import type { Database } from '../../store/database.ts';
 import { groupCommit } from '../../services/group-commit.ts';
 import { insertAuditEntries, type AuditEntry } from '../../store/repositories/audit-repo.ts';
 import { pathTemplate } from '../../openapi/operation.ts';
+import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
+
+const redactIfToken = (id: string | null) => (id === null ? null : redactSignedTokens(id));
 
 /**
  * Writes one audit row for every call, rejected ones included, once the response is decided:
@@ -37,9 +40,10 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
           keyId: facts.keyId,
           method: ctx.method,
           route,
-          path: (facts.path ?? ctx.path).slice(0, 2000),
-          crewUniqueId: facts.crewUniqueId ?? params.crew_unique_id ?? null,
-          documentId: facts.documentId ?? params.document_id ?? null,
+          // A file-link token is a credential: it never reaches the row, whatever path carried it.
+          path: redactSignedTokens(facts.path ?? ctx.path).slice(0, 2000),
+          crewUniqueId: redactIfToken(facts.crewUniqueId ?? params.crew_unique_id ?? null),
+          documentId: redactIfToken(facts.documentId ?? params.document_id ?? null),
           status: ctx.status,
           latencyMs: performance.now() - started,
           clientIp: ctx.ip || null,

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, isAppError, type ErrorCode } from '../../domain/app-error.ts';
+import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
 import { issuesOf } from '../validation/issues.ts';
 
@@ -42,8 +43,9 @@ export function renderErrors(logger: Logger): Middleware<AppState> {
         ctx.body = { detail: issues };
         return;
       }
+      // Messages may name what the path held; a file-link token there is never echoed.
       const message = err.expose
-        ? err.message
+        ? redactSignedTokens(err.message)
         : `an unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it`;
       ctx.body = { detail: { code: err.code, message, ...err.extra } };
     }

@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
 
-/** One structured line per request: id, method, path, status, latency. Never headers or bodies. */
+/** One structured line per request: id, method, path, status, latency. Never headers, bodies or file-link tokens. */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -12,7 +13,7 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       logger.info({
         reqId: ctx.state.requestId,
         method: ctx.method,
-        path: ctx.state.audit?.path ?? ctx.path,
+        path: redactSignedTokens(ctx.state.audit?.path ?? ctx.path),
         status: ctx.status,
         partnerId: ctx.state.audit?.partnerId ?? undefined,
         ms: Math.round(performance.now() - started),
