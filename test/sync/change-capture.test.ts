@@ -133,6 +133,36 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     assert.deepEqual(await fullDiffEvents(db, now), [], 'nothing left to send');
   });
 
+  it('an endpoint disabled and enabled again: that partner is re-diffed in full and gets what changed meanwhile', async () => {
+    const db = store().db;
+    await db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('partner_id', '=', 'ptn_mgmt').execute();
+    await db.updateTable('crew').set({ background_check_status: 'adverse' }).where('crew_unique_id', '=', 'crew_2').execute();
+    const whileDisabled = await incrementalRun(db, now);
+    assert.equal(whileDisabled.full, false);
+    assert.ok(!whileDisabled.events.some((e) => e.startsWith('["ptn_mgmt"')));
+    await db.updateTable('webhook_endpoints').set({ status: 'active' }).where('partner_id', '=', 'ptn_mgmt').execute();
+    const expected = await fullDiffEvents(db, now);
+    const back = await incrementalRun(db, now);
+    assert.equal(back.full, true);
+    assert.deepEqual(back.events, expected);
+    assert.ok(back.events.some((e) => e.startsWith('["ptn_mgmt","crew.status.changed","crew_2"')));
+  });
+
+  it("a vessel moved to another employer: its crew join that employer's partners and leave the others, silently", async () => {
+    const db = store().db;
+    await db.updateTable('vessels').set({ employer_id: 'emp_x' }).where('vessel_id', '=', 'ves_x').execute();
+    await db.updateTable('vessels').set({ employer_id: 'emp_x' }).where('vessel_id', '=', 'ves_b').execute();
+    const expected = await fullDiffEvents(db, now);
+    const run = await incrementalRun(db, now);
+    assert.equal(run.full, false);
+    assert.deepEqual(run.events, expected);
+    const left = await db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', 'ptn_mgmt').where('crew_unique_id', 'in', ['crew_2', 'crew_5']).execute();
+    assert.deepEqual(left, [], 'crew on ves_b left the employer fleet');
+    await db.updateTable('vessels').set({ employer_id: 'emp_a' }).where('vessel_id', '=', 'ves_b').execute();
+    const back = await incrementalRun(db, now);
+    assert.ok(back.events.some((e) => e.startsWith('["ptn_mgmt","crew.profile.updated","crew_2"')), 'coming back is a join');
+  });
+
   it('a change row for a crew member who no longer exists forgets what was sent, sends nothing', async () => {
     const db = store().db;
     await db.insertInto('changes').values({ table_name: 'crew', row_key: 'crew_ghost', crew_unique_id: 'crew_ghost', partner_id: null }).execute();
