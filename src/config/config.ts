@@ -38,6 +38,8 @@ export interface Config {
   readonly storeTimeoutMs: number;
   /** `SVC_NOW`: the instant sync, serve and compliance check start their clock at (ISO 8601); unset: the real clock. */
   readonly now: string | undefined;
+  /** Days the events feed lists an event; `svc sync` deletes delivered and dead events older than this. */
+  readonly eventRetentionDays: number;
 }
 
 const ConfigStruct = object({
@@ -62,6 +64,7 @@ const ConfigStruct = object({
   shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
   now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
+  eventRetentionDays: defaulted(max(min(integer(), 1), 3650), 30),
 });
 
 /** Environment variables read by the service, and the setting each one feeds. */
@@ -87,12 +90,13 @@ export const ENV_VARS = {
   SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
   SVC_NOW: 'now',
+  SVC_EVENT_RETENTION_DAYS: 'eventRetentionDays',
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
 

@@ -108,3 +108,10 @@ export const FLEET_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satis
 
 /** `include_documents_expiring_within_days` of the fleet page, in days. */
 export const EXPIRING_WINDOW_DAYS = { min: 0, max: 730, default: 30 } as const satisfies QueryBound;
+
+/** Where an event of the events feed stands: `retrying` is pending after a failed attempt. */
+export const EVENT_DELIVERY_STATES = ['pending', 'delivered', 'retrying', 'dead'] as const;
+export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
+
+/** `limit` of the events feed. */
+export const EVENTS_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satisfies QueryBound;

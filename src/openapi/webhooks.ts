@@ -1,5 +1,5 @@
 import {
-  BACKGROUND_CHECK_STATUSES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
+  BACKGROUND_CHECK_STATUSES, EVENT_DELIVERY_STATES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
 } from '../domain/vocabulary.ts';
 import { nullable, ref, type JsonObject } from './types.ts';
 
@@ -95,6 +95,21 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
       description: `The envelope of \`${type}\`, exactly the bytes of the delivery body.`,
     };
   }
+  out.EventFeedItem = object({
+    event: {
+      oneOf: EVENT_TYPES.map((t) => ref(eventSchemaName(t))),
+      discriminator: { propertyName: 'event_type', mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/${eventSchemaName(t)}`])) },
+      description: 'the envelope exactly as delivered (or to be delivered): same event_id, same data',
+    },
+    delivery_status: {
+      enum: [...EVENT_DELIVERY_STATES],
+      description: '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered',
+    },
+  });
+  out.EventsPage = object({
+    items: { type: 'array', items: ref('EventFeedItem') },
+    next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
+  }, ['items']);
   return out;
 }
 

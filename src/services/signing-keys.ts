@@ -5,6 +5,7 @@ import { findOrCreateSetting } from '../store/repositories/settings-repo.ts';
 /** HMAC keys of the read API, one per purpose so a token of one kind never verifies as another. */
 export interface SigningKeys {
   fleetCursor: Buffer;
+  eventsCursor: Buffer;
   fileLink: Buffer;
 }
 
@@ -18,7 +19,7 @@ const SETTING = 'api_signing_secret';
 export async function loadSigningKeys(db: Db, randomBytes: (size: number) => Buffer): Promise<SigningKeys> {
   const secret = Buffer.from(await findOrCreateSetting(db, SETTING, randomBytes(32).toString('base64url')), 'base64url');
   const derive = (purpose: string) => createHmac('sha256', secret).update(purpose).digest();
-  return { fleetCursor: derive('fleet-cursor/v1'), fileLink: derive('file-link/v1') };
+  return { fleetCursor: derive('fleet-cursor/v1'), eventsCursor: derive('events-cursor/v1'), fileLink: derive('file-link/v1') };
 }
 
 /** Memoises the keys per app; a failed load is retried on the next call instead of cached. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
+import { pruneEvents } from '../services/events/prune.ts';
 import type { Database } from '../store/database.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
 import { deliverDue, listAllDue, type DeliveryReport } from './deliver-due.ts';
@@ -56,6 +57,8 @@ export interface SyncOptions {
   leaseMs?: number;
   /** The process taking the lease, named in it (default: this process on this host). */
   owner?: LeaseOwner;
+  /** Delete delivered and dead events older than this many days at the end of the run (the events feed's retention). */
+  retentionDays?: number;
 }
 
 /** What a sync run did (or, dry, would do). */
@@ -74,6 +77,8 @@ export interface SyncSummary {
   held: Map<string, number>;
   /** The run was asked to stop (`deps.drain`) before it finished. */
   stopped: boolean;
+  /** Events deleted as past the retention. */
+  pruned: number;
 }
 
 function mergeCounts(into: Map<string, number>, from: Map<string, number>): void {
@@ -89,7 +94,7 @@ function mergeCounts(into: Map<string, number>, from: Map<string, number>): void
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
   const dryRun = options.dryRun ?? false;
-  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false };
+  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false, pruned: 0 };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
   const lease = dryRun ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
   try {
@@ -108,6 +113,9 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
     else summary.delivery = await deliverDue(db, deps, runId);
     summary.held = await countHeldEvents(db);
     summary.stopped = deps.drain?.aborted ?? false;
+    if (!dryRun && !summary.stopped && options.retentionDays !== undefined) {
+      summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
+    }
     return summary;
   } finally {
     await lease?.release();

@@ -13,7 +13,8 @@ export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@
 let pgAvailable: Promise<boolean> | undefined;
 
 async function probePostgres(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  // Generous: a test file's CPU-bound setup (schema compiles) can hold the event loop for seconds on a loaded machine.
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 15_000 });
   try {
     await client.connect();
     await client.query('select 1');

@@ -43,7 +43,8 @@ function printSummary(deps: CliDeps, s: SyncSummary): void {
   const t = d.totals;
   out(`sync ${s.runId}: ${created} created, ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered` +
     `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}` +
-    `${t.failed ? `, ${t.failed} failed` : ''}${d.notStarted ? `, ${d.notStarted} left for the next run` : ''}`);
+    `${t.failed ? `, ${t.failed} failed` : ''}${d.notStarted ? `, ${d.notStarted} left for the next run` : ''}` +
+    `${s.pruned ? `, ${s.pruned} past retention deleted` : ''}`);
   const partners = [...new Set([...s.created.keys(), ...d.perPartner.keys(), ...s.held.keys()])].sort();
   if (partners.length === 0) return;
   out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
@@ -79,6 +80,7 @@ export function syncCommand(deps: CliDeps): Command {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
             dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
+            retentionDays: config.eventRetentionDays,
           });
           if (summary.dryRun) printDryRun(deps, summary);
           else printSummary(deps, summary);

@@ -7,6 +7,7 @@ import { complianceRoutes } from './compliance.ts';
 import { crewRoutes } from './crew.ts';
 import { docsRoutes } from './docs.ts';
 import { documentsRoutes } from './documents.ts';
+import { eventsRoutes } from './events.ts';
 import { filesRoutes } from './files.ts';
 import { fleetRoutes } from './fleet.ts';
 import { healthRoutes } from './health.ts';
@@ -30,6 +31,7 @@ export const routeModules: readonly RouteModule[] = [
   crewRoutes,
   documentsRoutes,
   complianceRoutes,
+  eventsRoutes,
   filesRoutes,
   adminKeysRoutes,
   adminWebhooksRoutes,

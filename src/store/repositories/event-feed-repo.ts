@@ -1,0 +1,67 @@
+import type { Db } from '../database.ts';
+import type { OutboxStatus } from '../../domain/vocabulary.ts';
+
+/** An outbox event as the events feed reads it. */
+export interface FeedEvent {
+  eventId: string;
+  eventType: string;
+  crewUniqueId: string | null;
+  createdAt: string;
+  body: string;
+  status: OutboxStatus;
+  attempts: number;
+}
+
+/** Where a feed page continues: strictly after this (created_at, event_id). */
+export interface FeedKey {
+  createdAt: string;
+  eventId: string;
+}
+
+export interface FeedQuery {
+  partnerId: string;
+  /** Event types to list; none lists nothing. */
+  types: readonly string[];
+  crewUniqueId?: string;
+  /** Only events created at or after this instant (the retention). */
+  since: string;
+  after: FeedKey | null;
+  limit: number;
+}
+
+/** One keyset page of a partner's events, oldest first. */
+export async function listFeedEvents(db: Db, q: FeedQuery): Promise<FeedEvent[]> {
+  if (q.types.length === 0) return [];
+  let query = db.selectFrom('outbox_events')
+    .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts'])
+    .where('partner_id', '=', q.partnerId).where('event_type', 'in', q.types).where('created_at', '>=', q.since);
+  if (q.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', q.crewUniqueId);
+  const after = q.after;
+  if (after) {
+    query = query.where((eb) => eb.or([
+      eb('created_at', '>', after.createdAt),
+      eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)]),
+    ]));
+  }
+  const rows = await query.orderBy('created_at').orderBy('event_id').limit(q.limit).execute();
+  return rows.map((r) => ({
+    eventId: r.event_id, eventType: r.event_type, crewUniqueId: r.crew_unique_id, createdAt: r.created_at,
+    body: r.body, status: r.status, attempts: r.attempts,
+  }));
+}
+
+/** Up to `batch` ids of delivered or dead events created before `before`, oldest first. */
+export async function prunableEventIds(db: Db, before: string, batch: number): Promise<string[]> {
+  const rows = await db.selectFrom('outbox_events').select('event_id')
+    .where('created_at', '<', before).where('status', 'in', ['delivered', 'dead'])
+    .orderBy('created_at').limit(batch).execute();
+  return rows.map((r) => r.event_id);
+}
+
+/** Deletes events with their delivery attempts and dead letters (call inside a transaction). */
+export async function deleteEvents(db: Db, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.deleteFrom('delivery_attempts').where('event_id', 'in', eventIds).execute();
+  await db.deleteFrom('dead_letters').where('event_id', 'in', eventIds).execute();
+  await db.deleteFrom('outbox_events').where('event_id', 'in', eventIds).execute();
+}
