@@ -1,5 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import type { ApiKeyKind, ApiKeyStatus } from './vocabulary.ts';
 
 /** The kinds of key the service knows, by prefix (docs/decisions.md §2). */
 export type KeyKind = 'live' | 'test' | 'pub' | 'operator';
@@ -76,4 +77,18 @@ export function digestsEqual(a: string, b: string): boolean {
 export function redactKey(raw: string): string {
   const prefix = Object.values(KEY_PREFIXES).find((p) => raw.startsWith(p)) ?? '';
   return raw.length <= prefix.length + 4 ? `${prefix}…` : `${prefix}…${raw.slice(-4)}`;
+}
+
+/** What the store holds of an API key: never the key itself. */
+export interface ApiKeyRecord {
+  keyId: string;
+  partnerId: string | null;
+  kind: ApiKeyKind;
+  prefix: string;
+  last4: string;
+  keyHash: string;
+  status: ApiKeyStatus;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
 }

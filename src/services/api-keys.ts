@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyMode } from '../domain/vocabulary.ts';
+import { generateKey, type ApiKeyRecord, type KeyKind } from '../domain/api-keys.ts';
 import { AppError } from '../domain/app-error.ts';
-import { generateKey, type KeyKind } from '../domain/api-keys.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { KeyMode } from '../domain/vocabulary.ts';
 import type { Db } from '../store/database.ts';
-import { deleteApiKey, findApiKey, insertApiKey, revokeApiKey, type ApiKeyRecord } from '../store/repositories/api-keys-repo.ts';
+import { deleteApiKey, findApiKey, insertApiKey, revokeApiKey } from '../store/repositories/api-keys-repo.ts';
 import { findPartner } from '../store/repositories/partners-repo.ts';
 
 /** A key just issued: the full secret, to show once, and its stored record. */

@@ -1,8 +1,8 @@
+import { digestsEqual, parseKey, redactKey, type ApiKeyRecord } from '../domain/api-keys.ts';
 import { AppError } from '../domain/app-error.ts';
-import { digestsEqual, parseKey, redactKey } from '../domain/api-keys.ts';
 import { effectiveScopes } from '../domain/scopes.ts';
 import type { Db } from '../store/database.ts';
-import { findApiKeyByHash, type ApiKeyRecord } from '../store/repositories/api-keys-repo.ts';
+import { findApiKeyByHash } from '../store/repositories/api-keys-repo.ts';
 import { findPartner } from '../store/repositories/partners-repo.ts';
 import type { PartnerContext } from './visibility/partner-context.ts';
 

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
+import type { OutboxEvent, WebhookEndpoint } from '../domain/webhooks.ts';
+import { groupCommit } from '../services/group-commit.ts';
 import type { Database } from '../store/database.ts';
 import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
-import { groupCommit } from '../services/group-commit.ts';
 import { insertDeliveryAttempts } from '../store/repositories/delivery-repo.ts';
 import {
-  claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress, type OutboxEvent,
+  claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress,
 } from '../store/repositories/outbox-repo.ts';
-import { findEndpointByPartner, type WebhookEndpoint } from '../store/repositories/webhook-endpoints-repo.ts';
+import { findEndpointByPartner } from '../store/repositories/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import {
   attemptsThisRun, decideAfterAttempt, MAX_IN_RUN_WAIT_MS, type AttemptDecision, type AttemptResult,

@@ -25,7 +25,7 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
 
   it('with no vessel given, the most recent active assignment is evaluated; a named vessel wins', async () => {
     await loadFixtures(store().db, ['data/requirements.json', writeFixture(twoVesselFixture())], clock);
-    assert.equal((await assignmentOf()).vessel.vessel_id, 'ves_a');
+    assert.equal((await assignmentOf()).vessel.vesselId, 'ves_a');
     assert.equal((await assignmentOf('ves_b')).assignment.role, 'chief_officer');
     await assert.rejects(assignmentOf('ves_zzz'), { code: 'crew_not_found' });
   });

@@ -1,12 +1,12 @@
 import { AppError } from '../../domain/app-error.ts';
-import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { utcDate } from '../../domain/document.ts';
+import type { CrewAssignment } from '../../domain/fleet.ts';
+import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { latestEvaluation, saveEvaluation } from '../../store/repositories/compliance-repo.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
-import type { CrewAssignment } from '../../store/repositories/fleet-repo.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 
 /** What a compliance check needs besides the store. */
@@ -33,11 +33,11 @@ export interface ComplianceOutcome {
  */
 export function chooseAssignment(assignments: readonly CrewAssignment[], crewUniqueId: string, vesselId?: string): CrewAssignment {
   if (vesselId !== undefined) {
-    const on = assignments.find((a) => a.vessel.vessel_id === vesselId);
+    const on = assignments.find((a) => a.vessel.vesselId === vesselId);
     if (!on) throw new AppError('crew_not_found', `crew member ${crewUniqueId} is not on vessel ${vesselId} of your fleet`);
     return on;
   }
-  const byRecency = [...assignments].sort((a, b) => b.assignment.as_of.localeCompare(a.assignment.as_of));
+  const byRecency = [...assignments].sort((a, b) => b.assignment.asOf.localeCompare(a.assignment.asOf));
   const chosen = byRecency.find((a) => a.assignment.status === 'active') ?? byRecency[0];
   if (!chosen) throw new AppError('crew_not_found', `crew member ${crewUniqueId} has no assignment on your fleet`);
   return chosen;
@@ -49,11 +49,8 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
   const [catalogue, documents] = await Promise.all([deps.catalogue.get(db), listListableDocuments(db, [crewUniqueId], true)]);
   return evaluateCompliance({
     role: a.assignment.role,
-    positionName: a.assignment.position_name,
-    vessel: {
-      vesselId: a.vessel.vessel_id, vesselType: a.vessel.vessel_type, grossTonnage: a.vessel.gross_tonnage,
-      propulsionKw: a.vessel.propulsion_kw, flagState: a.vessel.flag_state, tradingArea: a.vessel.trading_area,
-    },
+    positionName: a.assignment.positionName,
+    vessel: a.vessel,
     catalogue,
     documents,
     today: utcDate(deps.clock()),
@@ -74,7 +71,7 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * returns the latest stored result flagged as the fallback, or compliance_unavailable (503).
  */
 export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment): Promise<ComplianceOutcome> {
-  const vesselId = assignment.vessel.vessel_id;
+  const vesselId = assignment.vessel.vesselId;
   let evaluation: ComplianceEvaluation;
   try {
     evaluation = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment), deps.deadlineMs);

@@ -1,10 +1,11 @@
 import { AppError } from '../../domain/app-error.ts';
+import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
+import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { readFile } from '../../store/repositories/documents-repo.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
-import { findCrewRows } from '../../store/repositories/reference-data-repo.ts';
 import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
-import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
+import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
 /** Crew lookup by e-mail (docs/decisions.md §4): case-insensitive and trimmed, crew on the fleet only. */
@@ -14,27 +15,27 @@ export async function lookupCrew(db: Db, ctx: PartnerContext, email: string): Pr
   return { crew_unique_id: id };
 }
 
-async function crewRow(db: Db, crewUniqueId: string) {
-  const row = (await findCrewRows(db, [crewUniqueId])).get(crewUniqueId);
+async function profileOf(db: Db, crewUniqueId: string) {
+  const profile = await findCrewProfile(db, crewUniqueId);
   // An assignment references its crew row, so this only happens if the row vanished mid-request.
-  if (!row) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
-  return row;
+  if (!profile) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
+  return profile;
 }
 
 /** The profile, one block per effective scope (the route requires at least one of them). */
 export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: string, photoUrl: string): Promise<ProfileWire> {
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'profile');
-  const row = await crewRow(db, crewUniqueId);
-  return toProfileWire(row, ctx.scopes, row.photo_file_id ? photoUrl : null);
+  const profile = await profileOf(db, crewUniqueId);
+  return toProfileWire(profile, ctx.scopes, profile.photoFileId ? photoUrl : null);
 }
 
 /** The photo bytes, with profile consent; 404 photo_not_found when none. */
 export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<{ contentType: string; bytes: Buffer }> {
   await requireCrewOnFleet(db, ctx, crewUniqueId);
   await requireConsent(db, ctx, crewUniqueId, 'profile');
-  const row = await crewRow(db, crewUniqueId);
-  const file = row.photo_file_id ? await readFile(db, row.photo_file_id) : undefined;
+  const { photoFileId } = await profileOf(db, crewUniqueId);
+  const file = photoFileId ? await readFile(db, photoFileId) : undefined;
   if (!file) throw new AppError('photo_not_found', `crew member ${crewUniqueId} has no photo`);
   return file;
 }

@@ -1,9 +1,10 @@
-import type { Db } from '../../store/database.ts';
+import { fleetOf } from '../../domain/partner.ts';
 import type { KeyMode } from '../../domain/vocabulary.ts';
+import type { Db } from '../../store/database.ts';
 import { consentsFor } from '../../store/repositories/consents-repo.ts';
 import { fleetPage, type FleetRow } from '../../store/repositories/fleet-repo.ts';
 import { expiringDocumentCounts } from '../visibility/documents.ts';
-import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
+import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken, verifyToken } from './signed-token.ts';
 
 /** Where a fleet page continues: after this (vessel, crew) key, for this partner, mode and window. */

@@ -1,8 +1,10 @@
 import type { Config } from '../../config/config.ts';
+import type { Vessel } from '../../domain/fleet.ts';
+import { fleetOf } from '../../domain/partner.ts';
 import type { KeyMode, PartnerKind } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
-import { fleetOf, type PartnerContext } from '../visibility/partner-context.ts';
+import { listFleetVessels } from '../../store/repositories/fleet-repo.ts';
+import type { PartnerContext } from '../visibility/partner-context.ts';
 
 /** `GET /api/v2/partners/me` (docs/decisions.md §2). */
 export interface PartnerMeWire {
@@ -39,8 +41,8 @@ export interface VesselWire {
   vessel_type: string;
 }
 
-export function toVesselWire(v: VesselRow): VesselWire {
-  return { vessel_id: v.vessel_id, vessel_name: v.vessel_name, imo: v.imo, mmsi: v.mmsi, flag_state: v.flag_state, vessel_type: v.vessel_type };
+export function toVesselWire(v: Vessel): VesselWire {
+  return { vessel_id: v.vesselId, vessel_name: v.vesselName, imo: v.imo, mmsi: v.mmsi, flag_state: v.flagState, vessel_type: v.vesselType };
 }
 
 /** The partner's vessels in the key's mode; empty when it has none. */

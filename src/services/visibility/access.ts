@@ -1,10 +1,12 @@
 import { AppError } from '../../domain/app-error.ts';
+import type { CrewAssignment } from '../../domain/fleet.ts';
+import { fleetOf } from '../../domain/partner.ts';
 import { insufficientScope, missingScope, type ScopeRule } from '../../domain/scopes.ts';
+import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { hasConsent } from '../../store/repositories/consents-repo.ts';
-import type { ConsentCategory } from '../../domain/vocabulary.ts';
-import { crewAssignmentsOnFleet, type CrewAssignment } from '../../store/repositories/fleet-repo.ts';
-import { fleetOf, type PartnerContext } from './partner-context.ts';
+import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
+import type { PartnerContext } from './partner-context.ts';
 
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */
 export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {

@@ -2,14 +2,15 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../domain/app-error.ts';
 import type { Clock } from '../../domain/clock.ts';
+import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import {
-  findEndpointByPartner, insertEndpoint, updateEndpoint, type WebhookEndpoint,
+  findEndpointByPartner, insertEndpoint, updateEndpoint,
 } from '../../store/repositories/webhook-endpoints-repo.ts';
 import { destinationProblem, systemResolver, type Resolver } from './destination.ts';
-import { issues, type ValidationIssue } from './validation-issue.ts';
 import { validateRegistration } from './validate-registration.ts';
+import { issues, type ValidationIssue } from './validation-issue.ts';
 
 /** What registering an endpoint needs besides the store. */
 export interface RegistrationDeps {

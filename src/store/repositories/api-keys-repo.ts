@@ -1,20 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { ApiKeyKind, ApiKeyStatus } from '../../domain/vocabulary.ts';
+import type { ApiKeyRecord } from '../../domain/api-keys.ts';
 import type { ApiKeysTable, Db } from '../database.ts';
-
-/** What the store holds of an API key: never the key itself. */
-export interface ApiKeyRecord {
-  keyId: string;
-  partnerId: string | null;
-  kind: ApiKeyKind;
-  prefix: string;
-  last4: string;
-  keyHash: string;
-  status: ApiKeyStatus;
-  label: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-}
 
 export function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {

@@ -90,3 +90,9 @@ export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Prom
   const rows = await db.selectFrom('documents').select('document_id').where('document_id', 'in', ids).where('file_id', 'is not', null).execute();
   return new Set(rows.map((r) => r.document_id));
 }
+
+/** Documents by id regardless of state: to tell a replaced document from a withdrawn one. */
+export async function documentsByIds(db: Db, ids: readonly string[]): Promise<CrewDocument[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('documents').selectAll().where('document_id', 'in', ids).execute()).map(toCrewDocument);
+}

@@ -1,16 +1,22 @@
 import type { Selectable } from 'kysely';
+import type { Assignment, CrewAssignment, Vessel } from '../../domain/fleet.ts';
+import type { FleetRef } from '../../domain/partner.ts';
 import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 
-/** Which vessels form a partner's fleet in one mode (docs/decisions.md §2 live/test, docs/contract.md "What the service offers"). */
-export type FleetRef =
-  | { kind: 'employer'; employerId: string; isTest: boolean }
-  | { kind: 'contract'; partnerId: string; isTest: boolean }
-  | { kind: 'none' }
-  /** Every vessel of both modes: the operator's view (CLI), never a partner's. */
-  | { kind: 'all' };
+export function toVessel(r: Selectable<VesselsTable>): Vessel {
+  return {
+    vesselId: r.vessel_id, employerId: r.employer_id, vesselName: r.vessel_name, imo: r.imo, mmsi: r.mmsi, flagState: r.flag_state,
+    vesselType: r.vessel_type, grossTonnage: r.gross_tonnage, propulsionKw: r.propulsion_kw, tradingArea: r.trading_area, isTest: r.is_test === 1,
+  };
+}
 
-export type VesselRow = Selectable<VesselsTable>;
+export function toAssignment(r: Selectable<AssignmentsTable>): Assignment {
+  return {
+    assignmentId: r.assignment_id, crewUniqueId: r.crew_unique_id, vesselId: r.vessel_id, role: r.role,
+    positionName: r.position_name, status: r.status, asOf: r.as_of,
+  };
+}
 
 /** A subquery of the fleet's vessel ids, for `where vessel_id in (…)`. */
 export function fleetVesselIds(db: Db, fleet: FleetRef) {
@@ -28,9 +34,10 @@ export function fleetVesselIds(db: Db, fleet: FleetRef) {
   return db.selectFrom('vessels').select('vessels.vessel_id').where('vessels.vessel_id', 'is', null);
 }
 
-export async function listFleetVessels(db: Db, fleet: FleetRef): Promise<VesselRow[]> {
-  return db.selectFrom('vessels').selectAll()
+export async function listFleetVessels(db: Db, fleet: FleetRef): Promise<Vessel[]> {
+  const rows = await db.selectFrom('vessels').selectAll()
     .where('vessel_id', 'in', fleetVesselIds(db, fleet)).orderBy('vessel_id').execute();
+  return rows.map(toVessel);
 }
 
 /** One roster row: an on-fleet assignment with its crew member's name and statuses, and its vessel. */
@@ -70,11 +77,6 @@ export async function fleetPage(
 }
 
 /** A crew member's on-fleet assignments with their vessels, newest first. Empty: not on the fleet. */
-export interface CrewAssignment {
-  assignment: Selectable<AssignmentsTable>;
-  vessel: VesselRow;
-}
-
 export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string): Promise<CrewAssignment[]> {
   const rows = await db.selectFrom('assignments')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
@@ -88,17 +90,7 @@ export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUnique
     .where('assignments.status', 'in', ON_FLEET_STATUSES)
     .orderBy('assignments.as_of', 'desc').orderBy('assignments.vessel_id')
     .execute();
-  return rows.map((r) => ({
-    assignment: {
-      assignment_id: r.assignment_id, crew_unique_id: r.crew_unique_id, vessel_id: r.vessel_id, role: r.role,
-      position_name: r.position_name, status: r.status, as_of: r.as_of,
-    },
-    vessel: {
-      vessel_id: r.vessel_id, employer_id: r.employer_id, vessel_name: r.vessel_name, imo: r.imo, mmsi: r.mmsi,
-      flag_state: r.flag_state, vessel_type: r.vessel_type, gross_tonnage: r.gross_tonnage, propulsion_kw: r.propulsion_kw,
-      trading_area: r.trading_area, is_test: r.is_test,
-    },
-  }));
+  return rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) }));
 }
 
 /** The crew id whose normalized e-mail matches, among crew on the fleet. */
@@ -124,12 +116,13 @@ export async function crewPageOnVessels(db: Db, vesselIds: readonly string[], af
 }
 
 /** The on-fleet assignments of several crew members on any of `vesselIds`. */
-export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[], crewIds: readonly string[]): Promise<Selectable<AssignmentsTable>[]> {
+export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[], crewIds: readonly string[]): Promise<Assignment[]> {
   if (crewIds.length === 0 || vesselIds.length === 0) return [];
-  return db.selectFrom('assignments').selectAll()
+  const rows = await db.selectFrom('assignments').selectAll()
     .where('crew_unique_id', 'in', crewIds)
     .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES)
     .orderBy('crew_unique_id').orderBy('vessel_id').execute();
+  return rows.map(toAssignment);
 }
 
 /** Crew with any assignment on the vessels, whatever its status: who a vessel's change can concern. */

@@ -1,23 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { OutboxStatus } from '../../domain/vocabulary.ts';
+import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
-
-/** An event in the outbox: the exact body to deliver and where its delivery stands. */
-export interface OutboxEvent {
-  eventId: string;
-  partnerId: string;
-  eventType: string;
-  crewUniqueId: string | null;
-  occurredAt: string;
-  body: string;
-  status: OutboxStatus;
-  attempts: number;
-  nextAttemptAt: string;
-  lockedBy: string | null;
-  lockedUntil: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
 
 /** A due event as the delivery run plans it: the event and its partner's active endpoint. */
 export interface DueEvent {

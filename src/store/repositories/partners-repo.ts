@@ -1,20 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { PartnerKind, PartnerTier } from '../../domain/vocabulary.ts';
+import type { Partner } from '../../domain/partner.ts';
 import type { Db, PartnersTable } from '../database.ts';
 import { fromJson } from './json.ts';
-
-/** A partner account as the domain uses it. */
-export interface Partner {
-  partnerId: string;
-  name: string;
-  kind: PartnerKind;
-  employerId: string | null;
-  tier: PartnerTier | null;
-  scopeOverrides: string[] | null;
-  upgraded: boolean;
-  contractScopes: string[] | null;
-  rateLimit: number | null;
-}
 
 export function toPartner(row: Selectable<PartnersTable>): Partner {
   return {

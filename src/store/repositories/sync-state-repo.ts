@@ -97,9 +97,3 @@ export async function recordSyncRun(db: Db, partnerId: string, at: string, basel
     await db.updateTable('sync_state').set({ last_run_at: at }).where('partner_id', '=', partnerId).execute();
   }
 }
-
-/** Documents by id regardless of state: to tell a replaced document from a withdrawn one. */
-export async function documentsByIds(db: Db, ids: readonly string[]) {
-  if (ids.length === 0) return [];
-  return db.selectFrom('documents').selectAll().where('document_id', 'in', ids).execute();
-}

@@ -1,19 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { WebhookEndpointStatus } from '../../domain/vocabulary.ts';
+import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Db, WebhookEndpointsTable } from '../database.ts';
 import { fromJson, toJson } from './json.ts';
-
-/** A partner's webhook endpoint (one per partner), with its signing secret. */
-export interface WebhookEndpoint {
-  endpointId: string;
-  partnerId: string;
-  url: string;
-  subscribedEvents: string[];
-  secret: string;
-  status: WebhookEndpointStatus;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export function toWebhookEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
   return {

@@ -1,13 +1,7 @@
 import { hash } from 'node:crypto';
+import type { PlannedEvent } from '../../domain/events.ts';
 import type { EventType } from '../../domain/vocabulary.ts';
 import type { CrewSnapshot } from '../../store/repositories/sync-state-repo.ts';
-
-/** One event the diff decided to send: its type and payload (`data` of the envelope). */
-export interface PlannedEvent {
-  type: EventType;
-  crewUniqueId: string;
-  data: Record<string, unknown>;
-}
 
 /** A payload with its digest, computed once per run and shared by every partner that sees it. */
 export interface Digested {

@@ -1,15 +1,15 @@
 import type { Insertable } from 'kysely';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { toDocumentWire } from '../../domain/document.ts';
+import { departedDocumentEvent, type PlannedEvent } from '../../domain/events.ts';
+import type { Vessel } from '../../domain/fleet.ts';
 import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
 import type { Db, OutboxEventsTable } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
-import { listListableDocuments, toCrewDocument } from '../../store/repositories/documents-repo.ts';
-import { assignmentsOnVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
+import { documentsByIds, listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { assignmentsOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
-import { deleteSnapshots, documentsByIds, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
-import type { PlannedEvent } from './crew-diff.ts';
+import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
 import { diffPage, type PairFilter } from './page-diff.ts';
 import type { PartnerPlan } from './plan.ts';
 
@@ -23,7 +23,7 @@ export interface RunContext {
   windowDays: number;
   catalogue: readonly RequirementDefinition[];
   /** Live vessels of every planned partner's fleet. */
-  vessels: ReadonlyMap<string, VesselRow>;
+  vessels: ReadonlyMap<string, Vessel>;
   vesselIds: readonly string[];
   newId: () => string;
   dryRun: boolean;
@@ -56,14 +56,11 @@ export async function diffCrewPage(run: RunContext, plans: readonly PartnerPlan[
     consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
   ]);
   const diff = diffPage(plans, { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels }, run.catalogue, today, run.windowDays, only);
-  // A shared document that left the list because a newer edition replaced it is an update;
-  // one withdrawn, rejected or sent back for processing leaves silently.
-  const rows = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((r) => [r.document_id, toCrewDocument(r)]));
+  const departed = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((d) => [d.documentId, d]));
   for (const { partnerId, documentId } of diff.vanished) {
-    const doc = rows.get(documentId);
-    if (doc && doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy) {
-      diff.events.push({ partnerId, event: { type: 'crew.document.updated', crewUniqueId: doc.crewUniqueId, data: { crew_unique_id: doc.crewUniqueId, ...toDocumentWire(doc, today) } } });
-    }
+    const doc = departed.get(documentId);
+    const event = doc && departedDocumentEvent(doc, today);
+    if (event) diff.events.push({ partnerId, event });
   }
   const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
   const outbox = diff.events.filter(({ partnerId, event }) => {

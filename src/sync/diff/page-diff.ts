@@ -1,26 +1,26 @@
-import type { Selectable } from 'kysely';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import { complianceChangedPayload, evaluateCompliance, TimeHorizon, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import { toDocumentWire, type CrewDocument } from '../../domain/document.ts';
-import type { AssignmentsTable } from '../../store/database.ts';
+import type { CrewDocument } from '../../domain/document.ts';
+import { documentEventData } from '../../domain/events.ts';
+import type { PlannedEvent } from '../../domain/events.ts';
+import type { Assignment, Vessel } from '../../domain/fleet.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { CrewSignals } from '../../store/repositories/crew-signals-repo.ts';
-import type { VesselRow } from '../../store/repositories/fleet-repo.ts';
 import type { SnapshotWrite, StoredSnapshot } from '../../store/repositories/sync-state-repo.ts';
-import { diffCrew, digested, sameSnapshot, type CrewView, type Digested, type PlannedEvent } from './crew-diff.ts';
+import { diffCrew, digested, sameSnapshot, type CrewView, type Digested } from './crew-diff.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** Everything read for one page of crew, for every partner at once. */
 export interface PageData {
   crewIds: readonly string[];
-  assignments: readonly Selectable<AssignmentsTable>[];
+  assignments: readonly Assignment[];
   signals: ReadonlyMap<string, CrewSignals>;
   documents: readonly CrewDocument[];
   /** partner → crew → categories. */
   consents: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<ConsentCategory>>>;
   /** Key `partner|crew`. */
   snapshots: ReadonlyMap<string, StoredSnapshot>;
-  vessels: ReadonlyMap<string, VesselRow>;
+  vessels: ReadonlyMap<string, Vessel>;
 }
 
 /** Which (partner, crew member) pairs of the page to diff; absent: all of them. */
@@ -54,23 +54,21 @@ export function diffPage(
 ): PageDiff {
   const out: PageDiff = { events: [], writes: [], vanished: [], departed: [] };
   const docsOf = group(page.documents, (d) => d.crewUniqueId);
-  const assignmentsOf = group(page.assignments, (a) => a.crew_unique_id);
+  const assignmentsOf = group(page.assignments, (a) => a.crewUniqueId);
   const docDigests = new Map<string, Digested>();
   const evaluations = new Map<string, ComplianceEvaluation>();
   const complianceDigests = new Map<string, Digested>();
   const docDigest = (d: CrewDocument) => {
     let x = docDigests.get(d.documentId);
-    if (!x) docDigests.set(d.documentId, (x = digested({ crew_unique_id: d.crewUniqueId, ...toDocumentWire(d, today) })));
+    if (!x) docDigests.set(d.documentId, (x = digested(documentEventData(d, today))));
     return x;
   };
-  const compliance = (crew: string, a: Selectable<AssignmentsTable>, medical: boolean) => {
-    const key = `${crew}|${a.vessel_id}`;
+  const compliance = (crew: string, a: Assignment, medical: boolean) => {
+    const key = `${crew}|${a.vesselId}`;
     let e = evaluations.get(key);
     if (!e) {
-      const v = page.vessels.get(a.vessel_id)!;
       e = evaluateCompliance({
-        role: a.role, positionName: a.position_name, catalogue, documents: docsOf.get(crew) ?? [], today, windowDays,
-        vessel: { vesselId: v.vessel_id, vesselType: v.vessel_type, grossTonnage: v.gross_tonnage, propulsionKw: v.propulsion_kw, flagState: v.flag_state, tradingArea: v.trading_area },
+        role: a.role, positionName: a.positionName, vessel: page.vessels.get(a.vesselId)!, catalogue, documents: docsOf.get(crew) ?? [], today, windowDays,
       });
       evaluations.set(key, e);
     }
@@ -97,7 +95,7 @@ export function diffPage(
       const pid = plan.partner.partnerId;
       if (only && !only(pid, crew)) continue;
       const prev = page.snapshots.get(`${pid}|${crew}`);
-      const on = sig ? (assignmentsOf.get(crew) ?? []).filter((a) => plan.vessels.has(a.vessel_id)) : [];
+      const on = sig ? (assignmentsOf.get(crew) ?? []).filter((a) => plan.vessels.has(a.vesselId)) : [];
       if (on.length === 0) {
         if (prev) out.departed.push({ partnerId: pid, crewUniqueId: crew });
         continue;
@@ -116,9 +114,9 @@ export function diffPage(
         if (at) due.at(at);
       }
       if (plan.can.compliance && consent?.has('compliance')) {
-        view.compliance = new Map(on.map((a) => [a.vessel_id, compliance(crew, a, plan.can.medical)]));
+        view.compliance = new Map(on.map((a) => [a.vesselId, compliance(crew, a, plan.can.medical)]));
         for (const a of on) {
-          const at = horizonOf(`${crew}|${a.vessel_id}`, (h) => h.evaluation(evaluations.get(`${crew}|${a.vessel_id}`)!));
+          const at = horizonOf(`${crew}|${a.vesselId}`, (h) => h.evaluation(evaluations.get(`${crew}|${a.vesselId}`)!));
           if (at) due.at(at);
         }
       }

@@ -1,13 +1,14 @@
 import type { Clock } from '../../domain/clock.ts';
+import type { PlannedEvent } from '../../domain/events.ts';
+import type { Vessel } from '../../domain/fleet.ts';
+import { fleetOf, type Partner } from '../../domain/partner.ts';
 import { effectiveScopes } from '../../domain/scopes.ts';
 import type { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
-import { fleetOf } from '../../services/visibility/partner-context.ts';
 import type { Db } from '../../store/database.ts';
-import { listFleetVessels, type VesselRow } from '../../store/repositories/fleet-repo.ts';
-import { findPartner, type Partner } from '../../store/repositories/partners-repo.ts';
+import { listFleetVessels } from '../../store/repositories/fleet-repo.ts';
+import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { findSyncState } from '../../store/repositories/sync-state-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
-import type { PlannedEvent } from './crew-diff.ts';
 
 /** What the diff needs besides the store. */
 export interface DiffDeps {
@@ -52,21 +53,21 @@ export interface PartnerPlan {
 }
 
 /** Every partner with an active endpoint, with its scopes and live fleet; plus all their vessels. */
-export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: PartnerPlan[]; vessels: Map<string, VesselRow> }> {
+export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: PartnerPlan[]; vessels: Map<string, Vessel> }> {
   const plans: PartnerPlan[] = [];
-  const vessels = new Map<string, VesselRow>();
+  const vessels = new Map<string, Vessel>();
   for (const endpoint of await listEndpoints(db, { status: 'active' })) {
     const partner = await findPartner(db, endpoint.partnerId);
     if (!partner) continue;
     const scopes = new Set<string>(effectiveScopes(partner));
     const fleet = await listFleetVessels(db, fleetOf(partner, 'live'));
-    for (const v of fleet) vessels.set(v.vessel_id, v);
+    for (const v of fleet) vessels.set(v.vesselId, v);
     const baseline = !(await findSyncState(db, partner.partnerId));
     plans.push({
       partner,
       subscribed: new Set(endpoint.subscribedEvents),
       baseline,
-      vessels: new Set(fleet.map((v) => v.vessel_id)),
+      vessels: new Set(fleet.map((v) => v.vesselId)),
       can: {
         docs: scopes.has('crew:documents:read'), medical: scopes.has('crew:medical:read'), compliance: scopes.has('crew:compliance:read'),
         status: scopes.has('crew:status:subscribe'), profile: scopes.has('crew:profile:read'),

@@ -1,0 +1,30 @@
+/*
+ * Event rules: what a partner is sent about a change, as pure functions of domain objects. The
+ * sync diff (src/sync/diff/) applies them; the catalogue of types is in vocabulary.ts.
+ */
+
+import { toDocumentWire, type CrewDocument } from './document.ts';
+import type { EventType } from './vocabulary.ts';
+
+/** One event the diff decided to send: its type and payload (`data` of the envelope). */
+export interface PlannedEvent {
+  type: EventType;
+  crewUniqueId: string;
+  data: Record<string, unknown>;
+}
+
+/** The payload of crew.document.processed and crew.document.updated: the document's wire shape with its crew member. */
+export function documentEventData(doc: CrewDocument, today: string): Record<string, unknown> {
+  return { crew_unique_id: doc.crewUniqueId, ...toDocumentWire(doc, today) };
+}
+
+/**
+ * What a partner is told about a document it was sent that has left its document list. One
+ * replaced by a newer edition (processed, still live, no longer current, superseded_by set) is an
+ * update carrying its final state; one withdrawn, rejected or sent back for processing leaves
+ * silently (docs/webhooks.md, "When events are sent").
+ */
+export function departedDocumentEvent(doc: CrewDocument, today: string): PlannedEvent | null {
+  const superseded = doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy !== null;
+  return superseded ? { type: 'crew.document.updated', crewUniqueId: doc.crewUniqueId, data: documentEventData(doc, today) } : null;
+}
