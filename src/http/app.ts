@@ -5,6 +5,7 @@ import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule } from './app-deps.ts';
+import { apiHeaders } from './middleware/api-headers.ts';
 import { audit } from './middleware/audit.ts';
 import { renderErrors } from './middleware/errors.ts';
 import { fallback } from './middleware/fallback.ts';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   const router = new Router<AppState>();
   for (const m of modules) m.register(router, shared);
   app.use(requestId(shared.randomBytes));
+  app.use(apiHeaders());
   app.use(requestLog(deps.logger));
   app.use(audit(deps.db, deps.clock, deps.logger));
   app.use(serializeJson(deps.logger));

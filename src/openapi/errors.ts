@@ -16,6 +16,9 @@ export const HEADERS: Record<string, JsonObject> = {
   'RateLimit-Policy': header('the partner\'s quota, e.g. `600;w=60` (600 requests per 60 s window)'),
   RateLimit: header('the current window, e.g. `limit=600, remaining=599, reset=42` (reset in seconds)'),
   'Retry-After': header('seconds to wait before retrying', { type: 'integer' }),
+  'Cache-Control': header('`no-store` on every /api/v2 answer, errors included (`private, no-store` for files and photos): answers hold personal data'),
+  'X-Content-Type-Options': header('`nosniff` on every /api/v2 answer', { type: 'string', const: 'nosniff' }),
+  'Referrer-Policy': header('`no-referrer` on every /api/v2 answer', { type: 'string', const: 'no-referrer' }),
   'WWW-Authenticate': header('`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`'),
 };
 
@@ -25,6 +28,11 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export function responseHeaders(rateLimited: boolean, ...extra: string[]): JsonObject {
   const names = ['X-Request-Id', ...(rateLimited ? ['RateLimit-Policy', 'RateLimit'] : []), ...extra];
   return Object.fromEntries(names.map((n) => [n, headerRef(n)]));
+}
+
+/** The headers every /api/v2 answer carries (src/http/middleware/api-headers.ts), as references. */
+export function apiResponseHeaders(): JsonObject {
+  return Object.fromEntries(['Cache-Control', 'X-Content-Type-Options', 'Referrer-Policy'].map((n) => [n, headerRef(n)]));
 }
 
 /** A JSON success response. */

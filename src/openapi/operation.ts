@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../domain/app-error.ts';
 import { fieldSchema, objectSchema, type FieldSpecs, type JsonSchema } from '../domain/fields.ts';
 import type { ScopeRule } from '../domain/scopes.ts';
-import { errorResponses, responseHeaders } from './errors.ts';
+import { apiResponseHeaders, errorResponses, responseHeaders } from './errors.ts';
 import { ref, type JsonObject, type PathItems } from './types.ts';
 
 /** Who may call an operation: a partner key, an operator key, or anyone. */
@@ -71,7 +71,11 @@ const SECURITY: Record<Access, JsonObject[]> = {
  * request headers over its 16 KiB limit before the app sees the request.
  */
 const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
-  431: { description: 'Request headers over 16 KiB: refused by the HTTP server itself, with no body and no X-Request-Id' },
+  431: {
+    description: 'Request line and headers over 16 KiB: answered by the HTTP server before the app, `headers_too_large`',
+    headers: responseHeaders(false),
+    content: { 'application/json': { schema: ref('Error') } },
+  },
 };
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
@@ -137,6 +141,13 @@ function requestBody(body: BodyDeclaration): JsonObject {
   return { required: true, content: { 'application/json': { schema: ref(body.schema) } } };
 }
 
+/** Every answer under /api/v2 carries the API headers; a response's own value of one wins. */
+function withApiHeaders(path: string, responses: Record<string, JsonObject>): Record<string, JsonObject> {
+  if (!/^\/api\/v2\//.test(path)) return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, r]) =>
+    [status, { ...r, headers: { ...apiResponseHeaders(), ...(r.headers as JsonObject | undefined) } }]));
+}
+
 /** The OpenAPI operation object of one declaration. */
 export function operationOf(d: OperationDeclaration): JsonObject {
   const description = [scopeSentence(d.scopes), d.doc.description].filter(Boolean).join(' ');
@@ -151,7 +162,7 @@ export function operationOf(d: OperationDeclaration): JsonObject {
     ...scopeExtension(d.scopes),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(d.body ? { requestBody: requestBody(d.body) } : {}),
-    responses: { ...responses, ...errors(d) },
+    responses: withApiHeaders(d.path, { ...responses, ...errors(d) }),
   };
 }
 

@@ -32,7 +32,8 @@ describeEachStore('the compliance check endpoint', ({ store }) => {
     assert.equal(medical.status, 'expiring');
     assert.equal(medical.expiry_date, '2026-12-01');
     assert.equal(medical.satisfied_by[0].document_id, 'doc_med');
-    assert.match(medical.satisfied_by[0].download_path, /^\/api\/v2\/files\/[^/]+$/);
+    // Absolute, on the same origin as the download endpoint's download_url.
+    assert.match(medical.satisfied_by[0].download_path, new RegExp(`^${w.api.url}/api/v2/files/[^/]+$`));
     assert.equal(r.requirements.find((x: any) => x.key === 'coc').status, 'missing', 'a CoC without capacities covers no role');
     assert.equal(r.overall_status, 'non_compliant');
   });
@@ -40,7 +41,7 @@ describeEachStore('the compliance check endpoint', ({ store }) => {
   it('a download path from satisfied_by fetches the file directly', async () => {
     const r = (await post('crew_ana', w.keys.full)).json;
     const path = r.requirements.find((x: any) => x.key === 'medical_fitness').satisfied_by[0].download_path;
-    const file = await w.api.get(path);
+    const file = await w.api.get(new URL(path).pathname);
     assert.equal(file.status, 200);
     assert.ok(file.bytes.subarray(0, 5).equals(Buffer.from('%PDF-')));
   });

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { AppError } from '../../domain/app-error.ts';
 import { createApp } from '../../http/app.ts';
 import { listen } from '../../http/server.ts';
+import { isLoopbackHost } from '../../services/webhooks/address-policy.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
@@ -16,8 +17,6 @@ interface ServeOptions {
   trustProxy?: boolean;
   allowInsecureWebhooks?: boolean;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * `svc serve`: the read API over the configured store, until SIGTERM/SIGINT. Shutdown stops
@@ -41,6 +40,15 @@ export function serveCommand(deps: CliDeps): Command {
       if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
         throw new AppError('invalid_setting', '--tls-cert and --tls-key go together (SVC_TLS_CERT, SVC_TLS_KEY)');
       }
+      // Links (download_url, download_path, profile_photo_url) are built from SVC_PUBLIC_BASE_URL,
+      // else from the request's Host header, which a client chooses: trusted only in development.
+      if (config.publicBaseUrl && !/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(config.publicBaseUrl)) {
+        throw new AppError('invalid_setting', `SVC_PUBLIC_BASE_URL must be an http(s) origin such as https://api.example.com, not ${config.publicBaseUrl.slice(0, 200)}`);
+      }
+      if (!config.publicBaseUrl && !isLoopbackHost(config.host)) {
+        throw new AppError('invalid_setting', `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: `
+          + 'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there');
+      }
       const logger = pino({ level: config.logLevel, base: { service: 'svc' } }, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
       const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });
@@ -63,7 +71,7 @@ export function serveCommand(deps: CliDeps): Command {
         await store.close();
         throw err;
       }
-      if (!tls && !config.trustProxy && !LOOPBACK.has(config.host)) {
+      if (!tls && !config.trustProxy && !isLoopbackHost(config.host)) {
         logger.warn('serving plain HTTP on a non-loopback address: API keys travel in clear; use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy');
       }
       logger.info({ url: running.url, store: store.displayUrl, tls: Boolean(tls), trustProxy: config.trustProxy }, 'listening');

@@ -1,7 +1,7 @@
 import { str } from '../../domain/fields.ts';
 import { runComplianceCheck } from '../../services/read-api/compliance.ts';
 import { route, routeModule } from '../route.ts';
-import { partnerOf, pathParam } from '../request-context.ts';
+import { baseUrl, partnerOf, pathParam } from '../request-context.ts';
 
 /** The compliance check of one crew member, with the stored-result fallback. */
 export const complianceRoutes = routeModule('compliance', [
@@ -25,7 +25,8 @@ export const complianceRoutes = routeModule('compliance', [
         + 'that vessel of your fleet), else the most recent active assignment. The evaluator has a deadline; when it fails or times out, the most '
         + 'recent stored result is returned with `compliance_source: serviceCompliance_fallback` and its own `as_of`, and with none stored the '
         + 'answer is 503 `compliance_unavailable`. Without `crew:medical:read`, medical rows keep their status but show no documents and no expiry. '
-        + '`satisfied_by[].download_path` is a file link valid 15 minutes, null without `crew:documents:download` or documents consent.',
+        + '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes, null without '
+        + '`crew:documents:download` or documents consent.',
       responses: { 200: { description: 'The compliance check result', schema: 'ComplianceCheck' } },
       errors: { 403: ['consent_required'], 404: ['crew_not_found'], 503: ['compliance_unavailable'] },
     },
@@ -37,7 +38,7 @@ export const complianceRoutes = routeModule('compliance', [
         windowDays: deps.config.complianceWindowDays,
         deadlineMs: deps.config.complianceDeadlineMs,
         fault: deps.config.complianceFault,
-      }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds });
+      }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),
 ]);

@@ -8,18 +8,21 @@ import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';
 
-/** How `satisfied_by[].download_path` links are signed. */
+/** How `satisfied_by[].download_path` links are signed, and the origin that makes them absolute. */
 export interface LinkOptions {
   key: Buffer;
   now: Date;
   ttlSeconds: number;
+  /** As for `download_url`: SVC_PUBLIC_BASE_URL, or the request's origin on a loopback listener. */
+  baseUrl: string;
 }
 
 /**
  * `POST …/crew/{crew_unique_id}/compliance-checks`: fleet (404), compliance consent, then
  * a live evaluation with the stored-result fallback. Medical rows lose their document details
  * without crew:medical:read; download paths are given only to keys that could follow them
- * (crew:documents:download and documents consent) and only for documents with a file.
+ * (crew:documents:download and documents consent) and only for documents with a file; they are
+ * absolute URLs, built like the download endpoint's `download_url`.
  */
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: ComplianceDeps, links: LinkOptions,
@@ -37,7 +40,7 @@ export async function runComplianceCheck(
     source: outcome.source,
     medicalVisible: ctx.scopes.has('crew:medical:read'),
     downloadPath: (documentId) => withFiles.has(documentId)
-      ? `/api/v2/files/${signFileLink(links.key, { documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt })}`
+      ? `${links.baseUrl}/api/v2/files/${signFileLink(links.key, { documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt })}`
       : null,
   });
 }
