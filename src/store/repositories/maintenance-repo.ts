@@ -8,3 +8,8 @@ import type { Db } from '../database.ts';
 export async function analyzeStore(db: Db): Promise<void> {
   await sql`analyze`.execute(db);
 }
+
+/** The same for a few tables a job has just rewritten (sync's snapshots and change log after a full run). */
+export async function analyzeTables(db: Db, tables: readonly ('sync_snapshots' | 'changes')[]): Promise<void> {
+  for (const t of tables) await sql`analyze ${sql.table(t)}`.execute(db);
+}

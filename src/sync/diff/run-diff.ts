@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { utcDate } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { changeHorizon, fleetWideChanges, lastChange, pruneChanges } from '../../store/repositories/changes-repo.ts';
+import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { RunContext } from './crew-page.ts';
 import { changePass, duePass, FLEET_WIDE_TABLES, fullPass } from './passes.ts';
@@ -52,10 +53,17 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     position = await changePass(run, incremental, position, horizon, { pageSize, chunk: deps.changeChunk ?? 2000, done: diffed, progress });
   }
   if (!dryRun) {
-    await db.transaction().execute(async (trx) => {
-      await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
-      if (position) await pruneChanges(trx, position);
-    });
+    const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
+      || cursor.position?.tx !== position?.tx || cursor.position?.seq !== position?.seq;
+    if (moved) {
+      await db.transaction().execute(async (trx) => {
+        await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
+        if (position) await pruneChanges(trx, position);
+      });
+    }
+    // A full pass rewrote most snapshots' due dates and emptied the change log: fresh statistics
+    // keep the next runs' due-date and change reads on their indexes.
+    if (everything) await analyzeTables(db, ['sync_snapshots', 'changes']);
     for (const plan of plans) await recordSyncRun(db, plan.partner.partnerId, run.at, plan.baseline);
   }
   return plans.map((p) => p.result);
