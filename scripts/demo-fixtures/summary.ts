@@ -1,7 +1,7 @@
 /** `--summary`: the interesting cases of the demo data set, for whoever writes tests or docs against it. */
 import type { CrewDocument } from '../../src/domain/document.ts';
 import { isListable } from '../../src/domain/document.ts';
-import { expectedCompliance, loadedDocument } from './expected-compliance.ts';
+import { expectedCompliance, loadedDocument, loadedVessel } from './expected-compliance.ts';
 import { partnerFleet } from './fleet.ts';
 import type { DemoData } from './generate.ts';
 import { addDays, REF } from './random.ts';
@@ -65,7 +65,7 @@ export function summary(data: DemoData, built: Built): string {
   const tally: Record<string, number> = {};
   for (const a of data.assignments) {
     const v = vById.get(a.vessel_id)!;
-    const res = expectedCompliance(a.role, v, docsOf.get(a.crew_unique_id) ?? []);
+    const res = expectedCompliance(a.role, loadedVessel(v), docsOf.get(a.crew_unique_id) ?? []);
     if (a.status !== 'signed_off') tally[`${v.is_test ? 'test' : 'live'} ${res.overall}`] = (tally[`${v.is_test ? 'test' : 'live'} ${res.overall}`] ?? 0) + 1;
     const bad = Object.entries(res.rows).filter(([, s]) => s !== 'met').map(([k, s]) => `${k}=${s}`);
     const plan = built.plans.find((p) => p.id === a.crew_unique_id)!;
