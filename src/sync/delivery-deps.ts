@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { systemResolver } from '../services/webhooks/destination.ts';
+import { pinnedFetch } from '../services/webhooks/pinned-fetch.ts';
 import type { AttemptTransport } from './send-attempt.ts';
 
 /** Per-partner counts of what a delivery run did. */
@@ -49,14 +50,20 @@ export interface DeliveryDeps extends AttemptTransport {
 
 export const DEFAULT_CLAIM_MS = 5 * 60_000;
 
-/** Delivery deps for the real world, from the Config; `overrides` replace any of them. */
+/**
+ * Delivery deps for the real world, from the Config; `overrides` replace any of them. Unless a
+ * fetch is given, connections are pinned to addresses checked with the (possibly overridden)
+ * resolver, on every attempt (src/services/webhooks/pinned-fetch.ts).
+ */
 export function deliveryDepsFromConfig(config: Config, clock: Clock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  const resolve = overrides.resolve ?? systemResolver;
+  const allowInsecure = overrides.allowInsecure ?? config.allowInsecureWebhooks;
   return {
-    fetch: globalThis.fetch,
-    resolve: systemResolver,
+    fetch: overrides.fetch ?? pinnedFetch({ allowInsecure }, resolve),
+    resolve,
     clock,
     timeoutMs: config.webhookTimeoutMs,
-    allowInsecure: config.allowInsecureWebhooks,
+    allowInsecure,
     sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),
     random: Math.random,
     concurrency: config.webhookConcurrency,
