@@ -5,6 +5,7 @@ import type { Database } from '../store/database.ts';
 import { listDeadLetters, markReplayed, type DeadLetter, type DeadLetterFilter } from '../store/repositories/dead-letters-repo.ts';
 import { requeueDeadEvents } from '../store/repositories/outbox-repo.ts';
 import { EVENT_TYPES, isEventType } from '../domain/vocabulary.ts';
+import { checkedRange } from './time-range.ts';
 
 /** Filters as an operator types them (CLI options, query parameters). */
 export interface DeadLetterQuery {
@@ -14,21 +15,12 @@ export interface DeadLetterQuery {
   until?: string;
 }
 
-function instant(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new AppError('invalid_input', `${name} "${value}" is not an ISO-8601 date or date-time`);
-  return new Date(ms).toISOString();
-}
-
 /** Checks an operator's filters and turns them into the store's; throws invalid_input. */
 export function toDeadLetterFilter(q: DeadLetterQuery): DeadLetterFilter {
   if (q.eventType !== undefined && !isEventType(q.eventType)) {
     throw new AppError('invalid_input', `unknown event type "${q.eventType}" (one of ${EVENT_TYPES.join(', ')})`);
   }
-  const since = instant(q.since, 'since');
-  const until = instant(q.until, 'until');
-  if (since && until && since > until) throw new AppError('invalid_input', `since ${since} is after until ${until}`);
+  const { since, until } = checkedRange(q.since, q.until);
   return { partnerId: q.partnerId, eventType: q.eventType, since, until };
 }
 

@@ -61,7 +61,8 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.match(res.stdout, /^ptn_a\t0\t1\t0\t0\t0$/m);
     assert.equal(rx.received.at(-1)?.eventId, eventId);
     const history = await svc('admin', 'deliveries', '--event', eventId);
-    assert.match(history.stdout, new RegExp(`^${T0}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t#1\\tdelivered\\t204\\t\\d+ms\\t`, 'm'));
+    assert.match(history.stdout, /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\n/);
+    assert.match(history.stdout, new RegExp(`^${T0}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'));
   });
 
   it('sync --dry-run lists what it would send and sends nothing', async () => {
@@ -91,7 +92,8 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.match((await svc('sync')).stdout, /1 dead-lettered/);
     const listed = await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--event-type', 'crew.status.changed');
-    assert.equal(listed.stdout, `${eventId}\tptn_a\tcrew.status.changed\t${T0}\t-\tpermanent failure: HTTP 410\n`);
+    assert.equal(listed.stdout, 'event_id\tpartner_id\tevent_type\tdead_at\treplayed_at\treason\n' +
+      `${eventId}\tptn_a\tcrew.status.changed\t${T0}\t-\tpermanent failure: HTTP 410\n`);
     status = 204;
     const replay = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a', '--since', '2026-11-22');
     assert.equal(replay.code, 0, replay.stderr);

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { listDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
 import { positiveInt } from '../arguments.ts';
+import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 function withFilters(cmd: Command): Command {
@@ -32,11 +33,14 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
   withFilters(admin.command('list-dead-letters'))
     .description('list dead-lettered events, oldest first: event, partner, type, dead at, replayed at, reason')
     .option('--limit <n>', 'at most this many', positiveInt)
+    .option(...JSON_OPTION)
     .action(async (opts, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        for (const d of await findDeadLetters(store.db, { ...query(opts), limit: opts.limit })) {
-          println(deps.stdout, [d.eventId, d.partnerId, d.eventType, d.deadAt, d.replayedAt ?? '-', d.reason].join('\t'));
-        }
+        const letters = await findDeadLetters(store.db, { ...query(opts), limit: opts.limit });
+        const rows = letters.map((d): ListRow => ({
+          event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: d.deadAt, replayed_at: d.replayedAt, reason: d.reason,
+        }));
+        printList(deps, rows, { json: opts.json, empty: 'no dead letters match' });
       });
     });
 
@@ -45,15 +49,15 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
     .option('--partner <id>', 'only this partner')
     .option('--event <id>', 'only this event')
     .option('--limit <n>', 'at most this many (default 100)', positiveInt)
-    .action(async (opts: { partner?: string; event?: string; limit?: number }, cmd: Command) => {
+    .option(...JSON_OPTION)
+    .action(async (opts: { partner?: string; event?: string; limit?: number; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const attempts = await listDeliveryAttempts(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
-        for (const a of attempts) {
-          println(deps.stdout, [
-            a.attemptedAt, a.eventId, a.partnerId, a.eventType, `#${a.attemptNo}`, a.outcome,
-            a.statusCode ?? '-', `${a.latencyMs}ms`, a.error ?? '', a.url,
-          ].join('\t'));
-        }
+        const rows = attempts.map((a): ListRow => ({
+          attempted_at: a.attemptedAt, event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
+          outcome: a.outcome, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, url: a.url,
+        }));
+        printList(deps, rows, { json: opts.json, empty: 'no delivery attempts match' });
       });
     });
 }

@@ -1,8 +1,17 @@
 import { Command, Option } from 'commander';
 import { KEY_MODES, type KeyMode } from '../../domain/vocabulary.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../services/api-keys.ts';
+import type { ApiKeyRecord } from '../../domain/api-keys.ts';
 import { listApiKeys } from '../../store/repositories/api-keys-repo.ts';
+import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
+
+function keyRow(k: ApiKeyRecord): ListRow {
+  return {
+    key_id: k.keyId, partner_id: k.partnerId, kind: k.kind, status: k.status, key_hint: `${k.prefix}…${k.last4}`,
+    created_at: k.createdAt, revoked_at: k.revokedAt, label: k.label,
+  };
+}
 
 /** `svc admin issue-key`, `issue-operator-key`, `list-keys`: added to the admin command. */
 export function addKeyCommands(admin: Command, deps: CliDeps): void {
@@ -38,13 +47,13 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     });
 
   admin.command('list-keys')
-    .description('list keys (id, partner, kind, status, prefix…last4); never the keys themselves')
+    .description('list keys (id, partner, kind, status, prefix…last4, created, label); never the keys themselves')
     .option('--partner <id>', 'only this partner')
-    .action(async (opts: { partner?: string }, cmd: Command) => {
+    .option(...JSON_OPTION)
+    .action(async (opts: { partner?: string; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        for (const k of await listApiKeys(store.db, opts.partner)) {
-          println(deps.stdout, [k.keyId, k.partnerId ?? '-', k.kind, k.status, `${k.prefix}…${k.last4}`, k.createdAt, k.label ?? ''].join('\t'));
-        }
+        const keys = await listApiKeys(store.db, opts.partner);
+        printList(deps, keys.map(keyRow), { json: opts.json, empty: opts.partner ? `partner ${opts.partner} has no keys` : 'no keys' });
       });
     });
 }

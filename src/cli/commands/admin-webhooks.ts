@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
@@ -34,12 +35,15 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     });
 
   admin.command('list-webhooks')
-    .description('list webhook endpoints (partner, status, url, events); never the secrets')
-    .action(async (_opts, cmd: Command) => {
+    .description('list webhook endpoints (partner, endpoint, status, url, events, updated); never the secrets')
+    .option(...JSON_OPTION)
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        for (const e of await listEndpoints(store.db)) {
-          println(deps.stdout, [e.partnerId, e.endpointId, e.status, e.url, e.subscribedEvents.join(','), e.updatedAt].join('\t'));
-        }
+        const rows = (await listEndpoints(store.db)).map((e): ListRow => ({
+          partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
+          subscribed_events: e.subscribedEvents, updated_at: e.updatedAt,
+        }));
+        printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
       });
     });
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliDeps } from '../context.ts';
+import { addAuditCommand } from './admin-audit.ts';
 import { addDeadLetterCommands } from './admin-dead-letters.ts';
 import { addKeyCommands } from './admin-keys.ts';
 import { addRevokeKeyCommand } from './admin-revoke-key.ts';
@@ -7,11 +8,12 @@ import { addSyncLockCommand } from './admin-sync-lock.ts';
 import { addWebhookCommands } from './admin-webhooks.ts';
 
 export function adminCommand(deps: CliDeps): Command {
-  const admin = new Command('admin').description('operator tasks: keys, webhook endpoints, dead letters, the sync lock');
+  const admin = new Command('admin').description('operator tasks: keys, webhook endpoints, dead letters, the sync lock, the audit log');
   addKeyCommands(admin, deps);
   addRevokeKeyCommand(admin, deps);
   addWebhookCommands(admin, deps);
   addDeadLetterCommands(admin, deps);
   addSyncLockCommand(admin, deps);
+  addAuditCommand(admin, deps);
   return admin;
 }

@@ -5,6 +5,7 @@ import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delive
 import { syncEventSources } from '../../sync/event-sources.ts';
 import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { syncSummaryJson } from '../sync-json.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
 
 /** A one-line progress display on a terminal, redrawn at most every 100 ms. */
@@ -70,7 +71,8 @@ export function syncCommand(deps: CliDeps): Command {
       'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143')
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
     .option('--full', 're-diff every crew member of every fleet, not only what changed (reconcile)')
-    .action(async (opts: { dryRun?: boolean; full?: boolean }, cmd: Command) => {
+    .option('--json', 'print the summary as one JSON object')
+    .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const deliveryDeps = deliveryDepsFromConfig(config, commandClock(deps, config), { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
@@ -82,7 +84,8 @@ export function syncCommand(deps: CliDeps): Command {
             dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
             retentionDays: config.eventRetentionDays,
           });
-          if (summary.dryRun) printDryRun(deps, summary);
+          if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary), null, 2));
+          else if (summary.dryRun) printDryRun(deps, summary);
           else printSummary(deps, summary);
         }, { poolSize });
       } finally {

@@ -4,6 +4,7 @@ import * as m0100 from './0100-rate-limits.ts';
 import * as m0200 from './0200-vocabulary-checks.ts';
 import * as m0300 from './0300-change-capture.ts';
 import * as m0400 from './0400-outbox-created-at.ts';
+import * as m0500 from './0500-audit-at-index.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0200-vocabulary-checks': m0200,
   '0300-change-capture': m0300,
   '0400-outbox-created-at': m0400,
+  '0500-audit-at-index': m0500,
 };

@@ -56,3 +56,23 @@ export async function findAuditEntries(db: Db, requestId: string): Promise<Audit
   const rows = await db.selectFrom('audit_log').selectAll().where('request_id', '=', requestId).orderBy('audit_id').execute();
   return rows.map(toAuditEntry);
 }
+
+/** Which audit rows an operator reads; `since`/`until` bound `at`, both inclusive (ISO-8601 UTC); `status` is an inclusive range. */
+export interface AuditFilter {
+  partnerId?: string;
+  since?: string;
+  until?: string;
+  status?: { from: number; to: number };
+  limit: number;
+}
+
+/** Audit rows matching the filter, newest first. */
+export async function listAuditEntries(db: Db, f: AuditFilter): Promise<AuditEntry[]> {
+  let q = db.selectFrom('audit_log').selectAll();
+  if (f.partnerId !== undefined) q = q.where('partner_id', '=', f.partnerId);
+  if (f.since !== undefined) q = q.where('at', '>=', f.since);
+  if (f.until !== undefined) q = q.where('at', '<=', f.until);
+  if (f.status !== undefined) q = q.where('status', '>=', f.status.from).where('status', '<=', f.status.to);
+  const rows = await q.orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(f.limit).execute();
+  return rows.map(toAuditEntry);
+}

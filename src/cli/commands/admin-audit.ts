@@ -1,0 +1,35 @@
+import { Command } from 'commander';
+import { AUDIT_DEFAULT_LIMIT, readAuditLog } from '../../services/audit-log.ts';
+import type { AuditEntry } from '../../store/repositories/audit-repo.ts';
+import { positiveInt, statusRange } from '../arguments.ts';
+import { commandConfig, withStore, type CliDeps } from '../context.ts';
+import { JSON_OPTION, printList, type ListRow } from '../output.ts';
+
+function auditRow(e: AuditEntry): ListRow {
+  return {
+    at: e.at, request_id: e.requestId, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
+    path: e.path, status: e.status, latency_ms: e.latencyMs, crew_unique_id: e.crewUniqueId, document_id: e.documentId,
+    client_ip: e.clientIp,
+  };
+}
+
+/** `svc admin audit`: added to the admin command. */
+export function addAuditCommand(admin: Command, deps: CliDeps): void {
+  admin.command('audit')
+    .description('read the audit log, newest first: every API call and every state-changing admin command ' +
+      '(method CLI, status 0 when it succeeded)')
+    .option('--partner <id>', 'only calls of this partner (or admin actions on it)')
+    .option('--since <iso>', 'at or after this time (ISO-8601)')
+    .option('--until <iso>', 'at or before this time (ISO-8601)')
+    .option('--status <status>', 'only this status (404), class (4xx), or 0 for admin commands that succeeded', statusRange)
+    .option('--limit <n>', `at most this many (default ${AUDIT_DEFAULT_LIMIT})`, positiveInt)
+    .option(...JSON_OPTION)
+    .action(async (opts: { partner?: string; since?: string; until?: string; status?: { from: number; to: number }; limit?: number; json?: boolean }, cmd: Command) => {
+      await withStore(commandConfig(deps, cmd), async (store) => {
+        const entries = await readAuditLog(store.db, {
+          partnerId: opts.partner, since: opts.since, until: opts.until, status: opts.status, limit: opts.limit,
+        });
+        printList(deps, entries.map(auditRow), { json: opts.json, empty: 'no audit rows match' });
+      });
+    });
+}

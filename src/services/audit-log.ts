@@ -1,0 +1,22 @@
+import type { Db } from '../store/database.ts';
+import { listAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
+import { checkedRange } from './time-range.ts';
+
+/** What an operator asks of the audit log (`svc admin audit`). */
+export interface AuditQuery {
+  partnerId?: string;
+  since?: string;
+  until?: string;
+  /** An inclusive range of statuses: one status (`404` → 404–404) or a class (`4xx` → 400–499). */
+  status?: { from: number; to: number };
+  /** Default 100. */
+  limit?: number;
+}
+
+export const AUDIT_DEFAULT_LIMIT = 100;
+
+/** Audit rows matching the query, newest first; since/until are checked (invalid_input) and normalised to UTC. */
+export async function readAuditLog(db: Db, q: AuditQuery): Promise<AuditEntry[]> {
+  const { since, until } = checkedRange(q.since, q.until);
+  return listAuditEntries(db, { partnerId: q.partnerId, since, until, status: q.status, limit: q.limit ?? AUDIT_DEFAULT_LIMIT });
+}
