@@ -22,3 +22,12 @@ export function clockStartingAt(start: string, base: Clock): Clock {
   const offset = Date.parse(start) - base().getTime();
   return () => new Date(base().getTime() + offset);
 }
+
+/**
+ * An instant as the API, webhooks and events feed write it: UTC, whole seconds, `Z`
+ * (`2026-11-22T10:00:00Z`). Stored values of any ISO 8601 form are normalised on the way out.
+ */
+export function wireTime(at: Date | string): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -6,11 +6,10 @@ import {
 } from '../domain/vocabulary.ts';
 import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN } from '../services/webhooks/validate-registration.ts';
 import { ERROR_CODES } from './errors.ts';
-import { nullable, ref, type JsonObject } from './types.ts';
+import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 const str = { type: 'string' };
 const date = { type: 'string', format: 'date' };
-const dateTime = { type: 'string', format: 'date-time' };
 const strings = { type: 'array', items: str };
 
 function object(properties: Record<string, JsonObject>, required: string[] = Object.keys(properties), extra: JsonObject = {}): JsonObject {

@@ -1,7 +1,7 @@
 import {
   BACKGROUND_CHECK_STATUSES, EVENT_DELIVERY_STATES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
 } from '../domain/vocabulary.ts';
-import { nullable, ref, type JsonObject } from './types.ts';
+import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 /*
  * The `webhooks` of the document: one POST per event type, as `svc sync` delivers it
@@ -79,7 +79,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
     }),
     ProfileUpdatedData: object({
       crew_unique_id: str,
-      updated_at: { type: 'string', format: 'date-time', description: 'when the crew member last changed their profile' },
+      updated_at: { ...dateTime, description: 'when the crew member last changed their profile' },
     }),
   };
   for (const type of EVENT_TYPES) {
@@ -88,7 +88,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
         schema_version: { const: SCHEMA_VERSION },
         event_id: { type: 'string', pattern: '^evt_', description: 'unique per event; the same at every attempt and replay: deduplicate on it' },
         event_type: { const: type },
-        occurred_at: { type: 'string', format: 'date-time', description: 'when the sync run found the change (whole seconds, UTC)' },
+        occurred_at: { ...dateTime, description: 'when the sync run found the change (UTC, whole seconds)' },
         partner_id: str,
         data: ref(EVENTS[type].payload),
       }),

@@ -32,7 +32,7 @@ describe('the compliance check wire shape', () => {
   it('carries the evaluation, with download paths from the caller', () => {
     const wire = toComplianceWire(evaluation(), options());
     assert.deepEqual({ ...wire, requirements: undefined }, {
-      crew_unique_id: 'crew_1', vessel_id: 'ves_bulk', position_name: 'Cook', as_of: '2026-03-01T10:00:00.000Z',
+      crew_unique_id: 'crew_1', vessel_id: 'ves_bulk', position_name: 'Cook', as_of: '2026-03-01T10:00:00Z',
       overall_status: 'non_compliant', compliance_source: 'live_evaluator',
       summary: { total: 5, met: 3, expiring: 1, expired: 0, missing: 1, pending: 0 }, requirements: undefined,
     });

@@ -24,7 +24,7 @@ describeEachStore('the compliance check endpoint', ({ store }) => {
     assert.equal(r.crew_unique_id, 'crew_ana');
     assert.equal(r.vessel_id, 'ves_a1');
     assert.equal(r.compliance_source, 'live_evaluator');
-    assert.equal(r.as_of, NOW.toISOString());
+    assert.equal(r.as_of, '2026-11-22T10:00:00Z');
     assert.equal(r.summary.total, r.requirements.length);
     const { total, ...counts } = r.summary;
     assert.equal(Object.values(counts).reduce((a: number, b) => a + (b as number), 0), total);

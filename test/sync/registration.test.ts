@@ -52,14 +52,14 @@ describe('registration body validation (422 issues, pydantic v2 shape)', () => {
   const urlCases: [string, unknown, string][] = [
     ['a relative URL', '/hooks', 'Value error, url is not a valid absolute URL'],
     ['plain http', 'http://hooks.partner.example/x', 'Value error, url must use https'],
-    ['http to loopback without the insecure switch', 'http://127.0.0.1:9000/x', 'Value error, url must use https'],
+    ['http to loopback without the insecure switch', 'http://127.0.0.1:9000/x', 'Value error, url must use https (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
     ['another scheme', 'ftp://hooks.partner.example/x', 'Value error, url must use https'],
     ['credentials in the URL', 'https://user:pw@hooks.partner.example/x', 'Value error, url must not contain credentials'],
-    ['a private address', 'https://10.1.2.3/x', 'Value error, url points to 10.1.2.3, a private address'],
-    ['loopback by name', 'https://localhost/x', 'Value error, url points to localhost, a loopback address'],
-    ['a link-local address', 'https://169.254.169.254/latest', 'Value error, url points to 169.254.169.254, a link-local address'],
-    ['an IPv6 loopback', 'https://[::1]/x', 'Value error, url points to ::1, a loopback address'],
-    ['an IPv4-mapped private address', 'https://[::ffff:192.168.0.1]/x', 'Value error, url points to ::ffff:c0a8:1, a private address'],
+    ['a private address', 'https://10.1.2.3/x', 'Value error, url points to 10.1.2.3, a private address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
+    ['loopback by name', 'https://localhost/x', 'Value error, url points to localhost, a loopback address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
+    ['a link-local address', 'https://169.254.169.254/latest', 'Value error, url points to 169.254.169.254, a link-local address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
+    ['an IPv6 loopback', 'https://[::1]/x', 'Value error, url points to ::1, a loopback address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
+    ['an IPv4-mapped private address', 'https://[::ffff:192.168.0.1]/x', 'Value error, url points to ::ffff:c0a8:1, a private address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)'],
   ];
   for (const [what, url, msg] of urlCases) {
     it(`url refused: ${what}`, () => {

@@ -1,5 +1,6 @@
 import type { ComplianceEvaluation, ModuleRow, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
 import type { ComplianceSource } from '../vocabulary.ts';
+import { wireTime } from '../clock.ts';
 
 /** Options of one rendering of an evaluation for a partner. */
 export interface WireOptions {
@@ -105,7 +106,7 @@ export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): Compl
     crew_unique_id: o.crewUniqueId,
     vessel_id: e.vesselId,
     position_name: e.positionName,
-    as_of: o.asOf,
+    as_of: wireTime(o.asOf),
     overall_status: e.overallStatus,
     compliance_source: o.source,
     summary: { total: s.total, met: s.met, expiring: s.expiring, expired: s.expired, missing: s.missing, pending: s.pending },

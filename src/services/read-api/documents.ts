@@ -6,6 +6,7 @@ import { findVisibleDocument, visibleDocuments } from '../visibility/documents.t
 import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken } from './signed-token.ts';
+import { wireTime } from '../../domain/clock.ts';
 
 export interface DocumentListWire {
   crew_unique_id: string;
@@ -71,7 +72,7 @@ export async function createDownloadLink(
   return {
     document_id: doc.documentId,
     download_url: `${opts.baseUrl}/api/v2/files/${token}`,
-    expires_at: new Date(expiresAt * 1000).toISOString(),
+    expires_at: wireTime(new Date(expiresAt * 1000)),
     content_type: doc.contentType ?? 'application/octet-stream',
     file_name: doc.fileName ?? `${doc.documentId}`,
   };

@@ -6,6 +6,7 @@ import { fleetPage, type FleetRow } from '../../store/repositories/fleet-repo.ts
 import { expiringDocumentCounts } from '../visibility/documents.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken, verifyToken } from './signed-token.ts';
+import { wireTime } from '../../domain/clock.ts';
 
 /** Where a fleet page continues: after this (vessel, crew) key, for this partner, mode and window. */
 export interface FleetCursor {
@@ -58,7 +59,7 @@ export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsEx
   return {
     crew_unique_id: row.crew_unique_id,
     vessel_id: row.vessel_id,
-    as_of: row.as_of,
+    as_of: wireTime(row.as_of),
     name: row.name,
     vessel_name: row.vessel_name,
     vessel_imo: row.imo,

@@ -13,19 +13,23 @@ export interface DestinationPolicy {
   allowInsecure: boolean;
 }
 
+/** Appended where the operator's switch would allow the URL, so the refusal says how to test locally. */
+const INSECURE_HINT = ' (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)';
+
 /** Why a URL's scheme or literal host is refused, or null (checks that need no DNS). */
 export function urlProblem(url: URL, policy: DestinationPolicy): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'url must use https';
   if (url.username || url.password) return 'url must not contain credentials';
   if (url.protocol === 'http:' && !(policy.allowInsecure && isLoopbackHost(url.hostname))) {
-    return policy.allowInsecure ? 'url must use https (plain http is allowed only to loopback)' : 'url must use https';
+    if (policy.allowInsecure) return 'url must use https (plain http is allowed only to loopback)';
+    return isLoopbackHost(url.hostname) ? `url must use https${INSECURE_HINT}` : 'url must use https';
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!policy.allowInsecure && isIP(host) !== 0) {
     const reason = nonPublicReason(host);
-    if (reason) return `url points to ${host}, a ${reason} address`;
+    if (reason) return `url points to ${host}, a ${reason} address${INSECURE_HINT}`;
   }
-  if (!policy.allowInsecure && isLoopbackHost(host)) return `url points to ${host}, a loopback address`;
+  if (!policy.allowInsecure && isLoopbackHost(host)) return `url points to ${host}, a loopback address${INSECURE_HINT}`;
   return null;
 }
 

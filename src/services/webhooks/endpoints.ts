@@ -1,7 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../domain/app-error.ts';
-import type { Clock } from '../../domain/clock.ts';
+import { wireTime, type Clock } from '../../domain/clock.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
@@ -36,8 +36,8 @@ export function toEndpointWire(e: WebhookEndpoint) {
     subscribed_events: e.subscribedEvents,
     secret: e.secret,
     status: e.status,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt,
+    created_at: wireTime(e.createdAt),
+    updated_at: wireTime(e.updatedAt),
   };
 }
 

@@ -12,6 +12,7 @@ import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
 import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
 import { diffPage, type PairFilter } from './page-diff.ts';
 import type { PartnerPlan } from './plan.ts';
+import { wireTime } from '../../domain/clock.ts';
 
 /** What every page of one diff run shares. */
 export interface RunContext {
@@ -37,7 +38,7 @@ export interface PageOutcome {
 }
 
 function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string): Insertable<OutboxEventsTable> {
-  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: at, partner_id: partnerId, data: e.data });
+  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: wireTime(at), partner_id: partnerId, data: e.data });
   return {
     event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
     status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,

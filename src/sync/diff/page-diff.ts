@@ -9,6 +9,7 @@ import type { CrewSignals } from '../../store/repositories/crew-signals-repo.ts'
 import type { SnapshotWrite, StoredSnapshot } from '../../store/repositories/sync-state-repo.ts';
 import { diffCrew, digested, sameSnapshot, type CrewView, type Digested } from './crew-diff.ts';
 import type { PartnerPlan } from './plan.ts';
+import { wireTime } from '../../domain/clock.ts';
 
 /** Everything read for one page of crew, for every partner at once. */
 export interface PageData {
@@ -90,7 +91,7 @@ export function diffPage(
   for (const crew of page.crewIds) {
     const sig = page.signals.get(crew);
     const status = sig && digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus });
-    const profile = sig && digested({ crew_unique_id: crew, updated_at: sig.profileUpdatedAt });
+    const profile = sig && digested({ crew_unique_id: crew, updated_at: wireTime(sig.profileUpdatedAt) });
     for (const plan of plans) {
       const pid = plan.partner.partnerId;
       if (only && !only(pid, crew)) continue;
