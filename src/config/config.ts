@@ -1,6 +1,7 @@
 import { boolean, create, defaulted, enums, integer, min, max, object, optional, refine, string, StructError } from 'superstruct';
 import { AppError } from '../domain/app-error.ts';
 import { isIsoDateTime } from '../domain/clock.ts';
+import { LOG_FORMATS, type LogFormat } from '../domain/vocabulary.ts';
 
 /** Every setting of the service, validated once and frozen. Defaults live here and nowhere else. */
 export interface Config {
@@ -11,6 +12,8 @@ export interface Config {
   readonly tlsKey: string | undefined;
   readonly trustProxy: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: pino-pretty lines when standard output is a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat;
   /** Allow webhook URLs on loopback/private addresses and plain http to loopback (local testing). */
   readonly allowInsecureWebhooks: boolean;
   /** Days before expiry at which a compliance requirement turns `expiring`. */
@@ -50,6 +53,7 @@ const ConfigStruct = object({
   tlsKey: optional(string()),
   trustProxy: defaulted(boolean(), false),
   logLevel: defaulted(enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  logFormat: defaulted(enums(LOG_FORMATS), 'auto'),
   allowInsecureWebhooks: defaulted(boolean(), false),
   complianceWindowDays: defaulted(max(min(integer(), 0), 3650), 90),
   complianceDeadlineMs: defaulted(max(min(integer(), 1), 60_000), 2000),
@@ -76,6 +80,7 @@ export const ENV_VARS = {
   SVC_TLS_KEY: 'tlsKey',
   SVC_TRUST_PROXY: 'trustProxy',
   SVC_LOG_LEVEL: 'logLevel',
+  SVC_LOG_FORMAT: 'logFormat',
   SVC_ALLOW_INSECURE_WEBHOOKS: 'allowInsecureWebhooks',
   SVC_COMPLIANCE_WINDOW_DAYS: 'complianceWindowDays',
   SVC_COMPLIANCE_DEADLINE_MS: 'complianceDeadlineMs',

@@ -115,3 +115,7 @@ export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
 
 /** `limit` of the events feed. */
 export const EVENTS_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satisfies QueryBound;
+
+/** How `svc serve` writes its log: `auto` is readable lines on a terminal, JSON lines otherwise. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { pino } from 'pino';
 import { AppError } from '../../domain/app-error.ts';
 import { createApp } from '../../http/app.ts';
 import { listen } from '../../http/server.ts';
@@ -7,6 +6,7 @@ import { isLoopbackHost } from '../../services/webhooks/address-policy.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
+import { createLogger } from '../logger.ts';
 import { commandClock, commandConfig, type CliDeps } from '../context.ts';
 
 interface ServeOptions {
@@ -21,11 +21,12 @@ interface ServeOptions {
 /**
  * `svc serve`: the read API over the configured store, until SIGTERM/SIGINT. Shutdown stops
  * accepting connections, lets in-flight requests finish (up to SVC_SHUTDOWN_GRACE_MS), then closes
- * the store. Logs are pino JSON lines on standard output, one per request, with the request id.
+ * the store. Logs go to standard output, one line per request with the request id: readable
+ * (pino-pretty) on a terminal or with SVC_LOG_FORMAT=pretty, JSON lines otherwise.
  */
 export function serveCommand(deps: CliDeps): Command {
   return new Command('serve')
-    .description('run the HTTP API (JSON logs on standard output; stops cleanly on SIGTERM/SIGINT)')
+    .description('run the HTTP API (logs on standard output: readable on a terminal, JSON lines otherwise; stops cleanly on SIGTERM/SIGINT)')
     .option('--port <n>', 'port to listen on (default: $SVC_PORT, else 8080; 0 picks a free one)', port)
     .option('--host <address>', 'address to bind (default: $SVC_HOST, else 127.0.0.1)')
     .option('--tls-cert <file>', 'PEM certificate: serve HTTPS (with --tls-key)')
@@ -49,7 +50,7 @@ export function serveCommand(deps: CliDeps): Command {
         throw new AppError('invalid_setting', `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: `
           + 'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there');
       }
-      const logger = pino({ level: config.logLevel, base: { service: 'svc' } }, deps.stdout);
+      const logger = createLogger(config, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
       const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });
       try {
