@@ -122,8 +122,41 @@ export function refine<T>(base: FieldParser<T>, check: (value: T) => string | nu
   });
 }
 
+/** A parser whose value is converted further; `fn` returns the new value, or the reason for a `value_error`. */
+export function convert<T, U>(base: FieldParser<T>, fn: (value: T) => { value: U } | { reason: string }): FieldParser<U> {
+  return parser(base.schema, (input, loc) => {
+    const r = base(input, loc);
+    if (!r.ok) return r;
+    const out = fn(r.value);
+    return 'value' in out ? ok(out.value) : fail(issues.valueError(loc, input, out.reason));
+  });
+}
+
+/** `null` accepted as such; anything else as `base` reads it. */
+export function nullable<T>(base: FieldParser<T>): FieldParser<T | null> {
+  return parser({ anyOf: [base.schema, { type: 'null' }] }, (input, loc) => (input === null ? ok(null) : base(input, loc)));
+}
+
 /** The fields of a query or a JSON object body, by name. */
 export type FieldSpecs = Record<string, FieldSpec<any>>;
+
+/**
+ * Reads a JSON object body (parsed JSON, or undefined when none was sent) and its fields, with
+ * every issue at once: `missing` (no body, or `null`), `model_attributes_type` (not an object),
+ * each field's own issues, then `extra_forbidden` per unknown key (unless `extra: 'ignore'`).
+ */
+export function readObject<S extends FieldSpecs>(
+  body: unknown, spec: S, options: { extra?: 'forbid' | 'ignore' } = {},
+): { ok: true; value: ParsedFields<S> } | { ok: false; issues: ValidationIssue[] } {
+  if (body === undefined || body === null) return { ok: false, issues: [issues.missing(['body'], null)] };
+  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, issues: [issues.modelAttributesType(['body'], body)] };
+  const object = body as Record<string, unknown>;
+  const { value, issues: found } = readFields(object, spec, 'body', object);
+  if ((options.extra ?? 'forbid') === 'forbid') {
+    for (const [key, v] of Object.entries(object)) if (!(key in spec)) found.push(issues.extraForbidden(['body', key], v));
+  }
+  return found.length > 0 ? { ok: false, issues: found } : { ok: true, value };
+}
 
 /**
  * The JSON Schema of an object read with `readFields`: its properties, the required ones, and
@@ -149,7 +182,7 @@ export function fieldSchema(f: FieldSpec<unknown>): JsonSchema {
 
 /** The parsed shape of a set of field specs: defaulted and required fields are never undefined. */
 export type ParsedFields<S> = {
-  [K in keyof S]: S[K] extends FieldSpec<infer T> ? (S[K] extends { default: unknown } | { required: true } ? T : T | undefined) : never;
+  [K in keyof S]: S[K] extends { parse: FieldParser<infer T> } ? (S[K] extends { default: unknown } | { required: true } ? T : T | undefined) : never;
 };
 
 /**

@@ -3,6 +3,7 @@
  * pydantic v2's error types with its messages. Pure: the HTTP layer (src/http/validation/) turns a
  * list of them into a 422, and services (webhook registration) build them without depending on it.
  */
+import { AppError } from './app-error.ts';
 import { echoInput } from './echo-input.ts';
 
 /** Where an issue is: `['query', 'limit']`, `['body', 'email']`, `['body', 17]` (JSON char offset). */
@@ -76,3 +77,13 @@ export const issues = {
   jsonInvalid: (offset: number, parserMessage: string) =>
     issue('json_invalid', ['body', offset], 'JSON decode error', {}, { error: parserMessage }),
 };
+
+/**
+ * The 422 error carrying every issue at once (invalid_input, the issues in `extra.issues`): the
+ * HTTP error middleware renders `{detail: issues}`, the CLI prints the message. `subject` names
+ * what was invalid, for that message.
+ */
+export function validationError(found: readonly ValidationIssue[], subject?: string): AppError {
+  const summary = found.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
+  return new AppError('invalid_input', subject ? `invalid ${subject}: ${summary}` : summary, { extra: { issues: [...found] } });
+}

@@ -1,10 +1,11 @@
 import { DOCUMENT_CLASSES } from '../domain/classification.ts';
+import { objectSchema } from '../domain/fields.ts';
 import {
   BACKGROUND_CHECK_STATUSES, COMPLIANCE_SOURCES, CONSENT_CATEGORIES, DOCUMENT_STATUSES, EMPLOYMENT_SOURCES, EVENT_TYPES,
   EXPIRING_WINDOW_DAYS, KEY_MODES, ON_FLEET_STATUSES, OVERALL_STATUSES, PARTNER_KINDS, PARTNER_TIERS, REQUIREMENT_STATUSES,
   REVIEW_STATUSES, VERIFICATION_STATUSES, WEBHOOK_ENDPOINT_STATUSES,
 } from '../domain/vocabulary.ts';
-import { MAX_URL, SECRET_MAX, SECRET_MIN, SECRET_PATTERN } from '../services/webhooks/validate-registration.ts';
+import { registrationFields } from '../domain/webhook-registration.ts';
 import { ERROR_CODES } from './errors.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
@@ -165,12 +166,8 @@ const resources: Record<string, JsonObject> = {
     }),
     requirements: { type: 'array', items: ref('RequirementRow') },
   }),
-  WebhookEndpointRequest: object({
-    url: { ...str, maxLength: MAX_URL, description: 'https and public, unless the server allows insecure webhooks (then also http to loopback); no credentials' },
-    subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] }, minItems: 1, description: 'event catalogue names; duplicates are dropped' },
-    secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: SECRET_PATTERN, description: 'printable ASCII; generated when absent (also on rotation)' },
-    status: { enum: [...WEBHOOK_ENDPOINT_STATUSES], default: 'active', description: 'a disabled endpoint receives nothing; its events wait in the outbox' },
-  }, ['url', 'subscribed_events'], { additionalProperties: false }),
+  // The rules registration applies (src/domain/webhook-registration.ts); the URL policy itself is in the descriptions.
+  WebhookEndpointRequest: objectSchema(registrationFields(() => null)),
   WebhookEndpoint: object({
     endpoint_id: str,
     partner_id: str,

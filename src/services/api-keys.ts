@@ -4,7 +4,7 @@ import { AppError } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { KeyMode } from '../domain/vocabulary.ts';
 import type { Db } from '../store/database.ts';
-import { deleteApiKey, findApiKey, insertApiKey, revokeApiKey } from '../store/repositories/api-keys-repo.ts';
+import { deleteApiKey, findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../store/repositories/api-keys-repo.ts';
 import { findPartner } from '../store/repositories/partners-repo.ts';
 
 /** A key just issued: the full secret, to show once, and its stored record. */
@@ -67,4 +67,9 @@ export async function revokeKey(
   if (hard) await deleteApiKey(db, keyId);
   else await revokeApiKey(db, keyId, clock().toISOString());
   return key;
+}
+
+/** The stored keys (never the keys themselves), of one partner or all, for the operator. */
+export function listKeys(db: Db, partnerId?: string): Promise<ApiKeyRecord[]> {
+  return listApiKeys(db, partnerId);
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
-import { listDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
+import { deliveryHistory } from '../../services/deliveries.ts';
 import { positiveInt } from '../arguments.ts';
 import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -52,7 +52,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts: { partner?: string; event?: string; limit?: number; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        const attempts = await listDeliveryAttempts(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
+        const attempts = await deliveryHistory(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
         const rows = attempts.map((a): ListRow => ({
           attempted_at: a.attemptedAt, event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
           outcome: a.outcome, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, url: a.url,

@@ -1,8 +1,7 @@
 import { Command, Option } from 'commander';
 import { KEY_MODES, type KeyMode } from '../../domain/vocabulary.ts';
-import { issueOperatorKey, issuePartnerKey } from '../../services/api-keys.ts';
 import type { ApiKeyRecord } from '../../domain/api-keys.ts';
-import { listApiKeys } from '../../store/repositories/api-keys-repo.ts';
+import { issueOperatorKey, issuePartnerKey, listKeys } from '../../services/api-keys.ts';
 import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
@@ -52,7 +51,7 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts: { partner?: string; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        const keys = await listApiKeys(store.db, opts.partner);
+        const keys = await listKeys(store.db, opts.partner);
         printList(deps, keys.map(keyRow), { json: opts.json, empty: opts.partner ? `partner ${opts.partner} has no keys` : 'no keys' });
       });
     });

@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
-import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
-import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
@@ -39,7 +38,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        const rows = (await listEndpoints(store.db)).map((e): ListRow => ({
+        const rows = (await listWebhookEndpoints(store.db)).map((e): ListRow => ({
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
           subscribed_events: e.subscribedEvents, updated_at: e.updatedAt,
         }));

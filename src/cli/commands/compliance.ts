@@ -1,9 +1,7 @@
 import { Command } from 'commander';
-import { AppError } from '../../domain/app-error.ts';
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
-import { checkCompliance, chooseAssignment } from '../../services/compliance/check-compliance.ts';
-import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
+import { checkAnyAssignment } from '../../services/compliance/check-compliance.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
 function table(rows: string[][]): string {
@@ -39,12 +37,10 @@ export function complianceCommand(deps: CliDeps): Command {
       const config = commandConfig(deps, cmd);
       const clock = commandClock(deps, config);
       await withStore(config, async (store) => {
-        const assignments = await crewAssignmentsOnFleet(store.db, { kind: 'all' }, crewId);
-        if (assignments.length === 0) throw new AppError('crew_not_found', `crew member ${crewId} has no current assignment`);
-        const outcome = await checkCompliance(store.db, {
+        const outcome = await checkAnyAssignment(store.db, {
           clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays,
           deadlineMs: config.complianceDeadlineMs, fault: config.complianceFault,
-        }, crewId, chooseAssignment(assignments, crewId, opts.vessel));
+        }, crewId, opts.vessel);
         const wire = toComplianceWire(outcome.evaluation, {
           asOf: outcome.asOf, crewUniqueId: crewId, source: outcome.source, medicalVisible: true, downloadPath: () => null,
         });

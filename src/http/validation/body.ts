@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
-import { readFields, type FieldSpec, type ParsedFields } from '../../domain/fields.ts';
+import { readObject, type FieldSpecs, type ParsedFields } from '../../domain/fields.ts';
 import { issues, throwValidation } from './issues.ts';
 import { locateJsonError, MAX_JSON_DEPTH } from './json-error.ts';
 
@@ -86,24 +86,16 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
 }
 
 /**
- * Reads a JSON object body and its fields in one go, reporting every issue at once: `missing`
- * (no body, or `null`), `model_attributes_type` (not an object), `extra_forbidden` per unknown
- * key (unless `extra: 'ignore'`), then each field's own issues.
+ * Reads a JSON object body and its fields in one go (`readObject`, src/domain/fields.ts), every
+ * issue in one 422.
  *
  *   const body = await parseJsonBody(ctx, { email: { parse: str(), required: true } });
  *   await parseJsonBody(ctx, {});   // the body must be exactly {}
  */
-export async function parseJsonBody<S extends Record<string, FieldSpec<any>>>(
+export async function parseJsonBody<S extends FieldSpecs>(
   ctx: ParameterizedContext<any>, spec: S, options: { extra?: 'forbid' | 'ignore' } = {},
 ): Promise<ParsedFields<S>> {
-  const body = await readJsonBody(ctx);
-  if (body === undefined || body === null) throwValidation([issues.missing(['body'], null)]);
-  if (typeof body !== 'object' || Array.isArray(body)) throwValidation([issues.modelAttributesType(['body'], body)]);
-  const object = body as Record<string, unknown>;
-  const { value, issues: found } = readFields(object, spec, 'body', object);
-  if ((options.extra ?? 'forbid') === 'forbid') {
-    for (const [key, v] of Object.entries(object)) if (!(key in spec)) found.push(issues.extraForbidden(['body', key], v));
-  }
-  if (found.length > 0) throwValidation(found);
-  return value;
+  const r = readObject(await readJsonBody(ctx), spec, options);
+  if (!r.ok) throwValidation(r.issues);
+  return r.value;
 }

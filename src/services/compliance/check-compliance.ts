@@ -7,6 +7,7 @@ import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { latestEvaluation, saveEvaluation } from '../../store/repositories/compliance-repo.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 
 /** What a compliance check needs besides the store. */
@@ -86,4 +87,14 @@ export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId
   const asOf = deps.clock().toISOString();
   await saveEvaluation(db, crewUniqueId, vesselId, asOf, evaluation);
   return { crewUniqueId, evaluation, asOf, source: 'live_evaluator' };
+}
+
+/**
+ * The operator's check (CLI): the crew member on any vessel of any fleet, `vesselId` choosing
+ * among several; crew_not_found when they have no current assignment.
+ */
+export async function checkAnyAssignment(db: Db, deps: ComplianceDeps, crewUniqueId: string, vesselId?: string): Promise<ComplianceOutcome> {
+  const assignments = await crewAssignmentsOnFleet(db, { kind: 'all' }, crewUniqueId);
+  if (assignments.length === 0) throw new AppError('crew_not_found', `crew member ${crewUniqueId} has no current assignment`);
+  return checkCompliance(db, deps, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
 }

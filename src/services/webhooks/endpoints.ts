@@ -2,15 +2,15 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../domain/app-error.ts';
 import { wireTime, type Clock } from '../../domain/clock.ts';
+import { issues, validationError, type ValidationIssue } from '../../domain/validation-issues.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import {
-  findEndpointByPartner, insertEndpoint, updateEndpoint,
+  findEndpointByPartner, insertEndpoint, listEndpoints, updateEndpoint,
 } from '../../store/repositories/webhook-endpoints-repo.ts';
 import { destinationProblem, systemResolver, type Resolver } from './destination.ts';
 import { validateRegistration } from './validate-registration.ts';
-import { issues, type ValidationIssue } from './validation-issue.ts';
 
 /** What registering an endpoint needs besides the store. */
 export interface RegistrationDeps {
@@ -46,15 +46,6 @@ export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cr
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-/**
- * The AppError a failed registration throws: invalid_input with the pydantic-style issues in
- * `extra.issues`, which the HTTP error middleware renders as a 422 `{detail: issues}`.
- */
-export function registrationInvalid(found: ValidationIssue[]): AppError {
-  const summary = found.map((i) => `${i.loc.slice(1).join('.') || 'body'}: ${i.msg}`).join('; ');
-  return new AppError('invalid_input', `invalid webhook endpoint registration: ${summary}`, { extra: { issues: found } });
-}
-
 async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<ValidationIssue | undefined> {
   const loc = ['body', 'url'];
   try {
@@ -76,9 +67,9 @@ export async function registerWebhookEndpoint(
 ): Promise<RegistrationResult> {
   if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   const check = validateRegistration(body, { allowInsecure: deps.allowInsecure });
-  if (!check.ok) throw registrationInvalid(check.issues);
+  if (!check.ok) throw validationError(check.issues, 'webhook endpoint registration');
   const refused = await checkResolvedUrl(check.value.url, deps);
-  if (refused) throw registrationInvalid([refused]);
+  if (refused) throw validationError([refused], 'webhook endpoint registration');
 
   const now = deps.clock().toISOString();
   const secret = check.value.secret ?? generateWebhookSecret(deps.randomBytes);
@@ -98,4 +89,9 @@ export async function registerWebhookEndpoint(
     await updateEndpoint(trx, endpoint);
     return { created: false, endpoint: existing ? endpoint : (await findEndpointByPartner(trx, partnerId))! };
   });
+}
+
+/** Every partner's endpoint, for the operator (the CLI prints them without their secrets). */
+export function listWebhookEndpoints(db: Kysely<Database>): Promise<WebhookEndpoint[]> {
+  return listEndpoints(db);
 }

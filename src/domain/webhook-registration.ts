@@ -1,0 +1,49 @@
+import { convert, list, literal, nullable, str } from './fields.ts';
+import { EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './vocabulary.ts';
+
+/*
+ * The body of a webhook endpoint registration (docs/decisions.md §7), read by the registration
+ * service for the HTTP route and the CLI alike; the OpenAPI request schema is derived from it.
+ */
+
+export const MAX_URL = 2048;
+export const SECRET_MIN = 24;
+export const SECRET_MAX = 256;
+const SECRET_PATTERN = /^[!-~]+$/;
+
+/**
+ * The registration fields. `urlProblem` says why an absolute URL is refused as a destination
+ * (scheme, credentials, literal addresses), or null; the accepted URL is normalised (`href`).
+ */
+export function registrationFields(urlProblem: (url: URL) => string | null) {
+  return {
+    url: {
+      required: true,
+      description: 'https and public, unless the server allows insecure webhooks (then also http to loopback); no credentials',
+      parse: convert<string, string>(str({ maxLength: MAX_URL }), (text) => {
+        let url: URL;
+        try {
+          url = new URL(text);
+        } catch {
+          return { reason: 'url is not a valid absolute URL' };
+        }
+        const problem = urlProblem(url);
+        return problem ? { reason: problem } : { value: url.href };
+      }),
+    },
+    subscribed_events: {
+      required: true,
+      description: 'event catalogue names; duplicates are dropped',
+      parse: convert(list(literal(EVENT_TYPES), { minLength: 1 }), (names) => ({ value: [...new Set(names)] })),
+    },
+    secret: {
+      description: 'printable ASCII; generated when absent or null (also on rotation)',
+      parse: nullable(str({ minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: SECRET_PATTERN })),
+    },
+    status: {
+      default: 'active',
+      description: 'a disabled endpoint receives nothing; its events wait in the outbox',
+      parse: literal(WEBHOOK_ENDPOINT_STATUSES),
+    },
+  } as const;
+}
