@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startDocsServer } from '../helpers/docs-server.ts';
-import type { TestApi } from '../helpers/http.ts';
-import { openApiDocument } from '../helpers/openapi-check.ts';
+import { startDocsServer } from '../support/docs-server.ts';
+import type { TestApi } from '../support/http.ts';
+import { openApiDocument } from '../support/openapi-check.ts';
 
 /*
  * GET /docs in a real headless browser: Debian's chromium driven by playwright-core. Without

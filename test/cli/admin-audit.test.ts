@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { cli } from '../helpers/cli.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { cli } from '../support/cli.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const env = { SVC_ALLOW_INSECURE_WEBHOOKS: '1' };
 const HOOK_SECRET = 'operator-chosen-secret-0123456789';

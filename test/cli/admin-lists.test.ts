@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { cli, cliChild } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver } from '../sync/helpers/receiver.ts';
-import { SECRET, seedEvent, seedPartners, T0 } from '../sync/helpers/world.ts';
+import { cli, cliChild } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { SECRET, seedEvent, seedPartners, T0 } from '../support/sync-world.ts';
 
 const env = { SVC_ALLOW_INSECURE_WEBHOOKS: '1' };
 

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { before, it } from 'node:test';
 import { readAuditLog, type AuditQuery } from '../../src/services/audit-log.ts';
 import { insertAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
-import { cli, cliChild } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { cli, cliChild } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const PARTNERS = ['ptn_a', 'ptn_b', null] as const;
 const STATUSES = [0, 200, 204, 401, 404, 422, 429, 500, 503] as const;

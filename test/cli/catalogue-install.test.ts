@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { cli } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { cli } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const shipped = (JSON.parse(readFileSync(new URL('../../data/requirements.json', import.meta.url), 'utf8')) as {
   requirements: { key: string }[];

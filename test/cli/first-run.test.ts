@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cliChild } from '../helpers/cli.ts';
+import { cliChild } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -4,9 +4,9 @@ import { it } from 'node:test';
 import { promisify } from 'node:util';
 import { hashKey, parseKey } from '../../src/domain/api-keys.ts';
 import { openStore } from '../../src/store/connect.ts';
-import { cli } from '../helpers/cli.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { cli } from '../support/cli.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 it('bin/svc --help lists the commands', async () => {
   const { stdout } = await promisify(execFile)('bin/svc', ['--help']);

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createLogger } from '../../src/cli/logger.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { cli, cliChild, SVC_BIN } from '../helpers/cli.ts';
+import { cli, cliChild, SVC_BIN } from '../support/cli.ts';
 
 /** What one info line looks like on a stream that is, or is not, a terminal. */
 function logOnce(env: Record<string, string>, tty: boolean): string {

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cli, cliChild, SVC_BIN } from '../helpers/cli.ts';
-import { PG_ADMIN_URL, describeEachStore } from '../helpers/stores.ts';
+import { cli, cliChild, SVC_BIN } from '../support/cli.ts';
+import { PG_ADMIN_URL, describeEachStore } from '../support/stores.ts';
 
 describe('a closed standard output', () => {
   it('ends a command quietly: exit 0, no stack trace (svc admin list-keys | head -1)', async () => {

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { beforeEach, it } from 'node:test';
 import { acquireLease, findLease } from '../../src/store/repositories/leases-repo.ts';
 import { holderName, SYNC_LEASE } from '../../src/sync/sync-lease.ts';
-import { cli } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { resetDelivery } from '../sync/helpers/world.ts';
+import { cli } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { resetDelivery } from '../support/sync-world.ts';
 
 // The case it exists for, a holder killed with SIGKILL, is in test/sync/sync-signals.test.ts.
 describeEachStore('svc admin release-sync-lock', ({ store, url }) => {

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cli, cliChild } from '../helpers/cli.ts';
+import { cli, cliChild } from '../support/cli.ts';
 
 // Every one of these is refused before a store is opened: the store named does not exist and
 // must not be created.

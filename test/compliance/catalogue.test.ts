@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { array, create, object, StructError } from 'superstruct';
 import { RequirementDefinition } from '../../src/domain/catalogue.ts';
-import { ALL_ROLES, CATALOGUE, CATALOGUE_PATH, OFFICERS, RATINGS } from './helpers.ts';
+import { ALL_ROLES, CATALOGUE, CATALOGUE_PATH, OFFICERS, RATINGS } from '../support/compliance.ts';
 
 const byKey = new Map(CATALOGUE.map((r) => [r.key, r]));
 const get = (key: string): RequirementDefinition => {

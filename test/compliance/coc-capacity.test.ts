@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Capacity } from '../../src/domain/classification.ts';
 import type { CrewDocument } from '../../src/domain/document.ts';
 import { capacityCovers, evaluateCompliance, type VesselFacts } from '../../src/domain/compliance/index.ts';
-import { BULK_CARRIER, capacity, coc, doc, input } from './helpers.ts';
+import { BULK_CARRIER, capacity, coc, doc, input } from '../support/compliance.ts';
 
 // BULK_CARRIER: 40 000 GT, 9 000 kW, unlimited trading.
 function cocRow(role: string, documents: CrewDocument[], vessel: VesselFacts = BULK_CARRIER) {

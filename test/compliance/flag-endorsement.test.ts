@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrewDocument } from '../../src/domain/document.ts';
 import { evaluateCompliance } from '../../src/domain/compliance/index.ts';
-import { coc, doc, input, type DocSpec } from './helpers.ts';
+import { coc, doc, input, type DocSpec } from '../support/compliance.ts';
 
 // The vessel (BULK_CARRIER) flies the flag of PA.
 function endorsementRow(documents: CrewDocument[], role = 'chief_officer') {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrewDocument } from '../../src/domain/document.ts';
 import { evaluateCompliance, type RequirementRow } from '../../src/domain/compliance/index.ts';
-import { ALL_BST_CODES, doc, input, type DocSpec } from './helpers.ts';
+import { ALL_BST_CODES, doc, input, type DocSpec } from '../support/compliance.ts';
 
 const PST = 'A-VI/1-1';
 const FPFF = 'A-VI/1-2';

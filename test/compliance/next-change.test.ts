@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { isListable, toDocumentWire } from '../../src/domain/document.ts';
 import { addDays } from '../../src/domain/compliance/dates.ts';
 import { complianceChangedPayload, evaluateCompliance, TimeHorizon, type EvaluationInput } from '../../src/domain/compliance/index.ts';
-import { ALL_BST_CODES, ALL_ROLES, BULK_CARRIER, CATALOGUE, capacity, doc, OIL_TANKER } from './helpers.ts';
+import { ALL_BST_CODES, ALL_ROLES, BULK_CARRIER, CATALOGUE, capacity, doc, OIL_TANKER } from '../support/compliance.ts';
 
 /*
  * Incremental sync re-diffs a pair only when the date kept with its snapshot has come. That date

@@ -6,7 +6,7 @@ import type { CrewDocument } from '../../src/domain/document.ts';
 import {
   evaluateCompliance, toComplianceWire, type ComplianceEvaluation, type EvaluationInput, type VesselFacts,
 } from '../../src/domain/compliance/index.ts';
-import { ALL_BST_CODES, ALL_ROLES, CATALOGUE, capacity, doc, type DocSpec } from './helpers.ts';
+import { ALL_BST_CODES, ALL_ROLES, CATALOGUE, capacity, doc, type DocSpec } from '../support/compliance.ts';
 
 const RUNS = { numRuns: 300 };
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evaluateCompliance } from '../../src/domain/compliance/index.ts';
-import { ALL_ROLES, BULK_CARRIER, OIL_TANKER, input } from './helpers.ts';
+import { ALL_ROLES, BULK_CARRIER, OIL_TANKER, input } from '../support/compliance.ts';
 
 const COMMON = ['medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness'];
 const DECK_OFFICER = ['pscrb', 'aff', 'mfa', 'coc', 'gmdss_goc', 'ecdis', 'brm'];

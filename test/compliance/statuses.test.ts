@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrewDocument } from '../../src/domain/document.ts';
 import { evaluateCompliance, type RequirementRow } from '../../src/domain/compliance/index.ts';
-import { doc, fullSet, input, type DocSpec } from './helpers.ts';
+import { doc, fullSet, input, type DocSpec } from '../support/compliance.ts';
 
 // TODAY is 2026-03-01; with the 90-day window the last expiring day is 2026-05-30.
 function cookRow(documents: CrewDocument[], key = 'ships_cook', windowDays = 90): RequirementRow {

@@ -5,7 +5,7 @@ import type { CrewDocument } from '../../src/domain/document.ts';
 import {
   complianceChangedPayload, evaluateCompliance, toComplianceWire, type WireOptions,
 } from '../../src/domain/compliance/index.ts';
-import { ALL_BST_CODES, CATALOGUE, doc, input } from './helpers.ts';
+import { ALL_BST_CODES, CATALOGUE, doc, input } from '../support/compliance.ts';
 
 const COOK_DOCS: CrewDocument[] = [
   doc({ id: 'med', code: 'medical_fitness', expiry: '2027-01-10' }),

@@ -6,7 +6,7 @@ import sqlite3 from 'sqlite3';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { countHit } from '../../src/store/repositories/rate-limits-repo.ts';
 import { findOrCreateSetting, findSetting } from '../../src/store/repositories/settings-repo.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const TIMEOUT_MS = 300;
 const WINDOW = '2026-11-22T10:00:00.000Z';

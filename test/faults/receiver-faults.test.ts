@@ -8,9 +8,9 @@ import type { OutboxEvent } from '../../src/domain/webhooks.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { MAX_ATTEMPTS } from '../../src/sync/failure-policy.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../sync/helpers/world.ts';
-import { startFlakyReceiver, type Behaviour, type FlakyReceiver } from './helpers/flaky-receiver.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
+import { startFlakyReceiver, type Behaviour, type FlakyReceiver } from '../support/flaky-receiver.ts';
 
 const TIMEOUT_MS = 250;
 const MIN = 60_000;

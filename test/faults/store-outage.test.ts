@@ -4,12 +4,12 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { writeFixture } from '../helpers/mini-fixture.ts';
-import { NOW, worldFixture } from '../helpers/read-api-world.ts';
-import { describeEachStore, PG_ADMIN_URL } from '../helpers/stores.ts';
-import { eventually, probe, type Probe } from './helpers/probe.ts';
-import { startServeChild, type ServeChild } from './helpers/serve-child.ts';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
+import { writeFixture } from '../support/mini-fixture.ts';
+import { NOW, worldFixture } from '../support/read-api-world.ts';
+import { describeEachStore, PG_ADMIN_URL } from '../support/stores.ts';
+import { eventually, probe, type Probe } from '../support/probe.ts';
+import { startServeChild, type ServeChild } from '../support/serve-child.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const FLEET = '/api/v2/employers/me/fleet';
 const HEALTH = '/_internal/health';

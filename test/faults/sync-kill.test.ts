@@ -8,10 +8,10 @@ import { findLease } from '../../src/store/repositories/leases-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver, type Reply } from '../sync/helpers/receiver.ts';
-import { SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../sync/helpers/world.ts';
-import { eventually } from './helpers/probe.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
+import { eventually } from '../support/probe.ts';
 
 const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 const MIN = 60_000;

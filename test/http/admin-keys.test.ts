@@ -4,9 +4,9 @@ import { generateKey } from '../../src/domain/api-keys.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
 import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const keyPath = (partner: string, key: string, query = '') => `/api/v2/admin/partners/${partner}/keys/${key}${query}`;
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { findEndpointByPartner } from '../../src/store/repositories/webhook-endpoints-repo.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import type { TestResponse } from '../helpers/http.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import type { TestResponse } from '../support/http.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const path = (partner: string) => `/api/v2/admin/partners/${partner}/webhook-endpoints`;
 const EXPECTED = "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { TestResponse } from '../helpers/http.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import type { TestResponse } from '../support/http.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 function expectApiHeaders(res: TestResponse, what: string, cacheControl = 'no-store'): void {
   assert.equal(res.headers.get('cache-control'), cacheControl, `${what}: Cache-Control`);

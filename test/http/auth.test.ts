@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { generateKey, keyChecksum } from '../../src/domain/api-keys.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError } from '../helpers/expect.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const ME = '/api/v2/partners/me';
 const REALM = 'Bearer realm="partner-api"';

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { ClientErrorAnswer } from '../../src/http/client-error.ts';
 import { listen, type RunningServer } from '../../src/http/server.ts';
-import { checkComponent } from '../helpers/openapi-check.ts';
+import { checkComponent } from '../support/openapi-check.ts';
 
 /** Sends raw bytes and reads until the server closes the connection. */
 function rawExchange(url: string, bytes: string): Promise<string> {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const check = (crew: string, query = '') => `/api/v2/employers/me/crew/${crew}/compliance-checks${query}`;
 

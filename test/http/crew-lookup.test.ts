@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const LOOKUP = '/api/v2/employers/me/crew/lookup';
 

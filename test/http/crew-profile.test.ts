@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { expectError } from '../helpers/expect.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const profile = (id: string) => `/api/v2/employers/me/crew/${id}/profile`;
 const photo = (id: string) => `/api/v2/employers/me/crew/${id}/photo`;
@@ -84,7 +84,7 @@ describeEachStore('crew profile and photo', ({ store }) => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'image/png');
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
-    const png = readFileSync(new URL('../helpers/mini-fixture.ts', import.meta.url), 'utf8').match(/PNG_1x1 = Buffer\.from\('([^']+)'/)![1]!;
+    const png = readFileSync(new URL('../support/mini-fixture.ts', import.meta.url), 'utf8').match(/PNG_1x1 = Buffer\.from\('([^']+)'/)![1]!;
     assert.deepEqual(res.bytes, Buffer.from(png, 'base64'));
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { startDocsServer } from '../helpers/docs-server.ts';
-import type { TestApi } from '../helpers/http.ts';
+import { startDocsServer } from '../support/docs-server.ts';
+import type { TestApi } from '../support/http.ts';
 
 /** A plain GET (fetch would add `Cache-Control: no-cache` to a conditional request, as a reload does). */
 function conditionalGet(url: string, etag: string): Promise<{ status: number; length: number }> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { expectError } from '../helpers/expect.ts';
-import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const list = (crew: string) => `/api/v2/employers/me/crew/${crew}/documents`;
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;

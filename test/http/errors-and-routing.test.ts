@@ -4,10 +4,10 @@ import { AppError } from '../../src/domain/app-error.ts';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError } from '../helpers/expect.ts';
-import { checkComponent } from '../helpers/openapi-check.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { checkComponent } from '../support/openapi-check.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 /** Test-only routes that fail on purpose, to see how failures are rendered. */
 const failing: RouteModule = {

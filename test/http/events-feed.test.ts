@@ -10,11 +10,11 @@ import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts'
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { syncEventSources } from '../../src/sync/event-sources.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
-import { startTestApi, type TestApi } from '../helpers/http.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver } from '../sync/helpers/receiver.ts';
-import { SECRET, seedEndpoint, testClock, testDeps } from '../sync/helpers/world.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { SECRET, seedEndpoint, testClock, testDeps } from '../support/sync-world.ts';
 
 const ALL = ['status', 'profile', 'documents', 'compliance'];
 const DAY = 86_400_000;

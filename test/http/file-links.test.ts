@@ -3,9 +3,9 @@ import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, it } from 'node:test';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
-import { expectError } from '../helpers/expect.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;
 const PDF_START = '%PDF-1.4';

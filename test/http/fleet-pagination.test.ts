@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { upsertAssignments, upsertCrew } from '../../src/store/repositories/reference-data-repo.ts';
-import { expectIssues } from '../helpers/expect.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectIssues } from '../support/expect.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const FLEET = '/api/v2/employers/me/fleet';
 const pad = (n: number) => `c${String(n).padStart(3, '0')}`;

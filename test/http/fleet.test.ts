@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { replaceContractVessels } from '../../src/store/repositories/reference-data-repo.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const FLEET = '/api/v2/employers/me/fleet';
 const entry = (crew: string, vessel: string, extra: Record<string, unknown>) => ({

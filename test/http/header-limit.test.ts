@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { listen } from '../../src/http/server.ts';
-import { openApiDocument } from '../helpers/openapi-check.ts';
+import { openApiDocument } from '../support/openapi-check.ts';
 
 function statusOf(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -4,11 +4,11 @@ import { after, before, it } from 'node:test';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { capturingLogger } from '../helpers/log-capture.ts';
-import type { TestResponse } from '../helpers/http.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { capturingLogger } from '../support/log-capture.ts';
+import type { TestResponse } from '../support/http.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const LOOKUP = '/api/v2/employers/me/crew/lookup';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };

@@ -9,9 +9,9 @@ import type { AppState } from '../../src/http/app-deps.ts';
 import { pathTemplate } from '../../src/openapi/operation.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
 import { apiDocument } from '../../src/http/routes/index.ts';
-import { compileEveryResponseSchema } from '../helpers/openapi-check.ts';
-import { startWorld } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { compileEveryResponseSchema } from '../support/openapi-check.ts';
+import { startWorld } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 /** "GET /path/{param}" for every route the app mounts (HEAD, added by the router for GET, left out). */
 function appOperations(): string[] {

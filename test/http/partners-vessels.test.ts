@@ -3,9 +3,9 @@ import { after, before, it } from 'node:test';
 import { BASIC_TIER_SCOPES, FULL_TIER_SCOPES } from '../../src/domain/scopes.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { replaceContractVessels, upsertEmployers, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
-import { expectError } from '../helpers/expect.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const ME = '/api/v2/partners/me';
 const VESSELS = '/api/v2/employers/me/vessels';

@@ -3,8 +3,8 @@ import { PassThrough } from 'node:stream';
 import { after, before, it } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const DOWNLOAD = '/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download';
 const CHECK = '/api/v2/employers/me/crew/crew_ana/compliance-checks';

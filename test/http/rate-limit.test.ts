@@ -3,10 +3,10 @@ import { after, before, beforeEach, it } from 'node:test';
 import { pino } from 'pino';
 import { createApp } from '../../src/http/app.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError } from '../helpers/expect.ts';
-import { startTestApi, type TestApi } from '../helpers/http.ts';
-import { NOW, startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError } from '../support/expect.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const ME = '/api/v2/partners/me';
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);

@@ -5,10 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../../src/cli/run.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { NOW, worldFixture } from '../helpers/read-api-world.ts';
-import { writeFixture } from '../helpers/mini-fixture.ts';
-import { checkAgainstOpenApi } from '../helpers/openapi-check.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { NOW, worldFixture } from '../support/read-api-world.ts';
+import { writeFixture } from '../support/mini-fixture.ts';
+import { checkAgainstOpenApi } from '../support/openapi-check.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 describeEachStore('svc serve', ({ store, url }) => {
   it('serves the API over the store, logs JSON lines with request ids and never the key, and stops on the shutdown signal', async () => {

@@ -14,10 +14,10 @@ import { routeModules } from '../../src/http/routes/index.ts';
 import { listen } from '../../src/http/server.ts';
 import { openStore } from '../../src/store/connect.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { startTestApi } from '../helpers/http.ts';
-import { checkAgainstOpenApi } from '../helpers/openapi-check.ts';
-import { startWorld } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { startTestApi } from '../support/http.ts';
+import { checkAgainstOpenApi } from '../support/openapi-check.ts';
+import { startWorld } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const slow: RouteModule = {
   name: 'slow',

@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { redactSignedTokens, signToken, verifyToken } from '../../src/services/read-api/signed-token.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
-import { expectError, expectIssues } from '../helpers/expect.ts';
-import { capturingLogger } from '../helpers/log-capture.ts';
-import { startWorld, type World } from '../helpers/read-api-world.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { expectError, expectIssues } from '../support/expect.ts';
+import { capturingLogger } from '../support/log-capture.ts';
+import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

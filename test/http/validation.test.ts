@@ -6,9 +6,9 @@ import { createApp } from '../../src/http/app.ts';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { bool, int, list, literal, parseJsonBody, parseQuery, refine, str } from '../../src/http/validation/index.ts';
 import { locateJsonError } from '../../src/http/validation/json-error.ts';
-import { expectIssues } from '../helpers/expect.ts';
-import { startTestApi } from '../helpers/http.ts';
-import { checkComponent } from '../helpers/openapi-check.ts';
+import { expectIssues } from '../support/expect.ts';
+import { startTestApi } from '../support/http.ts';
+import { checkComponent } from '../support/openapi-check.ts';
 
 const at = ['body', 'x'];
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../src/openapi/errors.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
-import { checkWebhookBody, checkWebhookDelivery, openApiDocument } from '../helpers/openapi-check.ts';
+import { checkWebhookBody, checkWebhookDelivery, openApiDocument } from '../support/openapi-check.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

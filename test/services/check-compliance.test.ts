@@ -4,8 +4,8 @@ import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts
 import { checkCompliance, chooseAssignment, type ComplianceDeps } from '../../src/services/compliance/check-compliance.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
 const deps = (over: Partial<ComplianceDeps> = {}): ComplianceDeps => ({

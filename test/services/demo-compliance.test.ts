@@ -6,7 +6,7 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
-import { createSqliteStoreUrl, type TestStore } from '../helpers/stores.ts';
+import { createSqliteStoreUrl, type TestStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
 

@@ -11,8 +11,8 @@ import type { PartnerContext } from '../../src/services/visibility/partner-conte
 import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const CREW = ['crew_1', 'crew_2'];
 const TIMES = ['2026-11-20T10:00:00.000Z', '2026-11-21T10:00:00.000Z', '2026-11-22T09:00:00.000Z'];

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { isValidImo, isValidMmsi } from '../../src/domain/identifiers.ts';
 import { generateData } from '../../src/services/generate/generate-data.ts';
 import { countReferenceRows } from '../../src/store/repositories/reference-data-repo.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
 const options = { crew: 300, vessels: 12, partners: 6, docsPerCrew: 8, seed: 7, batchSize: 100 };

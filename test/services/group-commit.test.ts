@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { groupCommit } from '../../src/services/group-commit.ts';
 import { createRateLimiter } from '../../src/services/rate-limit.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 describe('group commit', () => {
   it('writes a lone item at once, and items arriving during a write together in the next one', async () => {

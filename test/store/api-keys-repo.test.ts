@@ -5,7 +5,7 @@ import { issueOperatorKey, issuePartnerKey, revokeKey } from '../../src/services
 import { findApiKey, findApiKeyByHash, listApiKeys } from '../../src/store/repositories/api-keys-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { upsertEmployers, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
 

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { openStore } from '../../src/store/connect.ts';
 import { assertMigrated, migrateToLatest, migrationStatus } from '../../src/store/migrator.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 describeEachStore('migrations on an empty store', ({ store }) => {
   it('a store that was never migrated is refused with a hint to run svc db migrate', async () => {

@@ -6,7 +6,7 @@ import {
   OUTBOX_STATUSES, PARTNER_KINDS, PARTNER_TIERS, PROCESSING_STATES, REVIEW_STATUSES, TRADING_AREAS, VERIFICATION_STATUSES,
   WEBHOOK_ENDPOINT_STATUSES,
 } from '../../src/domain/vocabulary.ts';
-import { describeEachStore, type DialectLabel } from '../helpers/stores.ts';
+import { describeEachStore, type DialectLabel } from '../support/stores.ts';
 
 /** Every store column whose values come from a vocabulary, with that vocabulary. */
 const COLUMNS: readonly [table: string, column: string, vocabulary: readonly string[]][] = [

@@ -7,9 +7,9 @@ import type { Db } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
 import { runDiff } from '../../src/sync/diff/run-diff.ts';
-import { writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from './helpers/change-world.ts';
+import { writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
 
 const now = () => new Date(START);
 

@@ -7,10 +7,10 @@ import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
 import { acquireLease } from '../../src/store/repositories/leases-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
-import { cli } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver } from './helpers/receiver.ts';
-import { SECRET, seedEvent, seedPartners, T0, testClock } from './helpers/world.ts';
+import { cli } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { SECRET, seedEvent, seedPartners, T0, testClock } from '../support/sync-world.ts';
 
 const env = { SVC_ALLOW_INSECURE_WEBHOOKS: '1' };
 

@@ -9,9 +9,9 @@ import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { acquireSyncLease, SYNC_LEASE } from '../../src/sync/sync-lease.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver, type Reply } from './helpers/receiver.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from './helpers/world.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
 
 const MIN = 60_000;
 

@@ -4,9 +4,9 @@ import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { refusedUrl, startReceiver, type Receiver, type Reply } from './helpers/receiver.ts';
-import { resetDelivery, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from './helpers/world.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { refusedUrl, startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { resetDelivery, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
 
 const MIN = 60_000;
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();

@@ -5,9 +5,9 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { runDiff } from '../../src/sync/diff/run-diff.ts';
 import type { Db } from '../../src/store/database.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { checkWebhookBody } from '../helpers/openapi-check.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { checkWebhookBody } from '../support/openapi-check.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const ALL_EVENTS = ['crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated'];
 let minute = 0;

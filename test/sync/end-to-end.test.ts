@@ -5,11 +5,11 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { syncEventSources } from '../../src/sync/event-sources.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
-import { miniFixture, writeFixture } from '../helpers/mini-fixture.ts';
-import { checkWebhookDelivery } from '../helpers/openapi-check.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver } from './helpers/receiver.ts';
-import { SECRET, seedEndpoint, testClock, testDeps } from './helpers/world.ts';
+import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { checkWebhookDelivery } from '../support/openapi-check.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { SECRET, seedEndpoint, testClock, testDeps } from '../support/sync-world.ts';
 
 const ALL = ['status', 'profile', 'documents', 'compliance'];
 

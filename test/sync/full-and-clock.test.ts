@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import { cli } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { incrementalRun, seedWorld, START } from './helpers/change-world.ts';
+import { cli } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { incrementalRun, seedWorld, START } from '../support/change-world.ts';
 
 const wouldCreate = (stdout: string) => Number(/^would create (\d+) event\(s\)$/m.exec(stdout)?.[1]);
 

@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { Db } from '../../src/store/database.ts';
-import { writeFixture } from '../helpers/mini-fixture.ts';
-import { describeEachStore } from '../helpers/stores.ts';
+import { writeFixture } from '../support/mini-fixture.ts';
+import { describeEachStore } from '../support/stores.ts';
 import {
   addDays, CODES, CREW, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START, VESSELS,
-} from './helpers/change-world.ts';
+} from '../support/change-world.ts';
 
 /*
  * Model-based differential test: random sequences of writes (plain SQL and the fixture loader) and

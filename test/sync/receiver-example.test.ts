@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from './helpers/world.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
 
 const NOW = Date.parse(T0);
 

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { generateWebhookSecret, registerWebhookEndpoint } from '../../src/services/webhooks/endpoints.ts';
 import { validateRegistration } from '../../src/services/webhooks/validate-registration.ts';
 import { findEndpointByPartner } from '../../src/store/repositories/webhook-endpoints-repo.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { seedPartners, testClock } from './helpers/world.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { seedPartners, testClock } from '../support/sync-world.ts';
 
 const strict = { allowInsecure: false };
 const EXPECTED = "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";

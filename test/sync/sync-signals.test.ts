@@ -8,11 +8,11 @@ import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo
 import { findLease } from '../../src/store/repositories/leases-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
-import { eventually } from '../faults/helpers/probe.ts';
-import { cli } from '../helpers/cli.ts';
-import { describeEachStore } from '../helpers/stores.ts';
-import { startReceiver, type Receiver, type Reply } from './helpers/receiver.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from './helpers/world.ts';
+import { eventually } from '../support/probe.ts';
+import { cli } from '../support/cli.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from '../support/sync-world.ts';
 
 const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../src/store/database.ts';
-import { insertOutboxEvents } from '../../../src/store/repositories/outbox-repo.ts';
-import { upsertEmployers, upsertPartners } from '../../../src/store/repositories/reference-data-repo.ts';
-import { insertEndpoint } from '../../../src/store/repositories/webhook-endpoints-repo.ts';
-import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../../src/sync/delivery-deps.ts';
+import type { Database } from '../../src/store/database.ts';
+import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
+import { upsertEmployers, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
+import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
+import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../src/sync/delivery-deps.ts';
 
 export const T0 = '2026-11-22T10:00:00.000Z';
 export const SECRET = 'whsec_test-secret-for-the-receiver-0123456789';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const SVC = fileURLToPath(new URL('../../../bin/svc', import.meta.url));
+const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
 /** `bin/svc serve` running as a child process on 127.0.0.1, with its pino log lines. */
 export interface ServeChild {

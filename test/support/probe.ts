@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkAgainstOpenApi } from '../../helpers/openapi-check.ts';
+import { checkAgainstOpenApi } from './openapi-check.ts';
 
 /** One answer of the server under test, and how long it took. */
 export interface Probe {

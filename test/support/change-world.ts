@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely';
-import { completeClassification } from '../../../src/domain/classification.ts';
-import { CatalogueCache } from '../../../src/services/compliance/catalogue-cache.ts';
-import { EVENT_TYPES } from '../../../src/domain/vocabulary.ts';
-import { loadFixtures } from '../../../src/services/fixtures/load-fixtures.ts';
-import type { Db, DocumentsTable } from '../../../src/store/database.ts';
-import { insertEndpoint } from '../../../src/store/repositories/webhook-endpoints-repo.ts';
-import { runDiff, type DiffDeps } from '../../../src/sync/diff/run-diff.ts';
-import { writeFixture } from '../../helpers/mini-fixture.ts';
+import { completeClassification } from '../../src/domain/classification.ts';
+import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
+import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
+import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import type { Db, DocumentsTable } from '../../src/store/database.ts';
+import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
+import { runDiff, type DiffDeps } from '../../src/sync/diff/run-diff.ts';
+import { writeFixture } from './mini-fixture.ts';
 
 /**
  * A small fleet for comparing incremental sync with a full re-diff: two employers' vessels, three
