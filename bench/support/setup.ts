@@ -25,6 +25,18 @@ export async function freshStore(dialect: 'sqlite' | 'postgres', name: string): 
   return { url: url.toString() };
 }
 
+/** Removes a store made by freshStore. */
+export async function dropStore(dialect: 'sqlite' | 'postgres', name: string): Promise<void> {
+  if (dialect === 'sqlite') {
+    for (const ext of ['', '-wal', '-shm']) rmSync(`.bench/${name}.db${ext}`, { force: true });
+    return;
+  }
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.end();
+}
+
 export async function postgresAvailable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
   try {

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import type { Database, Db } from '../store/database.ts';
-import { listDueEvents, releaseEvent, type DueEvent } from '../store/repositories/outbox-repo.ts';
-import { attemptRecorder, deliverEvent, type EventReport } from './deliver-event.ts';
+import { countDueEvents, listDueEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
+import { listEndpoints } from '../store/repositories/webhook-endpoints-repo.ts';
+import { attemptRecorder, type EventReport } from './deliver-event.ts';
+import { runLane } from './deliver-lane.ts';
 import { emptyTally, type DeliveryDeps, type PartnerTally } from './delivery-deps.ts';
 
 /** What one delivery run did: per event, and counted per partner. */
@@ -13,9 +15,9 @@ export interface DeliveryReport {
   events: EventReport[];
   perPartner: Map<string, PartnerTally>;
   totals: PartnerTally;
-  /** Per event, why a store error stopped its delivery. */
-  errors: { eventId: string; message: string }[];
-  /** Due events left unclaimed because the run was stopped (`drain`) before their turn. */
+  /** Why a store error stopped an event's delivery, or a partner's claims (eventId null). */
+  errors: { partnerId: string; eventId: string | null; message: string }[];
+  /** Due events left for a later run: not reached before the run was stopped (`drain`). */
   notStarted: number;
 }
 
@@ -42,48 +44,46 @@ function count(tally: PartnerTally, r: EventReport): void {
 }
 
 /**
- * Delivers every event due now. Concurrency is limited per endpoint first, then overall, so
- * events queued behind a slow partner never occupy the overall slots others need. Each event is
- * claimed before it is sent; two runs at once never make the same attempt. Once `deps.drain`
- * aborts, no further event is claimed; those in flight finish or are cancelled (`deps.cancel`).
+ * Delivers every event due now, one lane per active endpoint (see deliver-lane.ts): events are
+ * claimed in batches, at most `perEndpointConcurrency` are in flight to one endpoint and
+ * `concurrency` over all, so events queued behind a slow partner never occupy the slots others
+ * need. Attempts finishing together are stored in one transaction. Several deliverers (runs,
+ * `svc sync --deliver-only` processes) may work on one outbox at once: each event is claimed by one
+ * of them only, so no attempt is made twice. Once `deps.drain` aborts, nothing more is claimed;
+ * deliveries in flight finish or are cancelled (`deps.cancel`).
  */
 export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId: string): Promise<DeliveryReport> {
-  const due = await listAllDue(db, deps.clock());
-  const overall = pLimit(deps.concurrency);
-  const perEndpoint = new Map<string, LimitFunction>();
-  const report: DeliveryReport = { runId, due: due.length, events: [], perPartner: new Map(), totals: emptyTally(), errors: [], notStarted: 0 };
-  const record = attemptRecorder(db);
+  const due = await countDueEvents(db, deps.clock().toISOString());
+  const endpoints = await listEndpoints(db, { status: 'active' });
+  const report: DeliveryReport = { runId, due, events: [], perPartner: new Map(), totals: emptyTally(), errors: [], notStarted: 0 };
 
   const tallyFor = (partnerId: string, apply: (t: PartnerTally) => void): void => {
     const tally = report.perPartner.get(partnerId) ?? emptyTally();
     apply(tally);
     apply(report.totals);
     report.perPartner.set(partnerId, tally);
-    deps.onProgress?.({ done: report.events.length + report.errors.length, total: due.length, totals: report.totals });
+    deps.onProgress?.({ done: report.events.length + report.errors.length, total: due, totals: report.totals });
   };
-  const deliverOne = async (e: DueEvent): Promise<void> => {
-    if (deps.drain?.aborted) {
-      report.notStarted += 1;
-      return;
-    }
-    try {
-      const r = await deliverEvent(db, deps, runId, e, record);
-      report.events.push(r);
-      tallyFor(r.partnerId, (t) => count(t, r));
-    } catch (err) {
-      // A store failure on one event is reported; the event stays pending for a later run.
-      report.errors.push({ eventId: e.eventId, message: (err as Error).message });
-      await releaseEvent(db, e.eventId, runId).catch(() => {});
-      tallyFor(e.partnerId, (t) => {
-        t.failed += 1;
-      });
-    }
+  const ctx = {
+    db, deps, runId, overall: pLimit(deps.concurrency), record: attemptRecorder(db),
+    sink: {
+      delivered(r: EventReport) {
+        report.events.push(r);
+        tallyFor(r.partnerId, (t) => count(t, r));
+      },
+      failed(partnerId: string, eventId: string | null, message: string) {
+        report.errors.push({ partnerId, eventId, message });
+        tallyFor(partnerId, (t) => {
+          t.failed += 1;
+        });
+      },
+      notStarted(n: number) {
+        report.notStarted += n;
+      },
+    },
   };
-
-  await Promise.all(due.map((e) => {
-    let limit = perEndpoint.get(e.endpointId);
-    if (!limit) perEndpoint.set(e.endpointId, (limit = pLimit(deps.perEndpointConcurrency)));
-    return limit(() => overall(() => deliverOne(e)));
-  }));
+  await Promise.all(endpoints.map((e) => runLane(ctx, e.partnerId)));
+  // Stopped: what was due and never claimed is left too.
+  if (deps.drain?.aborted) report.notStarted = Math.max(report.notStarted, due - report.events.length);
   return report;
 }

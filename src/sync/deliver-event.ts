@@ -3,12 +3,10 @@ import pRetry, { AbortError } from 'p-retry';
 import type { OutboxEvent, WebhookEndpoint } from '../domain/webhooks.ts';
 import { groupCommit } from '../services/group-commit.ts';
 import type { Database } from '../store/database.ts';
+import { dialectOf } from '../store/dialect-of.ts';
 import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts } from '../store/repositories/delivery-repo.ts';
-import {
-  claimEvent, releaseEvent, updateClaimedEvent, type DueEvent, type EventProgress,
-} from '../store/repositories/outbox-repo.ts';
-import { findEndpointByPartner } from '../store/repositories/webhook-endpoints-repo.ts';
+import { releaseEvents, updateClaimedEvents, type EventProgress } from '../store/repositories/outbox-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import {
   attemptsThisRun, decideAfterAttempt, MAX_IN_RUN_WAIT_MS, type AttemptDecision, type AttemptResult,
@@ -70,16 +68,34 @@ interface AttemptRecord {
 /**
  * Stores attempts and their effect on their events (and dead letters) in one transaction, each
  * only while its run's claim holds; resolves false for an attempt whose claim was lost. Attempts
- * finishing together share the transaction (group commit), so a busy run writes far less often.
+ * finishing together share the transaction (group commit) and its few statements: one update per
+ * kind of progress and one insert, however many attempts.
  */
 export function attemptRecorder(db: Kysely<Database>): (r: AttemptRecord) => Promise<boolean> {
+  // Postgres runs several such transactions at once on separate connections (rows of different
+  // events do not conflict); SQLite has one writer at a time, so one is all it can use.
+  const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db));
+  const pending = writers.map(() => 0);
+  return async (r) => {
+    const i = pending.indexOf(Math.min(...pending));
+    pending[i]! += 1;
+    try {
+      return await writers[i]!(r);
+    } finally {
+      pending[i]! -= 1;
+    }
+  };
+}
+
+/** Transactions of attempts that one attempt recorder on Postgres may have in flight at once. */
+const PG_PARALLEL_WRITES = 4;
+
+function recordBatches(db: Kysely<Database>): (r: AttemptRecord) => Promise<boolean> {
   return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
-    const held: boolean[] = [];
+    const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.a) })));
     const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
-    for (const { runId, event, url, a } of records) {
-      const ok = await updateClaimedEvent(trx, event.eventId, runId, progressOf(a));
-      held.push(ok);
-      if (!ok) continue;
+    for (const { event, url, a } of records) {
+      if (!updated.has(event.eventId)) continue;
       const at = a.at.toISOString();
       const { outcome } = a.decision;
       const r = a.result;
@@ -93,13 +109,19 @@ export function attemptRecorder(db: Kysely<Database>): (r: AttemptRecord) => Pro
       }
     }
     await insertDeliveryAttempts(trx, attempts);
-    return held;
+    return records.map((r) => updated.has(r.event.eventId));
   }));
 }
 
+/**
+ * Wraps each HTTP attempt: the caller's concurrency limits (only the request holds a slot, not the
+ * waits or the store writes around it). It may throw instead of sending, and nothing is recorded.
+ */
+export type SendGate = <T>(send: () => Promise<T>) => Promise<T>;
+
 /** Attempts a claimed event: up to three times in this run (p-retry), recording every attempt. */
 async function attemptClaimed(
-  record: ReturnType<typeof attemptRecorder>, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
+  record: ReturnType<typeof attemptRecorder>, gate: SendGate, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
 ): Promise<{ outcome: EventOutcome; made: number }> {
   let waitMs = 0;
   let made = 0;
@@ -110,10 +132,19 @@ async function attemptClaimed(
       if (deps.drain?.aborted) throw new AbortError(new AttemptFailed('retry', 'the run was stopped'));
     }
     const attemptNo = event.attempts + made + 1;
-    const at = deps.clock();
-    // Re-signed at every attempt: a fresh timestamp, the same event id and body.
-    const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
-    const result = await sendAttempt(endpoint.url, headers, event.body, deps);
+    let sent: { at: Date; result: AttemptResult };
+    try {
+      sent = await gate(async () => {
+        const at = deps.clock();
+        // Re-signed at every attempt: a fresh timestamp, the same event id and body.
+        const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
+        return { at, result: await sendAttempt(endpoint.url, headers, event.body, deps) };
+      });
+    } catch (err) {
+      // The gate refused to open (the run stopped before this event's turn): no attempt was made.
+      throw new AbortError(err as Error);
+    }
+    const { at, result } = sent;
     // No answer because the run gave up waiting: not an attempt the partner's record should count.
     if (result.statusCode === null && deps.cancel?.aborted) throw new AbortError(new Cancelled(result.error ?? 'cancelled'));
     made += 1;
@@ -149,26 +180,20 @@ async function attemptClaimed(
 }
 
 /**
- * Delivers one due event: claims it (a run that loses the race skips it), sends it to the
- * partner's current endpoint, retries per the failure policy and releases the claim.
+ * Delivers one event this run has claimed to the partner's endpoint, retries per the failure
+ * policy and releases the claim unless its last attempt was final (delivered or dead).
  */
-export async function deliverEvent(
-  db: Kysely<Database>, deps: DeliveryDeps, runId: string, due: DueEvent, record = attemptRecorder(db),
+export async function deliverClaimed(
+  db: Kysely<Database>, deps: DeliveryDeps, runId: string, event: OutboxEvent, endpoint: WebhookEndpoint,
+  record: ReturnType<typeof attemptRecorder>, gate: SendGate,
 ): Promise<EventReport> {
-  const report = (outcome: EventOutcome, attempts = 0): EventReport =>
-    ({ eventId: due.eventId, partnerId: due.partnerId, eventType: due.eventType, outcome, attempts });
-  const now = deps.clock();
-  const event = await claimEvent(db, due.eventId, runId, now.toISOString(), new Date(now.getTime() + deps.claimMs).toISOString());
-  if (!event) return report('skipped');
   let final = false;
   try {
-    const endpoint = await findEndpointByPartner(db, event.partnerId);
-    if (!endpoint || endpoint.status !== 'active') return report('skipped');
-    const { outcome, made } = await attemptClaimed(record, deps, runId, event, endpoint);
+    const { outcome, made } = await attemptClaimed(record, gate, deps, runId, event, endpoint);
     final = outcome === 'delivered' || outcome === 'dead_lettered';
-    return report(outcome, made);
+    return { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, outcome, attempts: made };
   } finally {
     // A delivered or dead event's claim was cleared with its last attempt.
-    if (!final) await releaseEvent(db, event.eventId, runId);
+    if (!final) await releaseEvents(db, [event.eventId], runId);
   }
 }

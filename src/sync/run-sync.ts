@@ -59,6 +59,11 @@ export interface SyncOptions {
   owner?: LeaseOwner;
   /** Delete delivered and dead events older than this many days at the end of the run (the events feed's retention). */
   retentionDays?: number;
+  /**
+   * Run the delivery stage alone, without the sources and outside the sync lease: several such
+   * runs (on several hosts) may share one outbox, each event claimed by one of them at a time.
+   */
+  deliverOnly?: boolean;
 }
 
 /** What a sync run did (or, dry, would do). */
@@ -88,17 +93,17 @@ function mergeCounts(into: Map<string, number>, from: Map<string, number>): void
 /**
  * One `svc sync`: takes the store-wide lease (a second run at once fails with sync_locked), lets
  * each source write its events to the outbox, then delivers everything due. A dry run takes no
- * lease and writes nothing. Stopped (`deps.drain`), it ends at the next safe point and releases
- * the lease; `summary.stopped` says so.
+ * lease and writes nothing; a deliver-only run takes no lease and runs no source. Stopped
+ * (`deps.drain`), it ends at the next safe point and releases the lease; `summary.stopped` says so.
  */
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
   const dryRun = options.dryRun ?? false;
   const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false, pruned: 0 };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
-  const lease = dryRun ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
+  const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
   try {
-    for (const source of options.sources ?? []) {
+    for (const source of options.deliverOnly ? [] : options.sources ?? []) {
       if (deps.drain?.aborted) break;
       try {
         const report = await source.run(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
@@ -113,7 +118,8 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
     else summary.delivery = await deliverDue(db, deps, runId);
     summary.held = await countHeldEvents(db);
     summary.stopped = deps.drain?.aborted ?? false;
-    if (!dryRun && !summary.stopped && options.retentionDays !== undefined) {
+    // Pruning is the leased run's job: deliver-only runs leave it alone.
+    if (!dryRun && !options.deliverOnly && !summary.stopped && options.retentionDays !== undefined) {
       summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
     }
     return summary;

@@ -2,6 +2,7 @@ import { AppError } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
 import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
+import { releaseClaimsOf } from '../store/repositories/outbox-repo.ts';
 
 export const SYNC_LEASE = 'sync';
 /** A run renews its lease well before this; a crashed run's lease frees itself after it. */
@@ -62,7 +63,7 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
 /** Why release-sync-lock cleared the lease, or that there was none. */
 export type LockRelease =
   | { released: false; reason: 'none' }
-  | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease };
+  | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease; claims: number };
 
 export interface ReleaseLockDeps {
   clock: Clock;
@@ -76,7 +77,9 @@ export interface ReleaseLockDeps {
  * `svc admin release-sync-lock`: clears the sync lease when it has lapsed or its holder's process
  * is gone from this machine. While the holder may still run (its process is alive here, or it runs
  * on another machine and its lease has not lapsed) it refuses with sync_locked unless `force`.
- * Only the lease seen is deleted: a run that takes a fresh lease meanwhile keeps it.
+ * Only the lease seen is deleted: a run that takes a fresh lease meanwhile keeps it. The outbox
+ * claims of the run that held it are released too, so its events go with the next run instead of
+ * waiting for their claims to lapse (an event it had in flight may reach the partner twice).
  */
 export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: boolean): Promise<LockRelease> {
   const lease = await findLease(db, SYNC_LEASE);
@@ -94,5 +97,6 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
       'or pass --force if you know it is gone');
   }
   await releaseLease(db, SYNC_LEASE, lease.holder);
-  return { released: true, reason, lease };
+  const claims = await releaseClaimsOf(db, lease.holder.split(' ')[0]!);
+  return { released: true, reason, lease, claims };
 }

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { hostname } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, it } from 'node:test';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findLease } from '../../src/store/repositories/leases-repo.ts';
@@ -13,29 +10,7 @@ import { cli } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from '../support/sync-world.ts';
-
-const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
-
-/** `bin/svc sync` as a child process, with what it printed so far. */
-interface SyncChild {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code (or the signal that killed it). */
-  exited: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
-function spawnSync(dbUrl: string, env: Record<string, string> = {}): SyncChild {
-  const child = spawn(SVC, ['sync', '--db', dbUrl], {
-    env: { ...process.env, SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  return { child, stdout: () => out, stderr: () => err, exited: once(child, 'exit') as SyncChild['exited'] };
-}
+import { spawnSync, type SyncChild } from '../support/svc-child.ts';
 
 /** A promise the test settles by hand. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -155,13 +130,15 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     const now = new Date().toISOString();
     const released = await cli(['--db', url(), 'admin', 'release-sync-lock'], {}, now);
     assert.equal(released.code, 0, released.stderr);
-    assert.match(released.stdout, /released the sync lock of run_\w+ pid \d+ .*its process is gone/);
+    assert.match(released.stdout, /released the sync lock of run_\w+ pid \d+ .*its process is gone; 5 claimed event\(s\) released/);
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
+    assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]), "the killed run's claims are released");
 
-    // The killed run's claim on the event in flight lapses after 5 minutes; the other four go now.
+    // The next run sends all five now, the one that was in flight again (same event).
     const next = spawnSync(url());
     const [nextCode] = await next.exited;
     assert.equal(nextCode, 0, next.stderr());
-    assert.equal((await state(ids)).filter(([, status]) => status === 'delivered').length, 4);
+    assert.deepEqual((await state(ids)).map(([, status]) => status), Array(5).fill('delivered'));
+    assert.deepEqual(rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
   });
 });

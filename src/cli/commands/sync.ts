@@ -53,7 +53,9 @@ function printSummary(deps: CliDeps, s: SyncSummary): void {
     const tally: Partial<PartnerTally> = d.perPartner.get(p) ?? {};
     out([p, s.created.get(p) ?? 0, tally.delivered ?? 0, tally.retrying ?? 0, tally.deadLettered ?? 0, s.held.get(p) ?? 0].join('\t'));
   }
-  for (const e of d.errors) println(deps.stderr, `svc: event ${e.eventId} not delivered: ${e.message}`);
+  for (const e of d.errors) {
+    println(deps.stderr, e.eventId ? `svc: event ${e.eventId} not delivered: ${e.message}` : `svc: events of ${e.partnerId} not claimed: ${e.message}`);
+  }
 }
 
 /** Says on stderr what a signal does to the run. */
@@ -72,7 +74,9 @@ export function syncCommand(deps: CliDeps): Command {
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
     .option('--full', 're-diff every crew member of every fleet, not only what changed (reconcile)')
     .option('--json', 'print the summary as one JSON object')
-    .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean }, cmd: Command) => {
+    .option('--deliver-only', 'deliver what is due and nothing else: no diff, no sync lock, so several may run at once ' +
+      '(on several hosts, sharing one Postgres outbox) beside the cron job')
+    .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const deliveryDeps = deliveryDepsFromConfig(config, commandClock(deps, config), { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
@@ -81,7 +85,7 @@ export function syncCommand(deps: CliDeps): Command {
       try {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
-            dryRun: opts.dryRun, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
+            dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
             retentionDays: config.eventRetentionDays,
           });
           if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary), null, 2));

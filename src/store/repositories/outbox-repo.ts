@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { OutboxStatus } from '../../domain/vocabulary.ts';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
+import { dialectOf } from '../dialect-of.ts';
 
 /** A due event as the delivery run plans it: the event and its partner's active endpoint. */
 export interface DueEvent {
@@ -68,17 +69,42 @@ export async function countHeldEvents(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.partner_id, Number(r.n)]));
 }
 
+/** Events due at `now` (pending, next_attempt_at reached, no live claim) whose partner has an active endpoint. */
+export async function countDueEvents(db: Db, now: string): Promise<number> {
+  const row = await db.selectFrom('outbox_events as o')
+    .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('o.status', '=', 'pending').where('o.next_attempt_at', '<=', now).where('e.status', '=', 'active')
+    .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
- * Claims a due event for one run: a single UPDATE … WHERE that only one of several racing runs
- * can win. Returns the claimed event (fresh attempt count and body), or undefined.
+ * Claims up to `limit` of one partner's due events for a run, oldest due first, in one statement,
+ * and returns them (fresh attempt count and body). On Postgres the rows are picked with
+ * `FOR UPDATE SKIP LOCKED`, so deliverers claiming at once take disjoint sets without waiting on
+ * each other; SQLite runs one writer at a time, so the statement is atomic as it stands. An event
+ * is claimed only while pending, due and not held by a live claim, so it is never held twice.
  */
-export async function claimEvent(db: Db, eventId: string, runId: string, now: string, lockedUntil: string): Promise<OutboxEvent | undefined> {
-  const row = await db.updateTable('outbox_events')
-    .set({ locked_by: runId, locked_until: lockedUntil })
-    .where('event_id', '=', eventId).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .returningAll().executeTakeFirst();
-  return row && toOutboxEvent(row);
+export async function claimDueEvents(
+  db: Db, c: { partnerId: string; runId: string; now: string; lockedUntil: string; limit: number },
+): Promise<OutboxEvent[]> {
+  let pick = db.selectFrom('outbox_events').select('event_id')
+    .where('partner_id', '=', c.partnerId).where('status', '=', 'pending').where('next_attempt_at', '<=', c.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', c.now)]))
+    .orderBy('next_attempt_at').orderBy('event_id').limit(c.limit);
+  if (dialectOf(db) === 'postgres') pick = pick.forUpdate().skipLocked();
+  // Materialized, the pick runs once: inlined as `IN (subquery)`, Postgres may run it again for
+  // rows a concurrent claim touched, and a claim then takes more than `limit` events.
+  const rows = await db.with((cte) => cte('picked').materialized(), () => pick)
+    .updateTable('outbox_events')
+    .set({ locked_by: c.runId, locked_until: c.lockedUntil })
+    .where('event_id', 'in', (eb) => eb.selectFrom('picked').select('picked.event_id'))
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', c.now)]))
+    .returningAll().execute();
+  return rows.map(toOutboxEvent).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt) || a.eventId.localeCompare(b.eventId));
 }
 
 /** What one attempt changes on its event; applied only while `runId` holds the claim. */
@@ -87,22 +113,78 @@ export type EventProgress =
   | { status: 'pending'; attempts: number; nextAttemptAt: string }
   | { status: 'dead'; attempts: number };
 
-/** Records an attempt's effect on the event; false when the run no longer holds the claim. */
-export async function updateClaimedEvent(db: Db, eventId: string, runId: string, p: EventProgress): Promise<boolean> {
-  const set = p.status === 'delivered'
-    ? { status: 'delivered' as const, attempts: p.attempts, delivered_at: p.at, locked_by: null, locked_until: null }
-    : p.status === 'dead'
-      ? { status: 'dead' as const, attempts: p.attempts, locked_by: null, locked_until: null }
-      : { attempts: p.attempts, next_attempt_at: p.nextAttemptAt };
-  const res = await db.updateTable('outbox_events').set(set)
-    .where('event_id', '=', eventId).where('locked_by', '=', runId).executeTakeFirst();
+/** SQL types of the columns updateClaimedEvents sets per event (parameters are untyped on Postgres). */
+const CAST = { attempts: 'integer', delivered_at: 'text', next_attempt_at: 'text' } as const;
+
+/** One event's progress, as a run records it. */
+export interface ClaimedProgress {
+  eventId: string;
+  runId: string;
+  progress: EventProgress;
+}
+
+/**
+ * Records attempts' effects on their events, each only while its run still holds the claim, in one
+ * statement per kind of progress (delivered, pending, dead) however many events: per-event values
+ * go in CASE expressions. Returns the ids of the events updated; an event missing from it had lost
+ * its claim.
+ */
+export async function updateClaimedEvents(db: Db, items: readonly ClaimedProgress[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  const groups = new Map<string, ClaimedProgress[]>();
+  for (const item of items) {
+    const key = `${item.runId}\u0000${item.progress.status}`;
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i += 200) {
+      const chunk = group.slice(i, i + 200);
+      const { runId, progress } = chunk[0]!;
+      const ids = chunk.map((c) => c.eventId);
+      const rows = await db.updateTable('outbox_events').set((eb) => {
+        // CASE event_id WHEN 'evt_1' THEN v1 WHEN 'evt_2' THEN v2 … ELSE <unchanged> END
+        const perEvent = <C extends 'attempts' | 'delivered_at' | 'next_attempt_at'>(column: C, value: (p: EventProgress) => string | number) => {
+          let c = eb.case('event_id').when(chunk[0]!.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(chunk[0]!.progress)), CAST[column]));
+          for (const x of chunk.slice(1)) c = c.when(x.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(x.progress)), CAST[column]));
+          return c.else(eb.ref(column)).end();
+        };
+        const attempts = perEvent('attempts', (p) => p.attempts);
+        if (progress.status === 'delivered') {
+          const at = perEvent('delivered_at', (p) => (p as { at: string }).at);
+          return { status: 'delivered' as const, attempts, delivered_at: at, locked_by: null, locked_until: null };
+        }
+        if (progress.status === 'dead') return { status: 'dead' as const, attempts, locked_by: null, locked_until: null };
+        return { attempts, next_attempt_at: perEvent('next_attempt_at', (p) => (p as { nextAttemptAt: string }).nextAttemptAt) };
+      }).where('event_id', 'in', ids).where('locked_by', '=', runId).returning('event_id').execute();
+      for (const r of rows) held.add(r.event_id);
+    }
+  }
+  return held;
+}
+
+/**
+ * Extends a run's claim on an event that it still holds (even one that lapsed, as long as no other
+ * deliverer took it since); false when the claim is gone.
+ */
+export async function renewClaim(db: Db, eventId: string, runId: string, lockedUntil: string): Promise<boolean> {
+  const res = await db.updateTable('outbox_events').set({ locked_until: lockedUntil })
+    .where('event_id', '=', eventId).where('locked_by', '=', runId).where('status', '=', 'pending').executeTakeFirst();
   return res.numUpdatedRows === 1n;
 }
 
-/** Lets go of a claim (the event stays pending for a later run). */
-export async function releaseEvent(db: Db, eventId: string, runId: string): Promise<void> {
-  await db.updateTable('outbox_events').set({ locked_by: null, locked_until: null })
-    .where('event_id', '=', eventId).where('locked_by', '=', runId).execute();
+/** Lets go of a run's claims on these events (they stay pending for a later run). */
+export async function releaseEvents(db: Db, eventIds: readonly string[], runId: string): Promise<void> {
+  for (let i = 0; i < eventIds.length; i += 500) {
+    await db.updateTable('outbox_events').set({ locked_by: null, locked_until: null })
+      .where('event_id', 'in', eventIds.slice(i, i + 500)).where('locked_by', '=', runId).execute();
+  }
+}
+
+/** Lets go of every claim a run holds (a run that is gone); returns how many. */
+export async function releaseClaimsOf(db: Db, runId: string): Promise<number> {
+  const res = await db.updateTable('outbox_events').set({ locked_by: null, locked_until: null })
+    .where('locked_by', '=', runId).executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /** Puts dead events back for delivery: same event_id, attempt count 0, due at `now`. */
