@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../../src/cli/run.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
@@ -9,6 +8,7 @@ import { NOW, worldFixture } from '../support/read-api-world.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { checkAgainstOpenApi } from '../support/openapi-check.ts';
 import { describeEachStore } from '../support/stores.ts';
+import { waitForOutput } from '../support/wait.ts';
 
 describeEachStore('svc serve', ({ store, url }) => {
   it('serves the API over the store, logs JSON lines with request ids and never the key, and stops on the shutdown signal', async () => {
@@ -22,12 +22,7 @@ describeEachStore('svc serve', ({ store, url }) => {
       env: { SVC_LOG_LEVEL: 'info' }, stdout: out, stderr: new PassThrough(), clock: () => NOW,
       onShutdown: (s) => { stop = s; },
     });
-    let base: string | undefined;
-    for (let i = 0; i < 200 && !base; i++) {
-      await sleep(25);
-      base = /"url":"(http:\/\/[^"]+)"/.exec(log)?.[1];
-    }
-    assert.ok(base, `no listening line in ${log}`);
+    const base = (await waitForOutput(out, () => log, /"url":"(http:\/\/[^"]+)"/))[1];
     const res = await fetch(`${base}/api/v2/employers/me/vessels`, { headers: { Authorization: `Bearer ${key}` } });
     assert.equal(res.status, 200);
     checkAgainstOpenApi({ method: 'GET', path: '/api/v2/employers/me/vessels', status: 200, headers: res.headers, body: await res.json() });

@@ -5,7 +5,6 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -19,15 +18,30 @@ import { checkAgainstOpenApi } from '../support/openapi-check.ts';
 import { startWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
-const slow: RouteModule = {
-  name: 'slow',
-  register(router) {
-    router.get('/test/slow', async (ctx) => {
-      await sleep(Number(ctx.query.ms ?? 300));
-      ctx.body = { done: true };
-    });
-  },
-};
+/**
+ * A route that holds its request until the test lets it go: `entered` resolves when a request is
+ * inside the handler, `release()` lets it answer. Nothing here waits on the clock.
+ */
+function heldRoute() {
+  let entered!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (entered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const module: RouteModule = {
+    name: 'held',
+    register(router) {
+      router.get('/test/held', async (ctx) => {
+        entered();
+        await released;
+        ctx.body = { done: true };
+      });
+      router.get('/test/quick', async (ctx) => {
+        ctx.body = { done: true };
+      });
+    },
+  };
+  return { module, arrived, release };
+}
 
 function bareApp(modules: readonly RouteModule[]) {
   return createApp({ db: {} as never, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) }, modules);
@@ -35,11 +49,13 @@ function bareApp(modules: readonly RouteModule[]) {
 
 describe('serving', () => {
   it('graceful stop: refuses new connections, lets in-flight requests finish', async () => {
-    const running = await listen(bareApp([slow]).callback(), { host: '127.0.0.1', port: 0 });
-    const inFlight = fetch(`${running.url}/test/slow?ms=300`);
-    await sleep(50);
+    const held = heldRoute();
+    const running = await listen(bareApp([held.module]).callback(), { host: '127.0.0.1', port: 0 });
+    const inFlight = fetch(`${running.url}/test/held`);
+    await held.arrived;
     const stopped = running.stop(5000);
-    await assert.rejects(fetch(`${running.url}/test/slow?ms=0`), /fetch failed/);
+    await assert.rejects(fetch(`${running.url}/test/quick`), /fetch failed/);
+    held.release();
     const res = await inFlight;
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { done: true });
@@ -47,13 +63,14 @@ describe('serving', () => {
   });
 
   it('graceful stop gives up on requests still running after the grace period', async () => {
-    const running = await listen(bareApp([slow]).callback(), { host: '127.0.0.1', port: 0 });
-    const inFlight = fetch(`${running.url}/test/slow?ms=5000`).then(() => 'answered', () => 'cut');
-    await sleep(50);
-    const started = Date.now();
+    const held = heldRoute();
+    const running = await listen(bareApp([held.module]).callback(), { host: '127.0.0.1', port: 0 });
+    const inFlight = fetch(`${running.url}/test/held`).then(() => 'answered', () => 'cut');
+    await held.arrived;
+    // The request is never released: stop returning at all means it gave up after the grace period.
     await running.stop(100);
-    assert.ok(Date.now() - started < 2000);
     assert.equal(await inFlight, 'cut');
+    held.release();
   });
 
   it('serves HTTPS with --tls-cert/--tls-key', async () => {

@@ -48,10 +48,9 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
   });
 
   it('a stalled evaluator is cut off at the deadline and the stored result is returned', async () => {
-    const started = Date.now();
+    // The stall never ends: an answer at all means the deadline cut it off.
     const out = await checkCompliance(store().db, deps({ fault: 'stall', deadlineMs: 50 }), 'crew_1', await assignmentOf());
     assert.equal(out.source, 'serviceCompliance_fallback');
-    assert.ok(Date.now() - started < 2000);
   });
 
   it('the fallback is per vessel: another vessel with nothing stored is still unavailable', async () => {

@@ -7,12 +7,16 @@ import { describeEachStore } from '../support/stores.ts';
 describe('group commit', () => {
   it('writes a lone item at once, and items arriving during a write together in the next one', async () => {
     const batches: number[][] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     const write = groupCommit(async (items: readonly number[]) => {
       batches.push([...items]);
-      await new Promise((r) => setTimeout(r, 5));
+      await gate; // the first write is still running while the others arrive
       return items.map((i) => i * 10);
     });
-    assert.deepEqual(await Promise.all([1, 2, 3, 4].map(write)), [10, 20, 30, 40]);
+    const written = Promise.all([1, 2, 3, 4].map(write));
+    open();
+    assert.deepEqual(await written, [10, 20, 30, 40]);
     assert.deepEqual(batches, [[1], [2, 3, 4]]);
   });
 
