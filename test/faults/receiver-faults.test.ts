@@ -10,12 +10,13 @@ import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { MAX_ATTEMPTS } from '../../src/sync/failure-policy.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
-import { startFlakyReceiver, type Behaviour, type FlakyReceiver } from '../support/flaky-receiver.ts';
+import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
 
 const TIMEOUT_MS = 250;
 const MIN = 60_000;
-/** What one attempt may take beyond its timeout: the abort reaching fetch, the socket closing. */
 
+const HANG: Reply = { hang: true };
+const RESET_REPLY: Reply = { reset: true };
 const RESET = /other side closed|ECONNRESET|socket hang up|terminated/i;
 
 async function attemptsOf(db: Kysely<Database>, eventId: string): Promise<DeliveryAttemptView[]> {
@@ -27,9 +28,9 @@ async function events(db: Kysely<Database>, ids: readonly string[]): Promise<Map
 }
 
 describeEachStore('webhook receivers that hang, reset or answer slowly during sync', ({ store }) => {
-  const receivers: FlakyReceiver[] = [];
-  const receiver = async (behave: (eventId: string, nth: number) => Behaviour) => {
-    const r = await startFlakyReceiver(SECRET, behave);
+  const receivers: Receiver[] = [];
+  const receiver = async (behave: (eventId: string, nth: number) => Reply) => {
+    const r = await startReceiver(SECRET, (got) => behave(got.eventId, got.nth));
     receivers.push(r);
     return r;
   };
@@ -39,14 +40,14 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
 
   it('one run: every attempt ends within the timeout and is stored; each event is delivered or retrying with its next attempt set', async () => {
     const db = store().db;
-    const plan: Record<string, (nth: number) => Behaviour> = {
-      evt_hang: () => 'hang',
-      evt_reset: () => 'reset',
+    const plan: Record<string, (nth: number) => Reply> = {
+      evt_hang: () => HANG,
+      evt_reset: () => RESET_REPLY,
       evt_too_slow: () => ({ status: 204, delayMs: 3 * TIMEOUT_MS }),
       evt_slow_in_time: () => ({ status: 204, delayMs: TIMEOUT_MS / 3 }),
-      evt_stall_body: () => 'stall-body',
-      evt_reset_then_ok: (nth) => (nth === 1 ? 'reset' : { status: 204 }),
-      evt_hang_then_ok: (nth) => (nth === 1 ? 'hang' : { status: 204 }),
+      evt_stall_body: () => ({ stallBody: true }),
+      evt_reset_then_ok: (nth) => (nth === 1 ? RESET_REPLY : { status: 204 }),
+      evt_hang_then_ok: (nth) => (nth === 1 ? HANG : { status: 204 }),
     };
     const rx = await receiver((eventId, nth) => plan[eventId]!(nth));
     await seedEndpoint(db, 'ptn_a', rx.url);
@@ -69,7 +70,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
       const event = stored.get(eventId)!;
       const attempts = await attemptsOf(db, eventId);
       assert.deepEqual(attempts.map((a) => a.attemptNo), Array.from({ length: n }, (_, i) => i + 1), `${eventId}: every attempt stored once`);
-      assert.equal(rx.arrivals.filter((a) => a.eventId === eventId).length, n, `${eventId}: the receiver saw each attempt`);
+      assert.equal(rx.received.filter((a) => a.eventId === eventId).length, n, `${eventId}: the receiver saw each attempt`);
       assert.equal(event.lockedBy, null, `${eventId}: no claim left behind`);
       assert.equal(event.attempts, n);
       if (outcome === 'retrying') {
@@ -81,7 +82,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
         assert.equal(attempts.at(-1)!.outcome, 'delivered');
       }
     }
-    assert.ok(rx.arrivals.every((a) => a.signatureValid), 'every attempt was signed');
+    assert.ok(rx.received.every((a) => a.signatureValid), 'every attempt was signed');
     const errors = async (id: string) => (await attemptsOf(db, id)).map((a) => a.error);
     assert.deepEqual(await errors('evt_hang'), Array(3).fill(`timeout after ${TIMEOUT_MS} ms`));
     assert.deepEqual(await errors('evt_too_slow'), Array(3).fill(`timeout after ${TIMEOUT_MS} ms`));
@@ -94,10 +95,10 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
 
   it('later runs: an event that never gets through is dead-lettered after its 8 attempts; one that recovers is delivered; none is left pending', async () => {
     const db = store().db;
-    const plan: Record<string, (nth: number) => Behaviour> = {
-      evt_always_hangs: () => 'hang',
-      evt_always_resets: () => 'reset',
-      evt_recovers_at_5: (nth) => (nth < 5 ? 'hang' : { status: 204 }),
+    const plan: Record<string, (nth: number) => Reply> = {
+      evt_always_hangs: () => HANG,
+      evt_always_resets: () => RESET_REPLY,
+      evt_recovers_at_5: (nth) => (nth < 5 ? HANG : { status: 204 }),
     };
     const rx = await receiver((eventId, nth) => plan[eventId]!(nth));
     await seedEndpoint(db, 'ptn_a', rx.url);
@@ -126,7 +127,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     for (const id of ids) {
       const attempts = await attemptsOf(db, id);
       assert.deepEqual(attempts.map((a) => a.attemptNo), Array.from({ length: final.get(id)!.attempts }, (_, i) => i + 1), `${id}: every attempt stored once`);
-      assert.equal(rx.arrivals.filter((a) => a.eventId === id).length, attempts.length, `${id}: stored attempts are the ones made`);
+      assert.equal(rx.received.filter((a) => a.eventId === id).length, attempts.length, `${id}: stored attempts are the ones made`);
     }
     const letters = new Map((await listDeadLetters(db, { partnerId: 'ptn_a' })).map((d) => [d.eventId, d.reason]));
     assert.equal(letters.get('evt_always_hangs'), `gave up after ${MAX_ATTEMPTS} attempts: timeout after ${TIMEOUT_MS} ms`);
@@ -134,10 +135,14 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     assert.equal(letters.has('evt_recovers_at_5'), false);
   });
 
-  it("a hanging partner does not hold up another: B's events are all delivered before A's first attempts time out", async () => {
+  it("a hanging partner does not hold up another: B's events are all delivered while A's first attempts are still held", async () => {
     const db = store().db;
-    const timeoutMs = 600;
-    const slow = await receiver(() => 'hang');
+    // A's receiver holds every request until all of B is delivered; the timeout is long enough
+    // never to decide anything here. Were B waiting on A's slots, B would finish only after A's
+    // attempts timed out, and A's third event would have arrived by then.
+    let bDone!: () => void;
+    const allOfB = new Promise<void>((resolve) => (bDone = resolve));
+    const slow = await receiver(() => ({ status: 204, until: allOfB }));
     const fast = await receiver(() => ({ status: 204 }));
     await seedEndpoint(db, 'ptn_a', slow.url);
     await seedEndpoint(db, 'ptn_b', fast.url);
@@ -147,22 +152,24 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     for (const eventId of a) await seedEvent(db, 'ptn_a', { eventId });
     for (const eventId of b) await seedEvent(db, 'ptn_b', { eventId });
 
-    // A's third event can start only when one of its first two attempts has timed out (two slots
-    // per endpoint): so A's receiver having seen two requests when B is done means B finished first.
+    // A's third event can start only when one of its first two attempts has ended (two slots per endpoint).
     let arrivalsAtAWhenBDone: number | undefined;
     const deps = testDeps(testClock(), {
-      timeoutMs, concurrency: 4, perEndpointConcurrency: 2,
-      // Only B can deliver, so the 8th delivery is B's last.
+      timeoutMs: 60_000, concurrency: 4, perEndpointConcurrency: 2,
       onProgress: (p) => {
-        if (p.totals.delivered === b.length) arrivalsAtAWhenBDone ??= slow.arrivals.length;
+        // Nothing of A can be delivered before B is done, so the 8th delivery is B's last.
+        if (p.totals.delivered === b.length && arrivalsAtAWhenBDone === undefined) {
+          arrivalsAtAWhenBDone = slow.received.length;
+          bDone();
+        }
       },
     });
     const report = await deliverDue(db, deps, 'run_1');
 
-    assert.equal(arrivalsAtAWhenBDone, 2, 'all of B was delivered while A held only its two slots, before any of them timed out');
+    assert.equal(arrivalsAtAWhenBDone, 2, 'all of B was delivered while A held only its two slots');
     assert.deepEqual(report.perPartner.get('ptn_b'), { delivered: 8, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
-    assert.deepEqual(report.perPartner.get('ptn_a'), { delivered: 0, retrying: 3, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
-    assert.deepEqual(fast.arrivals.map((r) => [r.eventId, r.nth, r.signatureValid]).sort(), b.map((id) => [id, 1, true]));
-    assert.equal(slow.arrivals.length, 9, "A's three events, three attempts each");
+    assert.deepEqual(report.perPartner.get('ptn_a'), { delivered: 3, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 });
+    assert.deepEqual(fast.received.map((r) => [r.eventId, r.nth, r.signatureValid]).sort(), b.map((id) => [id, 1, true]));
+    assert.deepEqual(slow.received.map((r) => r.eventId).sort(), a, "A's three events, once each");
   });
 });

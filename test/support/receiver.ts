@@ -15,14 +15,22 @@ export interface Received {
   headers: Record<string, string>;
   /** Checked here, independently of the code under test. */
   signatureValid: boolean;
+  /** Which request for this event this was, from 1. */
+  nth: number;
 }
 
-/** How the receiver answers one request; `hang` never answers. */
+/**
+ * How the receiver answers one request: a status (after `delayMs`, or once `until` settles), or it
+ * misbehaves: `hang` (never answers), `reset` (drops the connection without answering),
+ * `stallBody` (sends 200 and its headers at once, then never finishes the body).
+ */
 export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: string;
   hang?: boolean;
+  reset?: boolean;
+  stallBody?: boolean;
   delayMs?: number;
   /** Answer only once this settles (the test decides when an attempt in flight ends). */
   until?: Promise<void>;
@@ -31,6 +39,8 @@ export interface Reply {
 export interface Receiver {
   url: string;
   received: Received[];
+  /** Resolves when `n` requests have arrived. */
+  arrived(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,9 +53,14 @@ function header(req: IncomingMessage, name: string): string {
   return Array.isArray(v) ? v.join(',') : (v ?? '');
 }
 
-/** A real HTTP receiver on 127.0.0.1 (ephemeral port) that verifies every signature it gets. */
+/**
+ * The one webhook receiver of the tests: a real HTTP server on 127.0.0.1 (ephemeral port) that
+ * verifies every signature it gets and answers, or misbehaves, as `respond` says for each request
+ * (`n` counts every request it got, `r.nth` those of the same event).
+ */
 export async function startReceiver(secret: string, respond: (r: Received, n: number) => Reply = () => ({ status: 204 })): Promise<Receiver> {
   const received: Received[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -54,8 +69,9 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
       const ts = header(req, 'x-service-timestamp');
       const signature = header(req, 'x-service-signature');
       const expected = Buffer.from(expectedSignature(secret, ts, body));
+      const eventId = header(req, 'x-service-event-id');
       const r: Received = {
-        eventId: header(req, 'x-service-event-id'),
+        eventId,
         eventType: header(req, 'x-service-event-type'),
         timestamp: Number(ts),
         signature,
@@ -64,10 +80,18 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
         body,
         headers: Object.fromEntries(Object.keys(req.headers).map((name) => [name, header(req, name)])),
         signatureValid: expected.length === Buffer.byteLength(signature) && timingSafeEqual(expected, Buffer.from(signature)),
+        nth: received.filter((x) => x.eventId === eventId).length + 1,
       };
       received.push(r);
+      for (const w of waiters.filter((w) => received.length >= w.n)) w.resolve();
       const reply = respond(r, received.length);
       if (reply.hang) return;
+      if (reply.reset) return void req.socket.resetAndDestroy();
+      if (reply.stallBody) {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('accepted, and then nothing more');
+        return;
+      }
       const answer = () => setTimeout(() => {
         res.writeHead(reply.status ?? 204, reply.headers ?? {});
         res.end(reply.body ?? '');
@@ -81,6 +105,10 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    arrived: (n) => new Promise<void>((resolve) => {
+      if (received.length >= n) resolve();
+      else waiters.push({ n, resolve });
+    }),
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
