@@ -80,6 +80,8 @@ export function str(rules: { minLength?: number; maxLength?: number; pattern?: R
   const schema = defined({ type: 'string', minLength: rules.minLength, maxLength: rules.maxLength, pattern: rules.pattern?.source });
   return parser(schema, (input, loc) => {
     if (typeof input !== 'string') return fail(issues.stringType(loc, input));
+    // No id, address or token holds NUL, and Postgres text cannot: refused here, never sent to the store.
+    if (input.includes('\u0000')) return fail(issues.valueError(loc, input, 'text must not contain NUL characters'));
     if (rules.minLength !== undefined && input.length < rules.minLength) return fail(issues.stringTooShort(loc, input, rules.minLength));
     if (rules.maxLength !== undefined && input.length > rules.maxLength) return fail(issues.stringTooLong(loc, input, rules.maxLength));
     if (rules.pattern && !rules.pattern.test(input)) return fail(issues.stringPatternMismatch(loc, input, rules.pattern.source));

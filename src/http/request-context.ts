@@ -27,5 +27,7 @@ export function baseUrl(ctx: AppContext, config: Config): string {
 export function pathParam(ctx: AppContext, name: string): string {
   const value = (ctx as { params?: Record<string, string> }).params?.[name];
   if (value === undefined) throw new AppError('internal_error', `route has no path parameter ${name}`);
+  // No id holds NUL (and Postgres text cannot): such a path names nothing, and never reaches the store.
+  if (value.includes('\u0000')) throw new AppError('not_found', `no ${name} contains a NUL character`);
   return value;
 }

@@ -123,6 +123,22 @@ describeEachStore('hostile request bodies', ({ store }) => {
     }
   });
 
+  it('NUL in a path, a query or a body string is refused before the store (Postgres text cannot hold it) and audited', async () => {
+    const path = await w.api.get('/api/v2/employers/me/crew/%00/profile', { key: w.keys.full });
+    expectError(path, 404, 'not_found');
+    const query = await w.api.request('POST', '/api/v2/employers/me/crew/crew_ana/compliance-checks?vessel_id=%00', { key: w.keys.full, body: {} });
+    expectIssues(query, [{
+      type: 'value_error', loc: ['query', 'vessel_id'], msg: 'Value error, text must not contain NUL characters', input: '\u0000', ctx: { error: {} },
+    }]);
+    const body = await post('{"email":"ana\\u0000@example.com"}');
+    expectIssues(body, [{
+      type: 'value_error', loc: ['body', 'email'], msg: 'Value error, text must not contain NUL characters', input: 'ana\u0000@example.com', ctx: { error: {} },
+    }]);
+    for (const res of [path, query, body]) assert.equal((await recorded(res)).audited, res.status);
+    const [row] = await findAuditEntries(w.db, path.headers.get('x-request-id')!);
+    assert.equal(row?.crewUniqueId, '\uFFFD');
+  });
+
   it('no body, an empty body and a JSON null are all `missing`', async () => {
     for (const body of ['', 'null']) {
       expectIssues(await post(body), [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);

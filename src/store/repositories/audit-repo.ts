@@ -35,10 +35,13 @@ function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
   };
 }
 
+/** Postgres text cannot hold NUL, which a client can put in a path (`%00`): stored as U+FFFD. */
+const text = <T extends string | null>(value: T): T => (value === null ? value : value.replaceAll('\u0000', '\uFFFD') as T);
+
 function toRow(e: AuditEntry) {
   return {
-    request_id: e.requestId, at: e.at, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
-    path: e.path, crew_unique_id: e.crewUniqueId, document_id: e.documentId, status: e.status,
+    request_id: e.requestId, at: e.at, partner_id: text(e.partnerId), key_id: e.keyId, method: text(e.method), route: e.route,
+    path: text(e.path), crew_unique_id: text(e.crewUniqueId), document_id: text(e.documentId), status: e.status,
     latency_ms: Math.round(e.latencyMs), client_ip: e.clientIp,
   };
 }
