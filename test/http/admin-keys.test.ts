@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { generateKey } from '../../src/domain/api-keys.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
 import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 const keyPath = (partner: string, key: string, query = '') => `/api/v2/admin/partners/${partner}/keys/${key}${query}`;
 
-describeEachStore('admin: revoking and deleting keys', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('admin: revoking and deleting keys', (w) => {
   const del = (path: string, key = w.keys.operator) => w.api.request('DELETE', path, { key });
   const freshKey = async () => issuePartnerKey(w.db, 'ptn_b', 'live', () => NOW);
 

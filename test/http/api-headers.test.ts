@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import type { TestResponse } from '../support/http.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 function expectApiHeaders(res: TestResponse, what: string, cacheControl = 'no-store'): void {
   assert.equal(res.headers.get('cache-control'), cacheControl, `${what}: Cache-Control`);
@@ -10,13 +9,7 @@ function expectApiHeaders(res: TestResponse, what: string, cacheControl = 'no-st
   assert.equal(res.headers.get('referrer-policy'), 'no-referrer', `${what}: Referrer-Policy`);
 }
 
-describeEachStore('headers of every /api/v2 answer', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('headers of every /api/v2 answer', (w, { store }) => {
   it('personal data and errors alike: no-store, nosniff, no-referrer', async () => {
     const key = w.keys.full;
     const calls: [string, () => Promise<TestResponse>][] = [

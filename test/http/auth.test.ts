@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { generateKey, keyChecksum } from '../../src/domain/api-keys.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError } from '../support/expect.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 const ME = '/api/v2/partners/me';
 const REALM = 'Bearer realm="partner-api"';
 const INVALID = 'Bearer realm="partner-api", error="invalid_token"';
 
-describeEachStore('authentication', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('authentication', (w) => {
   it('no key: 401 invalid_api_key with the bare Bearer challenge, audited without partner', async () => {
     const res = await w.api.get(ME);
     expectError(res, 401, 'invalid_api_key');

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 const LOOKUP = '/api/v2/employers/me/crew/lookup';
 
-describeEachStore('crew lookup', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('crew lookup', (w) => {
   const lookup = (key: string, body: unknown, headers: Record<string, string> = {}) =>
     w.api.request('POST', LOOKUP, { key, body, headers: typeof body === 'string' ? { 'Content-Type': 'application/json', ...headers } : headers });
 

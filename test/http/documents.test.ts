@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { expectError } from '../support/expect.ts';
-import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 const list = (crew: string) => `/api/v2/employers/me/crew/${crew}/documents`;
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;
 
-describeEachStore('documents list and download links', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('documents list and download links', (w) => {
   const ids = async (key: string, crew = 'crew_ana') => (await w.api.get(list(crew), { key })).json.items.map((d: any) => d.document_id);
 
   it('lists processed, current, live documents in id order, medical included with crew:medical:read', async () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { AppError } from '../../src/domain/app-error.ts';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError } from '../support/expect.ts';
 import { checkComponent } from '../support/openapi-check.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 /** Test-only routes that fail on purpose, to see how failures are rendered. */
 const failing: RouteModule = {
@@ -22,13 +21,7 @@ const failing: RouteModule = {
   },
 };
 
-describeEachStore('routing, errors, request ids and the audit log', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db, { modules: [...routeModules, failing] });
-  });
-  after(() => w.close());
-
+describeEachWorld('routing, errors, request ids and the audit log', { modules: [...routeModules, failing] }, (w, { store }) => {
   it('an unknown route is 404 not_found, with or without a key, and is audited', async () => {
     const res = await w.api.get('/api/v2/nothing/here');
     expectError(res, 404, 'not_found');

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, beforeEach, it } from 'node:test';
+import { beforeEach, it } from 'node:test';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { expectError } from '../support/expect.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;
 const PDF_START = '%PDF-1.4';
 
-describeEachStore('file links', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('file links', (w, { store }) => {
   beforeEach(() => w.setNow(NOW));
 
   /** The path of a fresh link (the origin is the test server's own). */

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { replaceContractVessels } from '../../src/store/repositories/reference-data-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 const FLEET = '/api/v2/employers/me/fleet';
 const entry = (crew: string, vessel: string, extra: Record<string, unknown>) => ({
@@ -11,13 +10,7 @@ const entry = (crew: string, vessel: string, extra: Record<string, unknown>) => 
   vessel_imo: vessel === 'ves_a2' ? null : '9074729', role: 'master', ...extra,
 });
 
-describeEachStore('fleet list', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('fleet list', (w) => {
   const fleet = async (key: string, query = '') => w.api.get(`${FLEET}${query}`, { key });
   const byCrew = async (key: string, query = '') =>
     Object.fromEntries((await fleet(key, query)).json.items.map((i: any) => [i.crew_unique_id, i]));

@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { BASIC_TIER_SCOPES, FULL_TIER_SCOPES } from '../../src/domain/scopes.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { replaceContractVessels, upsertEmployers, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
 import { expectError } from '../support/expect.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 const ME = '/api/v2/partners/me';
 const VESSELS = '/api/v2/employers/me/vessels';
 
-describeEachStore('partner identity and vessels', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
-
+describeEachWorld('partner identity and vessels', (w) => {
   /** A customer partner on emp_a configured through scope_overrides. */
   async function overridePartner(id: string, overrides: string[], upgraded: boolean): Promise<string> {
     await upsertPartners(w.db, [{

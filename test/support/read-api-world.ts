@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { pino, type Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../src/config/config.ts';
@@ -9,6 +10,7 @@ import type { Database } from '../../src/store/database.ts';
 import { replaceConsents, replaceContractVessels, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
 import { startTestApi, type TestApi } from './http.ts';
 import { writeFixture } from './mini-fixture.ts';
+import { describeEachStore } from './stores.ts';
 
 /** "Today" of the read API tests: 2026-11-22, UTC. */
 export const TODAY = '2026-11-22';
@@ -118,9 +120,15 @@ export interface World {
 
 let externalCount = 0;
 
-export async function startWorld(
-  db: Kysely<Database>, options: { config?: Partial<Config>; modules?: readonly RouteModule[]; fixture?: Record<string, unknown>; logger?: Logger } = {},
-): Promise<World> {
+/** How a world differs from the default one. */
+export interface WorldOptions {
+  config?: Partial<Config>;
+  modules?: readonly RouteModule[];
+  fixture?: Record<string, unknown>;
+  logger?: Logger;
+}
+
+export async function startWorld(db: Kysely<Database>, options: WorldOptions = {}): Promise<World> {
   let now = NOW;
   const clock = () => now;
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
@@ -161,4 +169,29 @@ export async function startWorld(
     },
     close: () => api.close(),
   };
+}
+
+type StoreContext = Parameters<Parameters<typeof describeEachStore>[1]>[0];
+
+/**
+ * `describeEachStore` with a world started before its tests and closed after them; the tests
+ * read it through `w`, filled in before the first one runs.
+ *
+ *   describeEachWorld('crew lookup', (w) => { it('…', async () => { await w.api.get(…); }); });
+ *   describeEachWorld('file links', { config: { … } }, (w, { store }) => { … });
+ */
+export function describeEachWorld(name: string, body: (w: World, ctx: StoreContext) => void): void;
+export function describeEachWorld(name: string, options: WorldOptions, body: (w: World, ctx: StoreContext) => void): void;
+export function describeEachWorld(
+  name: string, a: WorldOptions | ((w: World, ctx: StoreContext) => void), b?: (w: World, ctx: StoreContext) => void,
+): void {
+  const [options, body] = typeof a === 'function' ? [{}, a] : [a, b!];
+  describeEachStore(name, (ctx) => {
+    const w = {} as World;
+    before(async () => {
+      Object.assign(w, await startWorld(ctx.store().db, options));
+    });
+    after(async () => w.close?.());
+    body(w, ctx);
+  });
 }
