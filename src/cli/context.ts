@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../domain/app-error.ts';
 import { clockStartingAt, type Clock } from '../domain/clock.ts';
+import { createAuditService } from '../services/audit.ts';
 import { openStore, type Store } from '../store/connect.ts';
 import { assertMigrated } from '../store/migrator.ts';
-import { insertAuditEntry } from '../store/repositories/audit-repo.ts';
 
 /** Everything a command may touch, injected by main.ts (and by tests). */
 export interface CliDeps {
@@ -50,6 +50,8 @@ export function println(stream: NodeJS.WritableStream, line = ''): void {
   stream.write(`${line}\n`);
 }
 
+const CLI_AUDIT_DEADLINE_MS = 30_000;
+
 /** Who and what an audited command acted on; a command fills in what it learns as it runs (an issued key's id). */
 export interface CliAuditFacts {
   partnerId: string | null;
@@ -60,9 +62,10 @@ export interface CliAuditFacts {
  * Runs a state-changing admin command and writes its one audit_log row, failures included:
  * request id `cli_` + 24 hex, method `CLI`, the command (`svc admin revoke-key`) as route and
  * path, status 0 on success or the error's HTTP status (404, 409, 422…; 500 when unexpected),
- * latency, no client address. Never arguments, keys or secrets. The action has happened by the
- * time the row is written, so a failed audit write is reported on stderr and does not change the
- * command's outcome.
+ * latency, no client address. Never arguments, keys or secrets. The row goes through the same
+ * audit service as the HTTP calls' rows and is retried for up to 30 s while the store refuses it
+ * (a long fixtures load holding the SQLite write lock); the action has happened by then, so a row
+ * still unwritten is reported on stderr and does not change the command's outcome.
  *
  *   await withAudit(store, deps, 'svc admin revoke-key', { partnerId, keyId }, () => revokeKey(…));
  */
@@ -73,6 +76,7 @@ export async function withAudit<T>(
   const requestId = `cli_${randomBytes(12).toString('hex')}`;
   const at = deps.clock().toISOString();
   const started = performance.now();
+  const audit = createAuditService(store.db);
   let status = 0;
   try {
     return await fn(facts);
@@ -80,13 +84,12 @@ export async function withAudit<T>(
     status = isAppError(err) ? err.status : 500;
     throw err;
   } finally {
-    try {
-      await insertAuditEntry(store.db, {
-        requestId, at, partnerId: facts.partnerId, keyId: facts.keyId, method: 'CLI', route, path: route,
-        crewUniqueId: null, documentId: null, status, latencyMs: performance.now() - started, clientIp: null,
-      });
-    } catch (err) {
-      println(deps.stderr, `svc: warning: the audit row of ${route} (${requestId}) could not be written: ${(err as Error).message}`);
+    audit.record({
+      requestId, at, partnerId: facts.partnerId, keyId: facts.keyId, method: 'CLI', route, path: route,
+      crewUniqueId: null, documentId: null, status, latencyMs: performance.now() - started, clientIp: null,
+    }, false);
+    if (await audit.close(CLI_AUDIT_DEADLINE_MS) > 0) {
+      println(deps.stderr, `svc: warning: the audit row of ${route} (${requestId}) could not be written within ${CLI_AUDIT_DEADLINE_MS / 1000} s`);
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Router, RouterMiddleware } from '@koa/router';
+import type Koa from 'koa';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -6,6 +7,8 @@ import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { OperationDeclaration } from '../openapi/operation.ts';
 import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
+import type { AuditService } from '../services/audit.ts';
+import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
@@ -19,6 +22,10 @@ export interface AppDeps {
   logger: Logger;
   /** Source of randomness for request ids and the first signing secret; crypto.randomBytes by default. */
   randomBytes?: (size: number) => Buffer;
+  /** The audit log writer; by default one is created over `db` (and closed by the app's `close`). */
+  audit?: AuditService;
+  /** Key authentication; by default a cache over `db` (src/services/auth-cache.ts). */
+  authenticator?: Authenticator;
 }
 
 /** What route modules and middleware receive: the app deps plus services built once per app. */
@@ -28,6 +35,15 @@ export interface RouteDeps extends Required<AppDeps> {
   rateLimiter: RateLimiter;
   /** The requirement catalogue; one per app, as the evaluator keeps its compiled index per array identity. */
   catalogue: CatalogueCache;
+  /** Key authentication with an in-process cache; revocations through this process call `invalidate()`. */
+  authenticator: Authenticator;
+}
+
+/** The Koa app plus the services with background work, and how to stop them. */
+export interface SvcApp extends Koa<AppState> {
+  services: RouteDeps;
+  /** Writes what the services hold in memory (audit rows, rate-limit counts) and stops their timers; resolves with the audit rows that could not be written. */
+  close(deadlineMs?: number): Promise<number>;
 }
 
 /** The operator behind an admin call. */
@@ -57,6 +73,8 @@ export interface AppState {
   partner?: PartnerContext;
   /** Set by requireOperator. */
   operator?: OperatorContext;
+  /** Whether the audit log had room for this call's row (set by the audit middleware). */
+  auditAdmitted: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -1,12 +1,15 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import { createAuditService } from '../services/audit.ts';
+import { createAuthenticator } from '../services/auth-cache.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
-import type { AppDeps, AppState, RouteDeps, RouteModule } from './app-deps.ts';
+import type { AppDeps, AppState, RouteDeps, RouteModule, SvcApp } from './app-deps.ts';
 import { apiHeaders } from './middleware/api-headers.ts';
-import { audit } from './middleware/audit.ts';
+import { audit, refuseUnaudited } from './middleware/audit.ts';
+import { compression } from './middleware/compression.ts';
 import { renderErrors } from './middleware/errors.ts';
 import { fallback } from './middleware/fallback.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -19,8 +22,10 @@ export function routeDeps(deps: AppDeps): RouteDeps {
   const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
   return {
     ...deps,
+    audit: deps.audit ?? createAuditService(deps.db, { logger: deps.logger }),
     randomBytes,
     signingKeys: signingKeysLoader(deps.db, randomBytes),
+    authenticator: deps.authenticator ?? createAuthenticator(deps.db),
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
     catalogue: new CatalogueCache(deps.clock),
   };
@@ -32,7 +37,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
  * inside them, so a body that cannot be is a 500 they see), errors are rendered inside that, and
  * unmatched paths fall through to 404/405.
  */
-export function createApp(deps: AppDeps, modules: readonly RouteModule[] = routeModules): Koa<AppState> {
+export function createApp(deps: AppDeps, modules: readonly RouteModule[] = routeModules): SvcApp {
   const shared = routeDeps(deps);
   // Behind one TLS-terminating proxy: trust only the address it appended to X-Forwarded-For,
   // not what the client put in front of it.
@@ -44,10 +49,15 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.use(requestId(shared.randomBytes));
   app.use(apiHeaders());
   app.use(requestLog(deps.logger));
-  app.use(audit(deps.db, deps.clock, deps.logger));
+  app.use(audit(shared.audit, deps.clock));
+  app.use(compression());
   app.use(serializeJson(deps.logger));
   app.use(renderErrors(deps.logger));
+  app.use(refuseUnaudited());
   app.use(fallback());
   app.use(router.routes());
-  return app;
+  return Object.assign(app, {
+    services: shared,
+    close: (deadlineMs?: number) => shared.audit.close(deadlineMs),
+  });
 }

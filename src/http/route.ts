@@ -1,8 +1,9 @@
 import type { FieldSpecs, ParsedFields } from '../domain/fields.ts';
 import type { ValidationIssue } from '../domain/validation-issues.ts';
-import type { BodyDeclaration, OperationDeclaration } from '../openapi/operation.ts';
+import { isConditional, type BodyDeclaration, type OperationDeclaration } from '../openapi/operation.ts';
 import { requireScopes } from '../services/visibility/access.ts';
 import type { AppContext, AppMiddleware, AppRouter, RouteDeps, RouteModule } from './app-deps.ts';
+import { answerConditionally, type EtagSource } from './conditional.ts';
 import { operatorGuards, partnerGuards } from './middleware/guards.ts';
 import { partnerOf } from './request-context.ts';
 import { parseJsonBody, readJsonBody } from './validation/body.ts';
@@ -58,8 +59,10 @@ async function readInput(ctx: AppContext, r: Route<any, any>, deps: RouteDeps): 
 }
 
 function mount(router: AppRouter, deps: RouteDeps, r: Route<any, any>): void {
+  const etag: EtagSource = isConditional(r) ? (r.etag ?? 'body') : false;
   router[r.method](r.path, ...guards(r, deps), async (ctx) => {
-    await r.handle(ctx, await readInput(ctx, r, deps), deps);
+    const input = await readInput(ctx, r, deps);
+    await answerConditionally(ctx, deps, r.path, etag, () => r.handle(ctx, input, deps));
   });
 }
 

@@ -6,7 +6,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'bad_request', 'headers_too_large', 'request_timeout', 'invalid_api_key', 'insufficient_scope', 'consent_required', 'crew_not_found',
   'document_not_found', 'photo_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
   'unsupported_media_type', 'rate_limited', 'compliance_unavailable', 'link_expired', 'operator_key_revoke_only',
-  'internal_error',
+  'store_unavailable', 'internal_error',
 ];
 
 const header = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema });
@@ -20,6 +20,7 @@ export const HEADERS: Record<string, JsonObject> = {
   'X-Content-Type-Options': header('`nosniff` on every /api/v2 answer', { type: 'string', const: 'nosniff' }),
   'Referrer-Policy': header('`no-referrer` on every /api/v2 answer', { type: 'string', const: 'no-referrer' }),
   'WWW-Authenticate': header('`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`'),
+  ETag: header('strong validator of this answer; send it back as If-None-Match to get 304 while the data is unchanged'),
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -62,10 +63,13 @@ const EXTRA_HEADERS: Record<number, string[]> = { 401: ['WWW-Authenticate'], 429
  * 401, 429 and 500 are added for authenticated operations unless `authenticated` is false.
  */
 export function errorResponses(byStatus: Record<number, ErrorCode[] | 'validation'>, authenticated = true): Record<string, JsonObject> {
+  // Any call may be refused with 503 store_unavailable while the audit log cannot take its row.
   const base: Record<number, ErrorCode[] | 'validation'> = authenticated
-    ? { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'] }
-    : { 500: ['internal_error'] };
-  const all = { ...base, ...byStatus };
+    ? { 401: ['invalid_api_key'], 429: ['rate_limited'], 500: ['internal_error'], 503: ['store_unavailable'] }
+    : { 500: ['internal_error'], 503: ['store_unavailable'] };
+  const all: Record<number, ErrorCode[] | 'validation'> = { ...base, ...byStatus };
+  const own = byStatus[503];
+  if (Array.isArray(own)) all[503] = [...new Set([...own, 'store_unavailable' as const])];
   const out: Record<string, JsonObject> = {};
   for (const [status, codes] of Object.entries(all)) {
     const n = Number(status);

@@ -39,6 +39,12 @@ export interface OperationDeclaration {
   scopes?: ScopeRule;
   query?: FieldSpecs;
   body?: BodyDeclaration;
+  /**
+   * GETs of the partner API answer with a strong ETag and honour If-None-Match (304): computed from
+   * the store's data version before the body is built (`data`), or from the body (`body`, the
+   * default); `false` for a route with its own caching.
+   */
+  etag?: 'data' | 'body' | false;
   doc: {
     operationId: string;
     tags: string[];
@@ -148,11 +154,33 @@ function withApiHeaders(path: string, responses: Record<string, JsonObject>): Re
     [status, { ...r, headers: { ...apiResponseHeaders(), ...(r.headers as JsonObject | undefined) } }]));
 }
 
+/** Whether the operation answers with an ETag and takes If-None-Match (src/http/conditional.ts). */
+export function isConditional(d: Pick<OperationDeclaration, 'method' | 'access' | 'etag'>): boolean {
+  return d.method === 'get' && d.access === 'partner' && d.etag !== false;
+}
+
+const IF_NONE_MATCH: JsonObject = {
+  name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+  description: 'the ETag of a previous answer: 304 Not Modified, without a body, while it still matches',
+};
+
+/** The 200 with its ETag, and the 304 (authenticated, rate-limited and audited like any call). */
+function conditionalResponses(responses: Record<string, JsonObject>): Record<string, JsonObject> {
+  const etag = { $ref: '#/components/headers/ETag' };
+  const ok = responses['200'];
+  return {
+    ...responses,
+    ...(ok ? { 200: { ...ok, headers: { ...(ok.headers as JsonObject), ETag: etag } } } : {}),
+    304: { description: 'Not modified: If-None-Match matched the current ETag; no body', headers: { ...responseHeaders(true), ETag: etag } },
+  };
+}
+
 /** The OpenAPI operation object of one declaration. */
 export function operationOf(d: OperationDeclaration): JsonObject {
   const description = [scopeSentence(d.scopes), d.doc.description].filter(Boolean).join(' ');
-  const parameters = [...pathParameters(d.path), ...queryParameters(d.query)];
-  const responses = Object.fromEntries(Object.entries(d.doc.responses).map(([status, r]) => [status, response(r, d.access)]));
+  const parameters = [...pathParameters(d.path), ...queryParameters(d.query), ...(isConditional(d) ? [IF_NONE_MATCH] : [])];
+  const declared = Object.fromEntries(Object.entries(d.doc.responses).map(([status, r]) => [status, response(r, d.access)]));
+  const responses = isConditional(d) ? conditionalResponses(declared) : declared;
   return {
     operationId: d.doc.operationId,
     tags: d.doc.tags,
@@ -162,7 +190,8 @@ export function operationOf(d: OperationDeclaration): JsonObject {
     ...scopeExtension(d.scopes),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(d.body ? { requestBody: requestBody(d.body) } : {}),
-    responses: withApiHeaders(d.path, { ...responses, ...errors(d) }),
+    // A status the route declares itself (the health probe's 503) keeps its own description.
+    responses: withApiHeaders(d.path, { ...responses, ...Object.fromEntries(Object.entries(errors(d)).filter(([status]) => !(status in responses))) }),
   };
 }
 

@@ -1,13 +1,6 @@
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
 import { countHit, deleteWindowsBefore } from '../store/repositories/rate-limits-repo.ts';
-import { groupCommit } from './group-commit.ts';
-
-function tally(keys: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const k of keys) out.set(k, (out.get(k) ?? 0) + 1);
-  return out;
-}
 
 /** The outcome of one counted request, with what the RateLimit headers report. */
 export interface RateLimitDecision {
@@ -24,42 +17,139 @@ export interface RateLimiter {
   hit(bucket: string, limit: number): Promise<RateLimitDecision>;
 }
 
+export interface RateLimiterOptions {
+  /** How long a call waits for the store to grant tokens before this process counts alone (docs/api.md). */
+  claimWaitMs?: number;
+}
+
+/** Tokens claimed from the store at once: 2% of the limit, at least 1. */
+export function blockSize(limit: number): number {
+  return Math.max(1, Math.ceil(limit / 50));
+}
+
+/** One bucket's state in the current window, in this process. */
+interface Bucket {
+  start: number;
+  limit: number;
+  /** Calls this process may serve: tokens the store granted it. */
+  granted: number;
+  /** Calls this process served (or refused past `granted` while counting alone). */
+  used: number;
+  /** The window's total in the store after this process's last claim: every process's claims. */
+  seen: number;
+  /** The store granted less than asked: the window's limit is reached. */
+  exhausted: boolean;
+  claim: Promise<void> | undefined;
+  /** The store did not answer a claim in time: serve on local knowledge until one succeeds. */
+  alone: boolean;
+  /** While alone, the next claim is not tried before this (performance.now()). */
+  retryAt: number;
+}
+
 /**
- * A fixed-window counter kept in the store, so several server processes share one limit per
- * partner. Windows are aligned to multiples of the window length since the epoch; stale windows
- * are swept at most once per window per process.
+ * A fixed-window limit shared by every server process on the store, without a store write per
+ * call. Each process claims tokens from the window's counter in the store a block at a time (one
+ * upsert adds the block and returns the new total, so claims of several processes never overlap)
+ * and serves calls from its block in memory; it claims the next block in the background when half
+ * of the current one is used. The store never grants more than the limit, so processes together
+ * never exceed it; tokens a process claimed and did not use are lost to the others (at most one
+ * block, 2% of the limit, per process and window). When the store does not answer a claim within
+ * `claimWaitMs` (another process holds the SQLite write lock), the process counts on its own from
+ * what it last saw, and reconciles with the store's counter when a claim succeeds again.
  */
-export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number): RateLimiter {
+export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, options: RateLimiterOptions = {}): RateLimiter {
   const windowMs = windowSeconds * 1000;
+  const claimWaitMs = options.claimWaitMs ?? 250;
+  const buckets = new Map<string, Bucket>();
   let sweptWindow = -1;
-  // Hits of concurrent requests are counted together: one upsert per bucket adds them all, and
-  // each request gets its own place in the new total.
-  const count = groupCommit(async (hits: readonly { bucket: string; start: string }[]) => {
-    const totals = new Map<string, number>();
-    for (const [key, n] of tally(hits.map((h) => `${h.bucket}\n${h.start}`))) {
-      const [bucket, start] = key.split('\n') as [string, string];
-      totals.set(key, (await countHit(db, bucket, start, n)) - n);
+
+  const claim = (name: string, b: Bucket): Promise<void> => {
+    b.claim ??= (async () => {
+      // What this process served beyond its grant (while counting alone) is claimed too.
+      const ask = Math.max(0, b.used - b.granted) + blockSize(b.limit);
+      try {
+        const total = await countHit(db, name, new Date(b.start).toISOString(), ask);
+        const grant = Math.max(0, Math.min(ask, b.limit - (total - ask)));
+        b.granted += grant;
+        b.seen = total;
+        b.exhausted = grant < ask;
+        b.alone = false;
+      } catch {
+        b.alone = true;
+        b.retryAt = performance.now() + claimWaitMs;
+      } finally {
+        b.claim = undefined;
+      }
+    })();
+    return b.claim;
+  };
+
+  const current = (name: string, limit: number, start: number): Bucket => {
+    let b = buckets.get(name);
+    if (!b || b.start !== start) {
+      b = { start, limit, granted: 0, used: 0, seen: 0, exhausted: false, claim: undefined, alone: false, retryAt: 0 };
+      buckets.set(name, b);
     }
-    return hits.map((h) => {
-      const key = `${h.bucket}\n${h.start}`;
-      const before = totals.get(key)! + 1;
-      totals.set(key, before);
-      return before;
+    b.limit = limit;
+    if (start !== sweptWindow) {
+      sweptWindow = start;
+      for (const [k, other] of buckets) if (other.start < start) buckets.delete(k);
+      void deleteWindowsBefore(db, new Date(start - windowMs).toISOString()).catch(() => {});
+    }
+    return b;
+  };
+
+  const waitForClaim = async (name: string, b: Bucket): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), claimWaitMs);
     });
-  });
+    try {
+      if (await Promise.race([claim(name, b), late]) === 'late') b.alone = true;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  /**
+   * Whether one more call fits, counting it when it does (in the same tick as the check, so
+   * concurrent calls cannot share a token); claims, and waits a bounded time, when this process
+   * holds no token.
+   */
+  const admit = async (name: string, b: Bucket): Promise<boolean> => {
+    for (;;) {
+      if (b.used < b.granted) {
+        b.used++;
+        return true;
+      }
+      if (b.exhausted && !b.alone) return false;
+      if (b.alone) {
+        // Others' use as last seen, plus this process's own.
+        if (b.claim === undefined && performance.now() >= b.retryAt) void claim(name, b);
+        if (b.seen - b.granted + b.used >= b.limit) return false;
+        b.used++;
+        return true;
+      }
+      await waitForClaim(name, b);
+    }
+  };
+
   return {
     async hit(bucket, limit) {
       const now = clock().getTime();
       const start = Math.floor(now / windowMs) * windowMs;
-      if (start !== sweptWindow) {
-        sweptWindow = start;
-        await deleteWindowsBefore(db, new Date(start - windowMs).toISOString());
+      const b = current(bucket, limit, start);
+      const allowed = await admit(bucket, b);
+      if (allowed) {
+        const left = b.granted - b.used;
+        if (!b.exhausted && !b.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && b.claim === undefined) void claim(bucket, b);
       }
-      const hits = await count({ bucket, start: new Date(start).toISOString() });
+      // Used by everyone: what the store counted, less this process's tokens not yet used.
+      const usedOverall = Math.max(b.seen - Math.max(0, b.granted - b.used), b.used);
       return {
-        allowed: hits <= limit,
+        allowed,
         limit,
-        remaining: Math.max(0, limit - hits),
+        remaining: Math.max(0, limit - usedOverall),
         windowSeconds,
         resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
       };

@@ -61,6 +61,10 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
+    // Nor one that is checked out: pg emits the dead socket's error on the client besides failing
+    // its queries, and a checked-out client has no listener of the pool's (background writers such
+    // as the audit log and rate-limit claims hold clients at moments no request does).
+    pool.on('connect', (client) => client.on('error', () => {}));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timeoutMs ? timedPool(pool, timeoutMs) : pool }) });
   } else {
     const create = options.create ?? true;

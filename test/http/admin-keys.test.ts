@@ -3,7 +3,6 @@ import { it } from 'node:test';
 import { generateKey } from '../../src/domain/api-keys.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
 import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
 import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
@@ -104,7 +103,7 @@ describeEachWorld('admin: revoking and deleting keys', (w) => {
   it('admin calls are audited with the operator key and the partner of the path, and rate limited', async () => {
     const k = await freshKey();
     const res = await del(keyPath('ptn_b', k.record.keyId));
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.keyId, w.keyIds.operator);
     assert.equal(row?.partnerId, 'ptn_b');
     assert.equal(row?.route, '/api/v2/admin/partners/{partner_id}/keys/{key_id}');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { findEndpointByPartner } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
 import type { TestResponse } from '../support/http.ts';
@@ -148,13 +147,14 @@ describeEachStore('admin: registering a webhook endpoint over HTTP', ({ store })
   it('the call is audited with the operator key and the path\'s partner; no secret reaches the audit log', async () => {
     const res = await post('ptn_basic', { ...valid, secret: OWN_SECRET });
     const endpoint = expectEndpoint(res, 201);
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.keyId, w.keyIds.operator);
     assert.equal(row?.partnerId, 'ptn_basic');
     assert.equal(row?.method, 'POST');
     assert.equal(row?.route, '/api/v2/admin/partners/{partner_id}/webhook-endpoints');
     assert.equal(row?.path, path('ptn_basic'));
     assert.equal(row?.status, 201);
+    await w.flushAudit();
     const everything = JSON.stringify(await w.db.selectFrom('audit_log').selectAll().execute());
     for (const secret of [OWN_SECRET, endpoint.secret]) assert.ok(!everything.includes(secret));
     assert.ok(!/whsec_/.test(everything), 'no generated secret in the audit log');

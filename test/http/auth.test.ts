@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { generateKey, keyChecksum } from '../../src/domain/api-keys.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError } from '../support/expect.ts';
 import { describeEachWorld } from '../support/read-api-world.ts';
 
@@ -14,7 +13,7 @@ describeEachWorld('authentication', (w) => {
     const res = await w.api.get(ME);
     expectError(res, 401, 'invalid_api_key');
     assert.equal(res.headers.get('www-authenticate'), REALM);
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.status, 401);
     assert.equal(row?.partnerId, null);
     assert.equal(row?.route, '/api/v2/partners/me');

@@ -3,7 +3,6 @@ import { it } from 'node:test';
 import { AppError } from '../../src/domain/app-error.ts';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError } from '../support/expect.ts';
 import { checkComponent } from '../support/openapi-check.ts';
 import { describeEachWorld, NOW } from '../support/read-api-world.ts';
@@ -25,7 +24,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
   it('an unknown route is 404 not_found, with or without a key, and is audited', async () => {
     const res = await w.api.get('/api/v2/nothing/here');
     expectError(res, 404, 'not_found');
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.status, 404);
     assert.equal(row?.route, null);
     assert.equal(row?.path, '/api/v2/nothing/here');
@@ -39,7 +38,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     const lookup = await w.api.get('/api/v2/employers/me/crew/lookup', { key: w.keys.full });
     expectError(lookup, 405, 'method_not_allowed');
     assert.equal(lookup.headers.get('allow'), 'POST');
-    const [row] = await findAuditEntries(w.db, lookup.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(lookup.headers.get('x-request-id')!);
     assert.equal(row?.route, '/api/v2/employers/me/crew/lookup');
     assert.equal(row?.status, 405);
   });
@@ -48,7 +47,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     const res = await w.api.get('/api/v2/employers/me/crew/crew_ana/documents', { key: w.keys.full });
     assert.equal(res.status, 200);
     const id = res.headers.get('x-request-id')!;
-    const rows = await findAuditEntries(w.db, id);
+    const rows = await w.auditOf(id);
     assert.equal(rows.length, 1);
     assert.deepEqual({ ...rows[0], latencyMs: typeof rows[0]!.latencyMs }, {
       requestId: id, at: NOW.toISOString(), partnerId: 'ptn_full', keyId: w.keyIds.full, method: 'GET',
@@ -66,7 +65,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     ];
     for (const path of paths) {
       const res = await w.api.get(path, { key: w.keys.full });
-      const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+      const [row] = await w.auditOf(res.headers.get('x-request-id')!);
       assert.equal(row?.crewUniqueId, 'crew_ana', path);
       assert.match(row?.route ?? '', /\/crew\/\{crew_unique_id\}\//, path);
     }
@@ -75,18 +74,19 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
   it('a client-sent X-Request-Id is not adopted: the id is always the audit row\'s own', async () => {
     const res = await w.api.get('/_internal/health', { headers: { 'X-Request-Id': 'req_mine' } });
     assert.notEqual(res.headers.get('x-request-id'), 'req_mine');
-    assert.equal((await findAuditEntries(w.db, res.headers.get('x-request-id')!)).length, 1);
-    assert.equal((await findAuditEntries(w.db, 'req_mine')).length, 0);
+    assert.equal((await w.auditOf(res.headers.get('x-request-id')!)).length, 1);
+    assert.equal((await w.auditOf('req_mine')).length, 0);
   });
 
   it('the audit row never holds the key or the body', async () => {
     const res = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', { key: w.keys.full, body: { email: 'ana.silva@example.com' } });
     assert.equal(res.status, 200);
+    await w.flushAudit();
     const rows = await w.db.selectFrom('audit_log').selectAll().execute();
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(w.keys.full), 'key in audit log');
     assert.ok(!dump.includes('ana.silva@example.com'), 'body in audit log');
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.crewUniqueId, 'crew_ana');
   });
 
@@ -98,7 +98,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     const text = res.bytes.toString();
     assert.ok(!text.includes('secret detail') && !text.includes('internal.ts') && !text.includes('at '), text);
     assert.match(res.json.detail.message, new RegExp(res.headers.get('x-request-id')!));
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.status, 500);
   });
 
@@ -157,6 +157,6 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, { status: 'ok', store: 'ok' });
     assert.equal(res.headers.get('ratelimit'), null);
-    assert.equal((await findAuditEntries(w.db, res.headers.get('x-request-id')!))[0]?.route, '/_internal/health');
+    assert.equal((await w.auditOf(res.headers.get('x-request-id')!))[0]?.route, '/_internal/health');
   });
 });

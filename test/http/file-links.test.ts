@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { beforeEach, it } from 'node:test';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { expectError } from '../support/expect.ts';
 import { describeEachWorld, NOW } from '../support/read-api-world.ts';
@@ -27,7 +26,7 @@ describeEachWorld('file links', (w, { store }) => {
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
     assert.equal(res.headers.get('content-disposition'), 'attachment; filename="doc.pdf"; filename*=UTF-8\'\'doc.pdf');
     assert.ok(res.bytes.toString('latin1').startsWith(PDF_START));
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.deepEqual(
       { partner: row?.partnerId, key: row?.keyId, crew: row?.crewUniqueId, doc: row?.documentId, route: row?.route, path: row?.path, status: row?.status },
       { partner: 'ptn_full', key: w.keyIds.full, crew: 'crew_ana', doc: 'doc_coc', route: '/api/v2/files/{token}', path: '/api/v2/files/{token}', status: 200 },
@@ -38,7 +37,7 @@ describeEachWorld('file links', (w, { store }) => {
     const path = await link(w.keys.full);
     const res = await w.api.request('POST', path);
     expectError(res, 405, 'method_not_allowed');
-    const [row] = await findAuditEntries(w.db, res.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.equal(row?.path, '/api/v2/files/{token}');
   });
 
@@ -49,7 +48,7 @@ describeEachWorld('file links', (w, { store }) => {
     w.setNow(new Date(NOW.getTime() + 15 * 60_000));
     const res = await w.api.get(path);
     expectError(res, 410, 'link_expired');
-    assert.equal((await findAuditEntries(w.db, res.headers.get('x-request-id')!))[0]?.documentId, 'doc_coc');
+    assert.equal((await w.auditOf(res.headers.get('x-request-id')!))[0]?.documentId, 'doc_coc');
   });
 
   it('a tampered or made-up token is 404 not_found', async () => {

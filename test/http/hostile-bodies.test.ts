@@ -3,7 +3,6 @@ import { gzipSync } from 'node:zlib';
 import { after, before, it } from 'node:test';
 import type { RouteModule } from '../../src/http/app-deps.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
 import { capturingLogger } from '../support/log-capture.ts';
 import type { TestResponse } from '../support/http.ts';
@@ -40,7 +39,7 @@ describeEachStore('hostile request bodies', ({ store }) => {
     const id = res.headers.get('x-request-id');
     assert.match(id ?? '', /^req_/, 'X-Request-Id');
     const line = lines.find((l) => l.reqId === id && l.msg === 'request');
-    const [row] = await findAuditEntries(w.db, id!);
+    const [row] = await w.auditOf(id!);
     return { logged: line?.status, audited: row?.status };
   }
 
@@ -135,7 +134,7 @@ describeEachStore('hostile request bodies', ({ store }) => {
       type: 'value_error', loc: ['body', 'email'], msg: 'Value error, text must not contain NUL characters', input: 'ana\u0000@example.com', ctx: { error: {} },
     }]);
     for (const res of [path, query, body]) assert.equal((await recorded(res)).audited, res.status);
-    const [row] = await findAuditEntries(w.db, path.headers.get('x-request-id')!);
+    const [row] = await w.auditOf(path.headers.get('x-request-id')!);
     assert.equal(row?.crewUniqueId, '\uFFFD');
   });
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { pino } from 'pino';
 import { createApp } from '../../src/http/app.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError } from '../support/expect.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { NOW, startWorld, type World } from '../support/read-api-world.ts';
@@ -44,7 +43,7 @@ describeEachStore('rate limit', ({ store }) => {
     expectError(limited, 429, 'rate_limited');
     assert.equal(limited.headers.get('retry-after'), '42');
     assert.equal(limited.headers.get('ratelimit'), 'limit=3, remaining=0, reset=42');
-    assert.equal((await findAuditEntries(w.db, limited.headers.get('x-request-id')!))[0]?.status, 429);
+    assert.equal((await w.auditOf(limited.headers.get('x-request-id')!))[0]?.status, 429);
   });
 
   it('the count is shared by every process on the store, and per partner', async () => {

@@ -112,13 +112,15 @@ describeEachStore('serving behind a proxy, and health', ({ store, url }) => {
     try {
       const res = await trusting.api.get('/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download', { key: trusting.keys.full, headers: forwarded });
       assert.match(res.json.download_url, /^https:\/\/api\.example\.com\/api\/v2\/files\//);
-      assert.equal((await findAuditEntries(store().db, res.headers.get('x-request-id')!))[0]?.clientIp, '203.0.113.7');
+      assert.equal((await trusting.auditOf(res.headers.get('x-request-id')!))[0]?.clientIp, '203.0.113.7');
     } finally {
       await trusting.close();
     }
-    const plain = await startTestApi(createApp({ db: store().db, config: loadConfig({}, { rateLimitDefault: 1000 }), clock: () => new Date('2026-11-22T10:00:00Z'), logger: pino({ level: 'silent' }) }));
+    const plainApp = createApp({ db: store().db, config: loadConfig({}, { rateLimitDefault: 1000 }), clock: () => new Date('2026-11-22T10:00:00Z'), logger: pino({ level: 'silent' }) });
+    const plain = await startTestApi(plainApp);
     try {
       const me = await plain.get('/_internal/health', { headers: forwarded });
+      await plainApp.services.audit.flush();
       assert.equal((await findAuditEntries(store().db, me.headers.get('x-request-id')!))[0]?.clientIp, '127.0.0.1');
     } finally {
       await plain.close();

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { redactSignedTokens, signToken, verifyToken } from '../../src/services/read-api/signed-token.ts';
-import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
 import { capturingLogger } from '../support/log-capture.ts';
 import { startWorld, type World } from '../support/read-api-world.ts';
@@ -99,7 +98,7 @@ describeEachStore('tampered and leaked tokens over HTTP', ({ store }) => {
       const answer = await w.api.request(method, path, { key: path.includes('/employers/') ? w.keys.full : undefined });
       assert.equal(answer.status, status, `${method} ${path}`);
       assert.ok(!answer.bytes.toString().includes(signature), `answer to ${method} ${path}: ${answer.bytes}`);
-      const [row] = await findAuditEntries(w.db, answer.headers.get('x-request-id')!);
+      const [row] = await w.auditOf(answer.headers.get('x-request-id')!);
       assert.ok(row, `audit row of ${method} ${path}`);
       assert.ok(!JSON.stringify(row).includes(signature), `audit row of ${method} ${path}: ${JSON.stringify(row)}`);
     }

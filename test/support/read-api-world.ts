@@ -3,10 +3,11 @@ import { pino, type Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
-import type { RouteModule } from '../../src/http/app-deps.ts';
+import type { AppDeps, RouteModule } from '../../src/http/app-deps.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { Database } from '../../src/store/database.ts';
+import { findAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
 import { replaceConsents, replaceContractVessels, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
 import { startTestApi, type TestApi } from './http.ts';
 import { writeFixture } from './mini-fixture.ts';
@@ -113,6 +114,10 @@ export interface World {
   keyIds: KeyNames;
   /** Sets the app's clock. */
   setNow(at: Date): void;
+  /** Resolves once the audit rows of every call answered so far are in the store. */
+  flushAudit(): Promise<void>;
+  /** The audit rows of one request id, once every row so far is written. */
+  auditOf(requestId: string): Promise<AuditEntry[]>;
   /** An external partner on ves_a1 (+ ves_at) with exactly these contract scopes and crew_ana's consents; returns its live key. */
   partnerWith(scopes: string[], consents?: string[], options?: { rateLimit?: number }): Promise<string>;
   close(): Promise<void>;
@@ -126,6 +131,8 @@ export interface WorldOptions {
   modules?: readonly RouteModule[];
   fixture?: Record<string, unknown>;
   logger?: Logger;
+  /** Services to use instead of the app's own (an audit service, an authenticator). */
+  deps?: Partial<AppDeps>;
 }
 
 export async function startWorld(db: Kysely<Database>, options: WorldOptions = {}): Promise<World> {
@@ -133,7 +140,7 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
   const clock = () => now;
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
-  const app = createApp({ db, config, clock, logger: options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }) }, options.modules);
+  const app = createApp({ db, config, clock, logger: options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }), ...options.deps }, options.modules);
   const api = await startTestApi(app);
   const keys = {} as KeyNames;
   const keyIds = {} as KeyNames;
@@ -157,6 +164,11 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
     setNow: (at) => {
       now = at;
     },
+    flushAudit: () => app.services.audit.flush(),
+    async auditOf(requestId) {
+      await app.services.audit.flush();
+      return findAuditEntries(db, requestId);
+    },
     async partnerWith(scopes, consents = ALL, opts = {}) {
       const id = `ptn_ext_${++externalCount}`;
       await upsertPartners(db, [{
@@ -167,7 +179,10 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
       await replaceConsents(db, 'crew_ana', id, consents as never);
       return issue(id, id, 'live');
     },
-    close: () => api.close(),
+    close: async () => {
+      await api.close();
+      await app.close();
+    },
   };
 }
 

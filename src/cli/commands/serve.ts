@@ -81,6 +81,9 @@ export function serveCommand(deps: CliDeps): Command {
         const stop = async () => {
           logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
           await running.stop(config.shutdownGraceMs);
+          // Audit rows still queued are written before the store closes (retried up to the grace period).
+          const unwritten = await app.close(config.shutdownGraceMs);
+          if (unwritten > 0) logger.error({ unwritten }, 'audit rows could not be written before shutdown');
           await store.close();
           logger.info('stopped');
           resolve();

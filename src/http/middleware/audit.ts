@@ -1,10 +1,7 @@
 import type { Middleware } from 'koa';
-import type { Logger } from 'pino';
+import { AppError } from '../../domain/app-error.ts';
 import type { Clock } from '../../domain/clock.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/database.ts';
-import { groupCommit } from '../../services/group-commit.ts';
-import { insertAuditEntries, type AuditEntry } from '../../store/repositories/audit-repo.ts';
+import type { AuditService } from '../../services/audit.ts';
 import { pathTemplate } from '../../openapi/operation.ts';
 import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
@@ -12,19 +9,18 @@ import type { AppState } from '../app-deps.ts';
 const redactIfToken = (id: string | null) => (id === null ? null : redactSignedTokens(id));
 
 /**
- * Writes one audit row for every call, rejected ones included, once the response is decided:
- * the row exists before the client sees the answer. A failing audit write is logged, not turned
- * into an error, so the health probe can still say the store is down. Rows of concurrent calls
- * are written together (group commit), each call still waiting for its own row.
+ * Queues one audit row for every call, rejected ones included, once the response is decided; the
+ * audit service writes it off the request path (docs/api.md, "Audit log"). What the row needs from
+ * the connection (the client address) is read when the request starts: by the time a refused body
+ * has been cut off, the socket may be gone. Room for the row is reserved first; when the queue is
+ * full the call is refused (see refuseUnaudited) rather than served without a row.
  */
-export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middleware<AppState> {
-  const write = groupCommit(async (entries: readonly AuditEntry[]) => {
-    await insertAuditEntries(db, entries);
-    return entries.map(() => undefined);
-  });
+export function audit(service: AuditService, clock: Clock): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     const at = clock().toISOString();
+    const clientIp = ctx.ip || null;
+    ctx.state.auditAdmitted = service.reserve();
     try {
       await next();
     } finally {
@@ -32,8 +28,8 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       const route = facts.route ?? (typeof matched === 'string' ? pathTemplate(matched) : null);
       const params = ((ctx as { params?: Record<string, string> }).params ?? {});
-      try {
-        await write({
+      if (ctx.state.auditAdmitted) {
+        service.record({
           requestId: ctx.state.requestId,
           at,
           partnerId: facts.partnerId,
@@ -46,11 +42,24 @@ export function audit(db: Kysely<Database>, clock: Clock, logger: Logger): Middl
           documentId: redactIfToken(facts.documentId ?? params.document_id ?? null),
           status: ctx.status,
           latencyMs: performance.now() - started,
-          clientIp: ctx.ip || null,
+          clientIp,
         });
-      } catch (err) {
-        logger.error({ reqId: ctx.state.requestId, err: (err as Error).message }, 'audit write failed');
       }
     }
+  };
+}
+
+/**
+ * Runs inside the error renderer: a call the audit log has no room for is 503, served no further.
+ * The health probe is still answered (unaudited), so monitoring sees the store's state.
+ */
+export function refuseUnaudited(): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!ctx.state.auditAdmitted && ctx.path !== '/_internal/health') {
+      throw new AppError('store_unavailable', 'the service is writing its audit log behind the store; retry shortly', {
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    await next();
   };
 }

@@ -1,6 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
-import { authenticateKey, invalidKey } from '../../services/authenticate.ts';
+import { invalidKey } from '../../services/authenticate.ts';
 import type { AppState, RouteDeps } from '../app-deps.ts';
 
 /**
@@ -21,7 +21,7 @@ export function presentedKey(ctx: ParameterizedContext<any>): string | undefined
 /** Partner routes: a live or test key; sets `ctx.state.partner` and the audit's partner and key. */
 export function authenticatePartner(deps: RouteDeps): Middleware<AppState> {
   return async (ctx, next) => {
-    const caller = await authenticateKey(deps.db, presentedKey(ctx));
+    const caller = await deps.authenticator.authenticate(presentedKey(ctx));
     if (caller.kind !== 'partner') {
       ctx.state.audit.keyId = caller.keyId;
       throw invalidKey('operator keys are accepted by the admin routes only; use a partner key (svc_live_ or svc_test_)', true);
@@ -47,7 +47,7 @@ function operatorScopeError(message: string): AppError {
  */
 export function requireOperator(deps: RouteDeps): Middleware<AppState> {
   return async (ctx, next) => {
-    const caller = await authenticateKey(deps.db, presentedKey(ctx));
+    const caller = await deps.authenticator.authenticate(presentedKey(ctx));
     const pathPartner = (ctx as { params?: Record<string, string> }).params?.partner_id;
     if (caller.kind === 'partner') {
       ctx.state.audit.partnerId = caller.partner.partner.partnerId;

@@ -24,7 +24,9 @@ const doc = (operationId: string, summary: string, description: string): Operati
  * already revoked key), 404 key_not_found for an unknown key or one outside the caller's reach,
  * 409 operator_key_revoke_only for a hard delete of an operator key, 422 bool_parsing for a `hard`
  * that is not a boolean. An operator key tied to a partner reaches only that partner's keys, under
- * either path (docs/decisions.md, "Keys and scopes").
+ * either path (docs/decisions.md, "Keys and scopes"). The revocation takes effect at once in this
+ * process (its key cache is cleared) and within half a second in every other process on the store
+ * (src/services/auth-cache.ts).
  */
 export const adminKeysRoutes = routeModule('admin-keys', [
   route({
@@ -35,6 +37,7 @@ export const adminKeysRoutes = routeModule('admin-keys', [
     doc: doc('revokePartnerKey', 'Revoke (default) or delete a partner\'s key', 'A key of another partner, or of none, is 404.'),
     async handle(ctx, { query }, deps) {
       await revokeKey(deps.db, pathParam(ctx, 'partner_id'), pathParam(ctx, 'key_id'), query.hard, deps.clock);
+      deps.authenticator.invalidate();
       ctx.body = {};
     },
   }),
@@ -47,6 +50,7 @@ export const adminKeysRoutes = routeModule('admin-keys', [
       + 'partner included; an operator key tied to a partner reaches only that partner\'s keys (others are 404).'),
     async handle(ctx, { query }, deps) {
       const key = await revokeKey(deps.db, operatorOf(ctx).partnerId ?? undefined, pathParam(ctx, 'key_id'), query.hard, deps.clock);
+      deps.authenticator.invalidate();
       ctx.state.audit.partnerId = key.partnerId;
       ctx.body = {};
     },

@@ -35,6 +35,7 @@ export const crewRoutes = routeModule('crew', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/crew/:crew_unique_id/profile',
+    etag: 'data',
     access: 'partner',
     scopes: { any: PROFILE_BLOCK_SCOPES },
     doc: {
@@ -54,6 +55,7 @@ export const crewRoutes = routeModule('crew', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/crew/:crew_unique_id/photo',
+    etag: false,
     access: 'partner',
     scopes: { all: ['crew:profile:read', 'crew:professional:read'] },
     doc: {

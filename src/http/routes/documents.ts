@@ -9,6 +9,7 @@ export const documentsRoutes = routeModule('documents', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/crew/:crew_unique_id/documents',
+    etag: 'data',
     access: 'partner',
     scopes: { all: ['crew:documents:read'] },
     doc: {

@@ -32,6 +32,7 @@ export const fleetRoutes = routeModule('fleet', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/fleet',
+    etag: 'data',
     access: 'partner',
     scopes: { all: ['vessels:fleet:read'] },
     query: QUERY,

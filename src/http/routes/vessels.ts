@@ -7,6 +7,7 @@ export const vesselsRoutes = routeModule('vessels', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/vessels',
+    etag: 'data',
     access: 'partner',
     scopes: { all: ['vessels:fleet:read'] },
     doc: {

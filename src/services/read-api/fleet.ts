@@ -1,9 +1,8 @@
 import { fleetOf } from '../../domain/partner.ts';
 import type { KeyMode } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { consentsFor } from '../../store/repositories/consents-repo.ts';
-import { fleetPage, type FleetRow } from '../../store/repositories/fleet-repo.ts';
-import { expiringDocumentCounts } from '../visibility/documents.ts';
+import { fleetPageWithCounts, type FleetRow } from '../../store/repositories/fleet-repo.ts';
+import { addDaysUtc, canSeeMedical } from '../visibility/documents.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken, verifyToken } from './signed-token.ts';
 import { wireTime } from '../../domain/clock.ts';
@@ -77,14 +76,14 @@ export async function listFleetPage(
   db: Db, ctx: PartnerContext, cursorKey: Buffer,
   q: { limit: number; windowDays: number; after: FleetCursor['after'] | null; today: string },
 ): Promise<FleetPageWire> {
-  const rows = await fleetPage(db, fleetOf(ctx.partner, ctx.mode), q.after, q.limit + 1);
+  const expiring = ctx.scopes.has('crew:documents:read')
+    ? { from: q.today, to: addDaysUtc(q.today, q.windowDays), includeMedical: canSeeMedical(ctx) }
+    : null;
+  const rows = await fleetPageWithCounts(db, fleetOf(ctx.partner, ctx.mode), q.after, q.limit + 1, ctx.partner.partnerId, expiring);
   const page = rows.slice(0, q.limit);
-  const crewIds = [...new Set(page.map((r) => r.crew_unique_id))];
-  const consents = await consentsFor(db, ctx.partner.partnerId, crewIds);
-  const expiring = await expiringDocumentCounts(db, ctx, consents, crewIds, q.today, q.windowDays);
   const statusScope = ctx.scopes.has('crew:status:read');
   const out: FleetPageWire = {
-    items: page.map((r) => toFleetEntryWire(r, statusScope && (consents.get(r.crew_unique_id)?.has('status') ?? false), expiring.get(r.crew_unique_id) ?? 0)),
+    items: page.map((r) => toFleetEntryWire(r, statusScope && r.statusConsent, r.documentsExpiring)),
     expiring_within_days: q.windowDays,
   };
   const last = page.at(-1);

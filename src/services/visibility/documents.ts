@@ -1,7 +1,6 @@
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
-import type { ConsentCategory } from '../../domain/vocabulary.ts';
-import { countExpiringDocuments, findListableDocument, listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { findListableDocument, listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 /** Medical-class documents are shown only with crew:medical:read (docs/contract.md, change of 2026-09-22). */
@@ -24,18 +23,4 @@ export function addDaysUtc(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00.000Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
-}
-
-/**
- * documents_expiring per crew member (docs/decisions.md §4): exactly the documents the documents
- * endpoint would list for this key whose expiry date is in [today, today + windowDays]. Crew the
- * partner may not see documents of (no crew:documents:read, or no documents consent) count 0.
- */
-export async function expiringDocumentCounts(
-  db: Db, ctx: PartnerContext, consents: ReadonlyMap<string, ReadonlySet<ConsentCategory>>,
-  crewIds: readonly string[], today: string, windowDays: number,
-): Promise<Map<string, number>> {
-  if (!ctx.scopes.has('crew:documents:read')) return new Map();
-  const visible = [...new Set(crewIds)].filter((id) => consents.get(id)?.has('documents'));
-  return countExpiringDocuments(db, visible, today, addDaysUtc(today, windowDays), canSeeMedical(ctx));
 }

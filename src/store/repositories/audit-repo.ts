@@ -46,10 +46,6 @@ function toRow(e: AuditEntry) {
   };
 }
 
-export async function insertAuditEntry(db: Db, e: AuditEntry): Promise<void> {
-  await db.insertInto('audit_log').values(toRow(e)).execute();
-}
-
 /** Several rows in one statement (the audit middleware's group commit). */
 export async function insertAuditEntries(db: Db, entries: readonly AuditEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 500) await db.insertInto('audit_log').values(entries.slice(i, i + 500).map(toRow)).execute();

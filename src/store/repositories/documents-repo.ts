@@ -61,23 +61,6 @@ export async function findListableDocument(db: Db, crewUniqueId: string, documen
   return row && toCrewDocument(row);
 }
 
-/** Per crew member, how many listable documents expire between `from` and `to` (inclusive dates). */
-export async function countExpiringDocuments(
-  db: Db, crewIds: readonly string[], from: string, to: string, includeMedical: boolean,
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  if (crewIds.length === 0) return out;
-  let q = db.selectFrom('documents')
-    .select(['crew_unique_id', (eb) => eb.fn.countAll<string | number>().as('n')])
-    .where('processing_state', '=', 'processed').where('is_current', '=', 1).where('is_live', '=', 1)
-    .where('no_expiry', '=', 0)
-    .where('expiry_date', '>=', from).where('expiry_date', '<=', to)
-    .where('crew_unique_id', 'in', crewIds);
-  if (!includeMedical) q = q.where('document_class', '!=', 'medical');
-  for (const r of await q.groupBy('crew_unique_id').execute()) out.set(r.crew_unique_id, Number(r.n));
-  return out;
-}
-
 /** A stored file's bytes and content type. */
 export async function readFile(db: Db, fileId: string): Promise<{ contentType: string; bytes: Buffer } | undefined> {
   const row = await db.selectFrom('files').select(['content_type', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Assignment, CrewAssignment, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
@@ -54,10 +54,7 @@ export interface FleetRow {
   background_check_status: string;
 }
 
-/** Keyset page of the roster, ordered by (vessel_id, crew_unique_id), strictly after `after`. */
-export async function fleetPage(
-  db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number,
-): Promise<FleetRow[]> {
+function fleetPageQuery(db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number) {
   let q = db.selectFrom('assignments')
     .innerJoin('crew', 'crew.crew_unique_id', 'assignments.crew_unique_id')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
@@ -73,7 +70,58 @@ export async function fleetPage(
       eb.and([eb('assignments.vessel_id', '=', after.vesselId), eb('assignments.crew_unique_id', '>', after.crewUniqueId)]),
     ]));
   }
-  return q.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(limit).execute() as Promise<FleetRow[]>;
+  return q.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(limit);
+}
+
+/** Keyset page of the roster, ordered by (vessel_id, crew_unique_id), strictly after `after`. */
+export async function fleetPage(
+  db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number,
+): Promise<FleetRow[]> {
+  return fleetPageQuery(db, fleet, after, limit).execute() as Promise<FleetRow[]>;
+}
+
+/** A roster row with what the fleet list shows beside it for one partner. */
+export interface FleetRowWithCounts extends FleetRow {
+  /** The crew member consents to share status with the partner. */
+  statusConsent: boolean;
+  /** Listable documents expiring in the window; 0 without documents consent or when not asked. */
+  documentsExpiring: number;
+}
+
+/**
+ * The fleet page in one statement: the keyset page (as fleetPage), each crew member's status and
+ * documents consents to `partnerId`, and, when `expiring` is given, the number of listable
+ * documents expiring between its dates (inclusive) for crew who consent to share documents.
+ * Consents are found by their primary key, counts by documents_crew_listable (docs/benchmarks.md
+ * has the plans).
+ */
+export async function fleetPageWithCounts(
+  db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number,
+  partnerId: string, expiring: { from: string; to: string; includeMedical: boolean } | null,
+): Promise<FleetRowWithCounts[]> {
+  const consent = (category: 'status' | 'documents') => (eb: ExpressionBuilder<any, any>) => eb.exists(
+    eb.selectFrom('consents').select(sql.lit(1).as('one'))
+      .where('consents.partner_id', '=', partnerId).where('consents.category', '=', category)
+      .whereRef('consents.crew_unique_id', '=', 'page.crew_unique_id'),
+  );
+  const rows = await db.with('page', () => fleetPageQuery(db, fleet, after, limit))
+    .selectFrom('page').selectAll('page')
+    .select((eb) => eb.case().when(consent('status')(eb)).then(1).else(0).end().as('status_consent'))
+    .select((eb) => {
+      if (!expiring) return sql.lit(0).as('documents_expiring');
+      let count = eb.selectFrom('documents').select(eb.fn.countAll().as('n'))
+        .whereRef('documents.crew_unique_id', '=', 'page.crew_unique_id')
+        .where('documents.processing_state', '=', 'processed').where('documents.is_current', '=', 1).where('documents.is_live', '=', 1)
+        .where('documents.no_expiry', '=', 0)
+        .where('documents.expiry_date', '>=', expiring.from).where('documents.expiry_date', '<=', expiring.to);
+      if (!expiring.includeMedical) count = count.where('documents.document_class', '!=', 'medical');
+      return eb.case().when(consent('documents')(eb)).then(count).else(0).end().as('documents_expiring');
+    })
+    .orderBy('page.vessel_id').orderBy('page.crew_unique_id')
+    .execute();
+  return rows.map(({ status_consent, documents_expiring, ...row }) => ({
+    ...(row as FleetRow), statusConsent: Number(status_consent) === 1, documentsExpiring: Number(documents_expiring),
+  }));
 }
 
 /** A crew member's on-fleet assignments with their vessels, newest first. Empty: not on the fleet. */

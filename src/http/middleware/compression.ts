@@ -1,0 +1,20 @@
+import compress from 'koa-compress';
+import type { Middleware } from 'koa';
+import { constants } from 'node:zlib';
+import type { AppState } from '../app-deps.ts';
+
+/** Answers smaller than this go out as they are (docs/benchmarks.md, "Compression threshold"). */
+export const COMPRESS_THRESHOLD_BYTES = 4096;
+
+/**
+ * gzip or br (brotli preferred, at quality 4: most of its gain for a fraction of the default's CPU)
+ * for compressible answers of 4 KiB and more, when the client's Accept-Encoding asks for it.
+ * Runs outside the JSON serialiser, so it sees the bytes that are sent.
+ */
+export function compression(): Middleware<AppState> {
+  return compress({
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    br: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+    deflate: false,
+  }) as Middleware<AppState>;
+}

@@ -1,0 +1,122 @@
+import type { Db } from '../store/database.ts';
+import { insertAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
+
+export type { AuditEntry } from '../store/repositories/audit-repo.ts';
+
+/** Rows written per statement. */
+const BATCH = 500;
+
+export interface AuditServiceOptions {
+  /** How long a row may wait in memory before a write is attempted (docs/api.md: at most this is lost to SIGKILL). */
+  intervalMs?: number;
+  /** Rows held in memory (queued or reserved) at most; past it, calls are refused rather than served unaudited. */
+  maxQueued?: number;
+  logger?: { warn(details: object, message: string): void; info(details: object, message: string): void };
+}
+
+/**
+ * The audit log of HTTP calls and admin commands, written off the request path: rows wait in a
+ * bounded queue and are written in batches every `intervalMs`, retried (never dropped) while the
+ * store refuses them. A caller first reserves room, so a call that was served always has a place
+ * for its row.
+ */
+export interface AuditService {
+  /** Holds room for one row; false when the queue is full and the call must be refused. */
+  reserve(): boolean;
+  /** Queues the row of a call that reserved room (or, without a reservation, beyond the bound). */
+  record(entry: AuditEntry, reserved?: boolean): void;
+  /** Resolves once every row recorded before the call is in the store (retrying meanwhile). */
+  flush(): Promise<void>;
+  /**
+   * Stops the timer and writes what is queued, retrying for at most `deadlineMs`; returns the
+   * number of rows that could not be written (0 normally).
+   */
+  close(deadlineMs?: number): Promise<number>;
+  /** Rows recorded and not yet written. */
+  readonly backlog: number;
+}
+
+export function createAuditService(db: Db, options: AuditServiceOptions = {}): AuditService {
+  const intervalMs = options.intervalMs ?? 200;
+  const maxQueued = options.maxQueued ?? 20_000;
+  let queue: AuditEntry[] = [];
+  let reserved = 0;
+  let recorded = 0;
+  let written = 0;
+  let writing: Promise<void> | undefined;
+  let failing = 0;
+  let closed = false;
+  const waiters: Array<{ target: number; resolve: () => void }> = [];
+
+  const settle = () => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (written >= waiters[i]!.target) waiters.splice(i, 1)[0]!.resolve();
+    }
+  };
+
+  /** Writes the queue in batches until it is empty or a write fails; one writer at a time. */
+  const writeQueued = (): Promise<void> => {
+    writing ??= (async () => {
+      try {
+        while (queue.length > 0) {
+          const batch = queue.slice(0, BATCH);
+          await insertAuditEntries(db, batch);
+          queue = queue.slice(batch.length);
+          written += batch.length;
+          settle();
+          if (failing > 0) options.logger?.info({ after: failing }, 'audit writes resumed');
+          failing = 0;
+        }
+      } catch (err) {
+        // Kept in the queue and tried again on the next tick: a locked or unreachable store delays rows, never drops them.
+        if (failing++ === 0) options.logger?.warn({ err: (err as Error).message, backlog: queue.length }, 'audit write failed; retrying');
+      } finally {
+        writing = undefined;
+      }
+    })();
+    return writing;
+  };
+
+  // Unreferenced: the owner ends it with close(), which writes what is left (svc serve on shutdown, each CLI command).
+  const timer = setInterval(() => {
+    if (queue.length > 0) void writeQueued();
+  }, intervalMs);
+  timer.unref();
+
+  const drain = async (deadline: number): Promise<void> => {
+    while (queue.length > 0 && performance.now() < deadline) {
+      await writeQueued();
+      if (queue.length > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, Math.max(0, deadline - performance.now()))));
+    }
+  };
+
+  return {
+    reserve() {
+      if (closed || queue.length + reserved >= maxQueued) return false;
+      reserved++;
+      return true;
+    },
+    record(entry, wasReserved = true) {
+      if (wasReserved && reserved > 0) reserved--;
+      queue.push(entry);
+      recorded++;
+    },
+    flush() {
+      const target = recorded;
+      if (written >= target) return Promise.resolve();
+      const done = new Promise<void>((resolve) => waiters.push({ target, resolve }));
+      void drain(Number.POSITIVE_INFINITY);
+      return done;
+    },
+    async close(deadlineMs = 10_000) {
+      closed = true;
+      clearInterval(timer);
+      await writing;
+      await drain(performance.now() + deadlineMs);
+      return queue.length;
+    },
+    get backlog() {
+      return queue.length;
+    },
+  };
+}

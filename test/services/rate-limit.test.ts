@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import fc from 'fast-check';
+import { blockSize, createRateLimiter } from '../../src/services/rate-limit.ts';
+import { describeEachStore } from '../support/stores.ts';
+
+const NOW = new Date('2026-11-22T10:00:18.000Z');
+let run = 0;
+
+describeEachStore('the shared rate limiter (tokens claimed from the store a block at a time)', ({ store }) => {
+  it('several processes on one store never admit more than the limit together, and leave at most two blocks each unused', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 4 }), fc.array(fc.nat(3), { minLength: 1, maxLength: 200 }),
+      async (limit, processes, order) => {
+        const bucket = `partner:prop_${++run}`;
+        const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60));
+        let allowed = 0;
+        let lastRemaining = limit;
+        for (const p of order) {
+          const d = await limiters[p % processes]!.hit(bucket, limit);
+          if (d.allowed) allowed++;
+          assert.ok(d.remaining <= limit && d.remaining >= 0);
+          if (processes === 1) {
+            assert.equal(d.remaining, Math.max(0, limit - allowed), 'one process reports its exact remainder');
+            assert.ok(d.remaining <= lastRemaining);
+            lastRemaining = d.remaining;
+          }
+        }
+        assert.ok(allowed <= limit, `${allowed} admitted over a limit of ${limit}`);
+        const unusedBound = processes === 1 ? 0 : processes * 2 * blockSize(limit);
+        assert.ok(allowed >= Math.min(order.length, limit) - unusedBound, `${allowed} admitted of ${order.length} calls, limit ${limit}`);
+      },
+    ), { numRuns: Number(process.env.FC_RUNS ?? 25) });
+  });
+
+  it('concurrent calls in one process are admitted exactly up to the limit', async () => {
+    const limiter = createRateLimiter(store().db, () => NOW, 60);
+    const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('partner:burst', 250)));
+    assert.equal(decisions.filter((d) => d.allowed).length, 250);
+  });
+});
