@@ -3,7 +3,7 @@ import { before, it } from 'node:test';
 import fc from 'fast-check';
 import { ALL_SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import { generateData } from '../../src/services/generate/generate-data.ts';
-import { listFleetPage, type FleetEntryWire } from '../../src/services/read-api/fleet.ts';
+import { listFleetPage, toFleetEntryWire, type FleetEntryWire } from '../../src/services/read-api/fleet.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
 import { fleetOf } from '../../src/domain/partner.ts';
 import { fleetPage } from '../../src/store/repositories/fleet-repo.ts';
@@ -31,12 +31,7 @@ async function slowPage(db: Db, ctx: PartnerContext, after: { vesselId: string; 
         && d.expiry_date !== null && d.expiry_date >= today && d.expiry_date <= until
         && (ctx.scopes.has('crew:medical:read') || d.document_class !== 'medical')).length;
     }
-    const status = ctx.scopes.has('crew:status:read') && consents.has('status')
-      ? { status: r.status, background_check_status: r.background_check_status } : {};
-    out.push({
-      crew_unique_id: r.crew_unique_id, vessel_id: r.vessel_id, as_of: r.as_of, name: r.name, vessel_name: r.vessel_name,
-      vessel_imo: r.imo, role: r.role, ...status, documents_expiring: expiring,
-    });
+    out.push(toFleetEntryWire(r, ctx.scopes.has('crew:status:read') && consents.has('status'), expiring));
   }
   return out;
 }
