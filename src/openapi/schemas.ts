@@ -5,7 +5,7 @@ import {
   EXPIRING_WINDOW_DAYS, KEY_MODES, ON_FLEET_STATUSES, OVERALL_STATUSES, PARTNER_KINDS, PARTNER_TIERS, REQUIREMENT_STATUSES,
   REVIEW_STATUSES, VERIFICATION_STATUSES, WEBHOOK_ENDPOINT_STATUSES,
 } from '../domain/vocabulary.ts';
-import { registrationFields } from '../domain/webhook-registration.ts';
+import { registrationFields, SECRET_MAX, SECRET_MIN } from '../domain/webhook-registration.ts';
 import { ERROR_CODES } from './errors.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
@@ -177,6 +177,16 @@ const resources: Record<string, JsonObject> = {
     secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
     created_at: dateTime,
     updated_at: dateTime,
+  }),
+  SecretRotationRequest: object({
+    secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: '^[!-~]+$', description: 'the next secret; generated (`whsec_` + 32 random bytes, base64url) when absent' },
+    activate_at: { ...dateTime, description: 'when deliveries switch to the next secret; not in the past; default: in 24 hours' },
+  }, [], { additionalProperties: false }),
+  SecretRotation: object({
+    endpoint_id: str,
+    partner_id: str,
+    next_secret: { ...str, description: 'shown this once: hand it to the partner, which accepts both secrets until activate_at' },
+    activate_at: dateTime,
   }),
   Health: object({ status: { enum: ['ok', 'unavailable'] }, store: { enum: ['ok', 'unavailable'] } }),
   Empty: { type: 'object', maxProperties: 0 },

@@ -163,6 +163,9 @@ export interface WebhookEndpointsTable {
   url: string;
   subscribed_events: string; // JSON string[]
   secret: string;
+  /** A pending or activated rotation: the next secret, and from when deliveries are signed with it. */
+  next_secret: string | null;
+  next_secret_from: string | null;
   status: WebhookEndpointStatus;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
-import type { OutboxEvent, WebhookEndpoint } from '../domain/webhooks.ts';
+import { signingSecret, type OutboxEvent, type WebhookEndpoint } from '../domain/webhooks.ts';
 import { groupCommit } from '../services/group-commit.ts';
 import type { Database } from '../store/database.ts';
 import { dialectOf } from '../store/dialect-of.ts';
@@ -137,7 +137,7 @@ async function attemptClaimed(
       sent = await gate(async () => {
         const at = deps.clock();
         // Re-signed at every attempt: a fresh timestamp, the same event id and body.
-        const headers = deliveryHeaders(event, endpoint.secret, Math.floor(at.getTime() / 1000), event.body);
+        const headers = deliveryHeaders(event, signingSecret(endpoint, at), Math.floor(at.getTime() / 1000), event.body);
         return { at, result: await sendAttempt(endpoint.url, headers, event.body, deps) };
       });
     } catch (err) {

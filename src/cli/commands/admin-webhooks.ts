@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, type ListRow } from '../output.ts';
@@ -34,15 +35,34 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     });
 
   admin.command('list-webhooks')
-    .description('list webhook endpoints (partner, endpoint, status, url, events, updated); never the secrets')
+    .description('list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
+      'takes effect); never the secrets')
     .option(...JSON_OPTION)
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const rows = (await listWebhookEndpoints(store.db)).map((e): ListRow => ({
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
-          subscribed_events: e.subscribedEvents, updated_at: e.updatedAt,
+          subscribed_events: e.subscribedEvents, updated_at: e.updatedAt, rotation_pending_until: pendingRotation(e, deps.clock()) ?? '-',
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
       });
+    });
+
+  admin.command('rotate-secret')
+    .description("store the next signing secret of a partner's endpoint and print it once; deliveries sign with the " +
+      'current secret until --activate-at (default: in 24 hours), then with the next; the partner accepts both meanwhile')
+    .requiredOption('--partner <id>', 'partner id')
+    .option('--secret <secret>', 'the next secret; generated (whsec_…) when absent')
+    .option('--activate-at <iso>', 'when deliveries switch to the next secret (ISO 8601 date-time, not in the past)')
+    .action(async (opts: { partner: string; secret?: string; activateAt?: string }, cmd: Command) => {
+      const route = 'svc admin rotate-secret';
+      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
+        const body = { ...(opts.secret !== undefined ? { secret: opts.secret } : {}), ...(opts.activateAt !== undefined ? { activate_at: opts.activateAt } : {}) };
+        const rotated = await rotateWebhookSecret(store.db, opts.partner, body, { clock: deps.clock });
+        const wire = toRotationWire(rotated);
+        println(deps.stderr, `next secret stored for partner ${opts.partner}; deliveries sign with it from ${wire.activate_at}. ` +
+          'Give it to the partner now (it is not shown again): until then it accepts both');
+        println(deps.stdout, JSON.stringify(wire, null, 2));
+      }));
     });
 }

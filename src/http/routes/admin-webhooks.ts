@@ -1,4 +1,5 @@
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
+import { rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { route, routeModule } from '../route.ts';
 import { operatorOf, pathParam } from '../request-context.ts';
 
@@ -41,6 +42,31 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
       });
       ctx.status = created ? 201 : 200;
       ctx.body = toEndpointWire(saved);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v2/admin/partners/:partner_id/webhook-endpoints/secret-rotation',
+    access: 'operator',
+    body: { validatedBy: 'service', schema: 'SecretRotationRequest' },
+    doc: {
+      operationId: 'rotateWebhookSecret',
+      tags: ['admin'],
+      summary: "Rotate a partner's webhook signing secret without downtime",
+      description: 'Operator key only. Stores the next secret (given, or generated) and when deliveries switch to it '
+        + '(`activate_at`, default in 24 hours): until then they are signed with the current secret, afterwards with the next; '
+        + 'the partner accepts both meanwhile. Each delivery still carries one signature. The answer shows the next secret this '
+        + 'once and is sent with `Cache-Control: no-store`. A new rotation replaces one still pending; registering the endpoint '
+        + 'again (with its own secret) cancels it. Same as `svc admin rotate-secret`.',
+      responses: { 201: { description: 'The rotation, stored', schema: 'SecretRotation', headers: { 'Cache-Control': NO_STORE } } },
+      errors: { 404: ['partner_not_found', 'not_found'] },
+    },
+    async handle(ctx, { body }, deps) {
+      operatorOf(ctx); // throws if the guards were ever dropped: this answer holds a secret
+      ctx.set('Cache-Control', 'no-store');
+      const rotated = await rotateWebhookSecret(deps.db, pathParam(ctx, 'partner_id'), body, { clock: deps.clock, randomBytes: deps.randomBytes });
+      ctx.status = 201;
+      ctx.body = toRotationWire(rotated);
     },
   }),
 ]);

@@ -6,6 +6,7 @@ import * as m0300 from './0300-change-capture.ts';
 import * as m0400 from './0400-outbox-created-at.ts';
 import * as m0500 from './0500-audit-at-index.ts';
 import * as m0600 from './0600-auth-version.ts';
+import * as m0700 from './0700-webhook-secret-rotation.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0400-outbox-created-at': m0400,
   '0500-audit-at-index': m0500,
   '0600-auth-version': m0600,
+  '0700-webhook-secret-rotation': m0700,
 };

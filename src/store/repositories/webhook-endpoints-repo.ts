@@ -11,6 +11,8 @@ export function toWebhookEndpoint(row: Selectable<WebhookEndpointsTable>): Webho
     url: row.url,
     subscribedEvents: fromJson<string[]>(row.subscribed_events) ?? [],
     secret: row.secret,
+    nextSecret: row.next_secret,
+    nextSecretFrom: row.next_secret_from,
     status: row.status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -32,14 +34,16 @@ export async function listEndpoints(db: Db, options: { status?: WebhookEndpointS
 export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<boolean> {
   const res = await db.insertInto('webhook_endpoints').values({
     endpoint_id: e.endpointId, partner_id: e.partnerId, url: e.url, subscribed_events: toJson(e.subscribedEvents),
-    secret: e.secret, status: e.status, created_at: e.createdAt, updated_at: e.updatedAt,
+    secret: e.secret, next_secret: e.nextSecret ?? null, next_secret_from: e.nextSecretFrom ?? null,
+    status: e.status, created_at: e.createdAt, updated_at: e.updatedAt,
   }).onConflict((oc) => oc.column('partner_id').doNothing()).executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-/** Replaces URL, events, secret and status of the partner's endpoint; its id and creation time stay. */
+/** Replaces URL, events, secrets and status of the partner's endpoint; its id and creation time stay. */
 export async function updateEndpoint(db: Db, e: WebhookEndpoint): Promise<void> {
   await db.updateTable('webhook_endpoints').set({
-    url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, status: e.status, updated_at: e.updatedAt,
+    url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, next_secret: e.nextSecret ?? null,
+    next_secret_from: e.nextSecretFrom ?? null, status: e.status, updated_at: e.updatedAt,
   }).where('partner_id', '=', e.partnerId).execute();
 }

@@ -1,0 +1,82 @@
+import { AppError } from '../../domain/app-error.ts';
+import { wireTime, type Clock } from '../../domain/clock.ts';
+import { issues, validationError, type ValidationIssue } from '../../domain/validation-issues.ts';
+import { SECRET_MAX, SECRET_MIN } from '../../domain/webhook-registration.ts';
+import { signingSecret, type WebhookEndpoint } from '../../domain/webhooks.ts';
+import type { Db } from '../../store/database.ts';
+import { findPartner } from '../../store/repositories/partners-repo.ts';
+import { findEndpointByPartner, updateEndpoint } from '../../store/repositories/webhook-endpoints-repo.ts';
+import { generateWebhookSecret } from './endpoints.ts';
+
+/** How long a rotation waits by default before deliveries switch: a day for the partner to install the next secret. */
+export const DEFAULT_ROTATION_DELAY_MS = 24 * 60 * 60_000;
+
+export interface RotationDeps {
+  clock: Clock;
+  randomBytes?: (size: number) => Buffer;
+}
+
+/** A stored rotation, as the admin API and CLI print it (the only time the next secret is shown). */
+export function toRotationWire(e: WebhookEndpoint) {
+  return { endpoint_id: e.endpointId, partner_id: e.partnerId, next_secret: e.nextSecret!, activate_at: wireTime(e.nextSecretFrom!) };
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date } {
+  const found: ValidationIssue[] = [];
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationError([issues.valueError(['body'], body, 'the body should be an object')], 'secret rotation');
+  }
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (key !== 'secret' && key !== 'activate_at') found.push(issues.extraForbidden(['body', key], b[key]));
+  let secret: string | undefined;
+  if (b.secret !== undefined && b.secret !== null) {
+    const s = b.secret;
+    if (typeof s !== 'string') found.push(issues.stringType(['body', 'secret'], '[redacted]'));
+    else if (s.length < SECRET_MIN) found.push(issues.stringTooShort(['body', 'secret'], '[redacted]', SECRET_MIN));
+    else if (s.length > SECRET_MAX) found.push(issues.stringTooLong(['body', 'secret'], '[redacted]', SECRET_MAX));
+    else if (!/^[!-~]+$/.test(s)) found.push(issues.stringPatternMismatch(['body', 'secret'], '[redacted]', '^[!-~]+$'));
+    else secret = s;
+  }
+  let activateAt = new Date(now.getTime() + DEFAULT_ROTATION_DELAY_MS);
+  if (b.activate_at !== undefined && b.activate_at !== null) {
+    const a = b.activate_at;
+    if (typeof a !== 'string' || !ISO_DATE_TIME.test(a) || Number.isNaN(Date.parse(a))) {
+      found.push(issues.valueError(['body', 'activate_at'], a, 'activate_at should be an ISO 8601 date-time with a time zone'));
+    } else if (Date.parse(a) < now.getTime()) {
+      found.push(issues.valueError(['body', 'activate_at'], a, 'activate_at should not be in the past'));
+    } else activateAt = new Date(a);
+  }
+  if (found.length > 0) throw validationError(found, 'secret rotation');
+  return { secret, activateAt };
+}
+
+/**
+ * Stores the next signing secret of the partner's endpoint (given, or generated: `whsec_` + 32
+ * random bytes) and from when deliveries sign with it (default: in 24 hours). Until then they sign
+ * with the current secret; the partner accepts both meanwhile. A rotation whose time has come is
+ * folded into the current secret first, so a second rotation replaces only one still pending.
+ * Throws partner_not_found, not_found (no endpoint) or invalid_input (422 issues).
+ */
+export async function rotateWebhookSecret(db: Db, partnerId: string, body: unknown, deps: RotationDeps): Promise<WebhookEndpoint> {
+  const now = deps.clock();
+  const { secret, activateAt } = readBody(body, now);
+  if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
+  const existing = await findEndpointByPartner(db, partnerId);
+  if (!existing) throw new AppError('not_found', `partner ${partnerId} has no webhook endpoint; register one first`);
+  const rotated: WebhookEndpoint = {
+    ...existing,
+    secret: signingSecret(existing, now),
+    nextSecret: secret ?? generateWebhookSecret(deps.randomBytes),
+    nextSecretFrom: activateAt.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await updateEndpoint(db, rotated);
+  return rotated;
+}
+
+/** A rotation still to come at `now`, for listings (never the secret). */
+export function pendingRotation(e: WebhookEndpoint, now: Date): string | null {
+  return e.nextSecret && e.nextSecretFrom && Date.parse(e.nextSecretFrom) > now.getTime() ? wireTime(e.nextSecretFrom) : null;
+}
