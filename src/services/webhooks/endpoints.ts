@@ -81,6 +81,9 @@ export async function registerWebhookEndpoint(
       url: check.value.url,
       subscribedEvents: check.value.subscribedEvents,
       secret,
+      // A registration replaces the secret: a pending rotation is cancelled.
+      nextSecret: null,
+      nextSecretFrom: null,
       status: check.value.status,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
