@@ -13,7 +13,8 @@ const AT = '2026-11-22T10:00:00.000Z';
 function endpoint(partnerId: string, over: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
   return {
     endpointId: `whe_${partnerId}`, partnerId, url: `https://${partnerId}.example/hooks`, subscribedEvents: ['crew.status.changed'],
-    secret: 'whsec_0123456789abcdefghijklmnop', status: 'active', createdAt: AT, updatedAt: AT, ...over,
+    secret: 'whsec_0123456789abcdefghijklmnop', nextSecret: null, nextSecretFrom: null, status: 'active', createdAt: AT, updatedAt: AT,
+    ...over,
   };
 }
 
