@@ -55,14 +55,14 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
   const id = crew.rows[0]!.crew_unique_id;
   const fleetSize = await sql<{ n: number }>`select count(*) as n from assignments a join vessels v on v.vessel_id = a.vessel_id
     where v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')`.execute(store.db);
-  await store.close();
-  process.stderr.write(`${dialect}: fleet of ${fleetSize.rows[0]!.n} crew entries; crew ${id}\n`);
   const many = await sql<{ crew_unique_id: string }>`
     select distinct c.crew_unique_id from consents c join assignments a on a.crew_unique_id = c.crew_unique_id
     join vessels v on v.vessel_id = a.vessel_id
     where c.partner_id = 'gen_ptn_000' and c.category = 'profile' and v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
     order by c.crew_unique_id limit 5000`.execute(store.db);
   const profiles = many.rows.map((r) => `/api/v2/employers/me/crew/${r.crew_unique_id}/profile`);
+  await store.close();
+  process.stderr.write(`${dialect}: fleet of ${fleetSize.rows[0]!.n} crew entries; crew ${id}\n`);
   const cases: Case[] = [
     { name: 'fleet page (limit 200)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200' },
     { name: 'fleet page, matching If-None-Match (304)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200', conditional: true },
