@@ -67,7 +67,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', receiverUrl: string, r
         body: bodyOf(eventId, partnerId, i), status: 'pending' as const, attempts: 0, next_attempt_at: NOW, locked_by: null, locked_until: null,
         created_at: NOW, delivered_at: null };
     }));
-    const deps = deliveryDepsFromConfig(config, () => new Date());
+    const deps = deliveryDepsFromConfig(config, { clock: () => new Date(), wallClock: () => new Date() });
     const started = performance.now();
     const report = await deliverDue(store.db, deps, 'run_bench');
     const seconds = (performance.now() - started) / 1000;

@@ -136,8 +136,10 @@ async function attemptClaimed(
     try {
       sent = await gate(async () => {
         const at = deps.clock();
-        // Re-signed at every attempt: a fresh timestamp, the same event id and body.
-        const headers = deliveryHeaders(event, signingSecret(endpoint, at), Math.floor(at.getTime() / 1000), event.body);
+        // Re-signed at every attempt: a fresh timestamp, the same event id and body. The timestamp is
+        // the real time (a receiver compares it with its clock), whatever the business clock says.
+        const signedAt = Math.floor(deps.wallClock().getTime() / 1000);
+        const headers = deliveryHeaders(event, signingSecret(endpoint, at), signedAt, event.body);
         return { at, result: await sendAttempt(endpoint.url, headers, event.body, deps) };
       });
     } catch (err) {

@@ -40,6 +40,12 @@ export interface DeliveryDeps extends AttemptTransport {
   perEndpointConcurrency: number;
   /** How long a run's claim on an event lasts; longer than the in-run attempts and waits together. */
   claimMs: number;
+  /**
+   * The real time, for the signature timestamp (X-Service-Timestamp) alone: a receiver checks it
+   * against its own clock, so it never follows SVC_NOW, which `clock` (event, attempt and retry
+   * times, the claims, the secret-rotation switch) does.
+   */
+  wallClock: Clock;
   onProgress?: (progress: DeliveryProgress) => void;
   /**
    * Aborted when the run is asked to stop (SIGINT/SIGTERM): claim nothing more and make no further
@@ -51,17 +57,21 @@ export interface DeliveryDeps extends AttemptTransport {
 export const DEFAULT_CLAIM_MS = 5 * 60_000;
 
 /**
- * Delivery deps for the real world, from the Config; `overrides` replace any of them. Unless a
- * fetch is given, connections are pinned to addresses checked with the (possibly overridden)
- * resolver, on every attempt (src/services/webhooks/pinned-fetch.ts).
+ * Delivery deps for the real world, from the Config; `overrides` replace any of them. `clock` is
+ * the business clock (starting at SVC_NOW when set), `wallClock` the real one the signatures carry.
+ * Unless a fetch is given, connections are pinned to addresses checked with the (possibly
+ * overridden) resolver, on every attempt (src/services/webhooks/pinned-fetch.ts).
  */
-export function deliveryDepsFromConfig(config: Config, clock: Clock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+export function deliveryDepsFromConfig(
+  config: Config, clocks: { clock: Clock; wallClock: Clock }, overrides: Partial<DeliveryDeps> = {},
+): DeliveryDeps {
   const resolve = overrides.resolve ?? systemResolver;
   const allowInsecure = overrides.allowInsecure ?? config.allowInsecureWebhooks;
   return {
     fetch: overrides.fetch ?? pinnedFetch({ allowInsecure }, resolve),
     resolve,
-    clock,
+    clock: clocks.clock,
+    wallClock: clocks.wallClock,
     timeoutMs: config.webhookTimeoutMs,
     allowInsecure,
     sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),

@@ -38,6 +38,7 @@ export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): 
       throw new Error(`unexpected DNS lookup of ${host}`);
     },
     clock: tc.clock,
+    wallClock: tc.clock,
     timeoutMs: 2000,
     allowInsecure: true,
     sleep: async (ms) => {

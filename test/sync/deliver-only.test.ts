@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { it } from 'node:test';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { acquireLease, findLease } from '../../src/store/repositories/leases-repo.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
 import { cli } from '../support/cli.ts';
+import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
 import { spawnSync } from '../support/svc-child.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from '../support/sync-world.ts';
+import { seedEndpoint, seedEvent } from '../support/sync-world.ts';
 
 /** `bin/svc sync --deliver-only` as a child process; resolves with its exit code and output. */
 async function deliverer(dbUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -18,28 +18,18 @@ async function deliverer(dbUrl: string): Promise<{ code: number | null; stdout: 
 }
 
 describeEachStore('svc sync --deliver-only', ({ store, url }) => {
-  let rx: Receiver;
-  let reply: (n: number) => Reply = () => ({ status: 204 });
-  before(async () => {
-    await seedPartners(store().db, 'ptn_a');
-    rx = await startReceiver(SECRET, (_r, n) => reply(n));
-  });
-  beforeEach(async () => {
-    await resetDelivery(store().db);
-    rx.received.length = 0;
-  });
-  after(async () => rx.close());
+  const world = receiverWorld(store);
 
   it('two deliverers at once share the outbox: every event is sent once and stored once, and both took part', async () => {
     const db = store().db;
-    await seedEndpoint(db, 'ptn_a', rx.url);
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
     const ids: string[] = [];
     for (let i = 0; i < 120; i++) ids.push((await seedEvent(db, 'ptn_a', { nextAttemptAt: new Date().toISOString() })).eventId);
     // Nothing is answered until four requests are in flight: one process has at most two to the
     // endpoint, so by then both are delivering, each from the events it claimed.
     let open!: () => void;
     const bothSending = new Promise<void>((resolve) => (open = resolve));
-    reply = (n) => {
+    world.reply = (n) => {
       if (n === 4) open();
       return { status: 204, until: bothSending };
     };
@@ -47,10 +37,10 @@ describeEachStore('svc sync --deliver-only', ({ store, url }) => {
 
     assert.deepEqual([one.code, other.code], [0, 0], one.stderr + other.stderr);
     const perEvent = new Map<string, number>();
-    for (const r of rx.received) perEvent.set(r.eventId, (perEvent.get(r.eventId) ?? 0) + 1);
+    for (const r of world.rx.received) perEvent.set(r.eventId, (perEvent.get(r.eventId) ?? 0) + 1);
     assert.deepEqual([...perEvent.keys()].sort(), [...ids].sort(), 'every event reached the receiver');
     assert.deepEqual([...perEvent.values()].filter((n) => n !== 1), [], 'none twice');
-    assert.ok(rx.received.every((r) => r.signatureValid));
+    assert.ok(world.rx.received.every((r) => r.signatureValid));
     const attempts = await listDeliveryAttempts(db, { limit: 1000 });
     assert.deepEqual(attempts.map((a) => a.eventId).sort(), [...ids].sort(), 'one stored attempt per event');
     const delivered = [one, other].map((r) => Number(/(\d+) delivered/.exec(r.stdout)?.[1]));
@@ -60,15 +50,15 @@ describeEachStore('svc sync --deliver-only', ({ store, url }) => {
 
   it('runs beside a sync that holds the lock, takes no lock and runs no diff', async () => {
     const db = store().db;
-    await seedEndpoint(db, 'ptn_a', rx.url);
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
     const { eventId } = await seedEvent(db, 'ptn_a');
-    reply = () => ({ status: 204 });
+    world.reply = () => ({ status: 204 });
     const now = new Date().toISOString();
     await acquireLease(db, SYNC_LEASE, 'run_cron pid 1 on elsewhere', now, '2099-01-01T00:00:00.000Z');
     const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, now);
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /: 0 created, 1 delivered/);
-    assert.deepEqual(rx.received.map((r) => r.eventId), [eventId]);
+    assert.deepEqual(world.rx.received.map((r) => r.eventId), [eventId]);
     assert.equal((await findLease(db, SYNC_LEASE))?.holder, 'run_cron pid 1 on elsewhere', 'the lock is untouched');
   });
 });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, beforeEach, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { cli } from '../support/cli.ts';
-import { startReceiver, type Receiver, type Received } from '../support/receiver.ts';
+import { receiverWorld } from '../support/receiver-world.ts';
+import type { Received } from '../support/receiver.ts';
 import { startWorld, type World } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
+import { SECRET, seedEndpoint, seedEvent, T0, testClock, testDeps } from '../support/sync-world.ts';
 
 const NEXT = 'whsec_the-next-secret-0123456789abcdef';
 const AT = '2026-11-22T12:00:00Z';
@@ -17,20 +18,11 @@ function signedWith(secret: string, r: Received): boolean {
 }
 
 describeEachStore('webhook secret rotation without downtime', ({ store, url }) => {
-  let rx: Receiver;
-  before(async () => {
-    await seedPartners(store().db, 'ptn_a');
-    rx = await startReceiver(SECRET);
-  });
-  beforeEach(async () => {
-    await resetDelivery(store().db);
-    rx.received.length = 0;
-  });
-  after(async () => rx.close());
+  const world = receiverWorld(store);
 
   it('rotate-secret prints the next secret once; deliveries sign with the current one until activate-at, then with the next', async () => {
     const db = store().db;
-    await seedEndpoint(db, 'ptn_a', rx.url);
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
     const res = await cli(['--db', url(), 'admin', 'rotate-secret', '--partner', 'ptn_a', '--secret', NEXT, '--activate-at', AT], {}, T0);
     assert.equal(res.code, 0, res.stderr);
     assert.deepEqual(JSON.parse(res.stdout), { endpoint_id: 'whe_ptn_a', partner_id: 'ptn_a', next_secret: NEXT, activate_at: AT });
@@ -46,10 +38,10 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
     tc.advance(1000);
     await seedEvent(db, 'ptn_a', { nextAttemptAt: tc.iso() });
     await deliverDue(db, testDeps(tc), 'run_after');
-    const [before, afterAt] = rx.received;
+    const [before, afterAt] = world.rx.received;
     assert.deepEqual([signedWith(SECRET, before!), signedWith(NEXT, before!)], [true, false], 'before activate-at: the current secret');
     assert.deepEqual([signedWith(SECRET, afterAt!), signedWith(NEXT, afterAt!)], [false, true], 'from activate-at: the next one');
-    assert.ok(rx.received.every((r) => /^v1=[0-9a-f]{64}$/.test(r.signature)), 'one signature per delivery');
+    assert.ok(world.rx.received.every((r) => /^v1=[0-9a-f]{64}$/.test(r.signature)), 'one signature per delivery');
 
     const later = await cli(['--db', url(), 'admin', 'list-webhooks', '--json'], {}, '2026-11-22T12:00:01.000Z');
     assert.equal(JSON.parse(later.stdout)[0].rotation_pending_until, '-', 'no longer pending once active');
@@ -57,7 +49,7 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
 
   it('a generated secret by default, switching in 24 hours; bad input changes nothing', async () => {
     const db = store().db;
-    await seedEndpoint(db, 'ptn_a', rx.url);
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
     const res = await cli(['--db', url(), 'admin', 'rotate-secret', '--partner', 'ptn_a'], {}, T0);
     assert.equal(res.code, 0, res.stderr);
     const wire = JSON.parse(res.stdout);

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
-import { after, afterEach, before, beforeEach, it } from 'node:test';
+import { afterEach, it } from 'node:test';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findLease } from '../../src/store/repositories/leases-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
 import { eventually } from '../support/probe.ts';
 import { cli } from '../support/cli.ts';
+import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners } from '../support/sync-world.ts';
+import { seedEndpoint, seedEvent } from '../support/sync-world.ts';
 import { spawnSync, type SyncChild } from '../support/svc-child.ts';
 
 /** A promise the test settles by hand. */
@@ -20,28 +20,18 @@ function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
-  let rx: Receiver;
-  let reply: (n: number) => Reply = () => ({ status: 204 });
+  const world = receiverWorld(store);
   let running: SyncChild | undefined;
-  before(async () => {
-    await seedPartners(store().db, 'ptn_a');
-    rx = await startReceiver(SECRET, (_r, n) => reply(n));
-  });
-  beforeEach(async () => {
-    await resetDelivery(store().db);
-    rx.received.length = 0;
-  });
   afterEach(async () => {
     if (running && running.child.exitCode === null && running.child.signalCode === null) {
       running.child.kill('SIGKILL');
       await running.exited;
     }
   });
-  after(async () => rx.close());
 
   async function seedFive(): Promise<string[]> {
     const db = store().db;
-    await seedEndpoint(db, 'ptn_a', rx.url);
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
     const now = new Date().toISOString();
     const ids: string[] = [];
     for (let i = 1; i <= 5; i++) ids.push((await seedEvent(db, 'ptn_a', { eventId: `evt_sig_${i}`, nextAttemptAt: now })).eventId);
@@ -56,17 +46,17 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
   it('SIGTERM: the delivery in flight finishes and is stored, nothing more is claimed, the lock is released, exit 143', async () => {
     const ids = await seedFive();
     const held = gate();
-    reply = (n) => (n === 1 ? { status: 204, until: held.promise } : { status: 204 });
+    world.reply = (n) => (n === 1 ? { status: 204, until: held.promise } : { status: 204 });
     running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '60000' });
-    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    await eventually('the first delivery is in flight', async () => world.rx.received.length === 1, 20_000);
     running.child.kill('SIGTERM');
     await eventually('the run says it is stopping', async () => running!.stderr().includes('SIGTERM: stopping'), 10_000);
     held.open();
     const [code] = await running.exited;
 
     assert.equal(code, 143, running.stderr());
-    const first = rx.received[0]!.eventId;
-    assert.deepEqual(rx.received.map((r) => r.eventId), [first], 'no event was sent after the signal');
+    const first = world.rx.received[0]!.eventId;
+    assert.deepEqual(world.rx.received.map((r) => r.eventId), [first], 'no event was sent after the signal');
     assert.deepEqual(await state(ids), ids.map((id) => (id === first ? [id, 'delivered', 1, null] : [id, 'pending', 0, null])));
     assert.deepEqual((await listDeliveryAttempts(store().db, { eventId: first })).map((a) => [a.attemptNo, a.outcome]), [[1, 'delivered']]);
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined, 'the sync lock is released');
@@ -77,20 +67,20 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     const next = spawnSync(url());
     const [nextCode] = await next.exited;
     assert.equal(nextCode, 0, next.stderr());
-    assert.deepEqual(rx.received.map((r) => r.eventId).sort(), ids);
+    assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), ids);
   });
 
   it('SIGINT: a delivery still unanswered when the grace period ends is abandoned, nothing is stored for it, its claim is released, exit 130', async () => {
     const ids = await seedFive();
-    reply = () => ({ hang: true });
+    world.reply = () => ({ hang: true });
     running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '200', SVC_WEBHOOK_TIMEOUT_MS: '120000' });
-    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    await eventually('the first delivery is in flight', async () => world.rx.received.length === 1, 20_000);
     running.child.kill('SIGINT');
     const [code] = await running.exited;
 
     assert.equal(code, 130, running.stderr());
     assert.match(running.stderr(), /SIGINT: abandoning the deliveries still in flight/);
-    assert.equal(rx.received.length, 1);
+    assert.equal(world.rx.received.length, 1);
     assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]), 'no attempt counted, every claim released');
     assert.deepEqual(await listDeliveryAttempts(store().db), []);
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
@@ -99,9 +89,9 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
 
   it('a second signal abandons the delivery in flight at once, without waiting for the grace period', async () => {
     const ids = await seedFive();
-    reply = () => ({ hang: true });
+    world.reply = () => ({ hang: true });
     running = spawnSync(url(), { SVC_SHUTDOWN_GRACE_MS: '600000', SVC_WEBHOOK_TIMEOUT_MS: '120000' });
-    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    await eventually('the first delivery is in flight', async () => world.rx.received.length === 1, 20_000);
     running.child.kill('SIGTERM');
     await eventually('the run says it is stopping', async () => running!.stderr().includes('SIGTERM: stopping'), 10_000);
     running.child.kill('SIGTERM');
@@ -113,9 +103,9 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
 
   it('after a SIGKILL the next run exits 75 saying until when the lock is held and how to clear it; release-sync-lock clears it', async () => {
     const ids = await seedFive();
-    reply = (n) => (n === 1 ? { hang: true } : { status: 204 });
+    world.reply = (n) => (n === 1 ? { hang: true } : { status: 204 });
     running = spawnSync(url());
-    await eventually('the first delivery is in flight', async () => rx.received.length === 1, 20_000);
+    await eventually('the first delivery is in flight', async () => world.rx.received.length === 1, 20_000);
     running.child.kill('SIGKILL');
     await running.exited;
     const lease = (await findLease(store().db, SYNC_LEASE))!;
@@ -139,6 +129,6 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     const [nextCode] = await next.exited;
     assert.equal(nextCode, 0, next.stderr());
     assert.deepEqual((await state(ids)).map(([, status]) => status), Array(5).fill('delivered'));
-    assert.deepEqual(rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
+    assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
   });
 });

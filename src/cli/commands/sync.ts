@@ -78,7 +78,7 @@ export function syncCommand(deps: CliDeps): Command {
       '(on several hosts, sharing one Postgres outbox) beside the cron job')
     .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
-      const deliveryDeps = deliveryDepsFromConfig(config, commandClock(deps, config), { onProgress: progressLine(deps.stderr) });
+      const deliveryDeps = deliveryDepsFromConfig(config, { clock: commandClock(deps, config), wallClock: deps.clock }, { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
