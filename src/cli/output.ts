@@ -1,7 +1,13 @@
+import { wireTime } from '../domain/clock.ts';
 import type { CliDeps } from './context.ts';
 
 /** One row of a list command: snake_case keys, the same in the table header and in --json. */
 export type ListRow = Record<string, string | number | boolean | null | readonly string[]>;
+
+/** A stored instant as list commands print it: the wire's precision (UTC, whole seconds, `Z`); null stays null. */
+export function timeCell(at: string | null): string | null {
+  return at === null ? null : wireTime(at);
+}
 
 function cell(value: ListRow[string]): string {
   if (value === null || value === '') return '-';

@@ -91,7 +91,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     const attempts = JSON.parse((await svc('admin', 'deliveries', '--event', eventId, '--json')).stdout);
     assert.equal(attempts.length, 1);
     assert.deepEqual({ ...attempts[0], latency_ms: 0 }, {
-      attempted_at: T0, event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', attempt_no: 1,
+      attempted_at: '2026-11-22T10:00:00Z', event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', attempt_no: 1,
       outcome: 'failed_permanent', status_code: 410, latency_ms: 0, error: attempts[0].error, url: rx.url,
     });
     const plainAttempts = table((await svc('admin', 'deliveries', '--event', eventId)).stdout);
@@ -106,6 +106,29 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.equal(dry.dry_run, true);
     assert.deepEqual(dry.would_attempt, []);
     assert.ok(Array.isArray(dry.would_create));
+  });
+
+  it('every time a list command prints has the precision of the wire: UTC, whole seconds, Z (table and --json)', async () => {
+    const WIRE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+    for (const [argv, columns] of [
+      [['admin', 'list-keys'], ['created_at']],
+      [['admin', 'list-webhooks'], ['updated_at']],
+      [['admin', 'deliveries'], ['attempted_at']],
+      [['admin', 'list-dead-letters'], ['dead_at']],
+      [['admin', 'audit'], ['at']],
+    ] as const) {
+      const json = JSON.parse((await svc(...argv, '--json')).stdout) as Record<string, unknown>[];
+      const { rows } = table((await svc(...argv)).stdout);
+      assert.ok(json.length > 0 && rows.length === json.length, argv.join(' '));
+      for (const c of columns) {
+        for (const v of [...json.map((r) => r[c]), ...rows.map((r) => r[c])]) assert.match(String(v), WIRE, `${argv.join(' ')}: ${c}`);
+      }
+    }
+    const replayed = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a');
+    assert.equal(replayed.code, 0, replayed.stderr);
+    assert.match(replayed.stdout.split('\t')[3]!.trim(), WIRE, 'replay-dead-letters: dead at');
+    const [letter] = JSON.parse((await svc('admin', 'list-dead-letters', '--json')).stdout);
+    assert.equal(letter.replayed_at, '2026-11-22T10:00:00Z');
   });
 
   it('through bin/svc: --json is the whole of stdout, the empty-result note only on stderr', async () => {

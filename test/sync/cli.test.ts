@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.ts';
+import { wireTime } from '../../src/domain/clock.ts';
 import { issueOperatorKey, issuePartnerKey } from '../../src/services/api-keys.ts';
 import { findApiKey } from '../../src/store/repositories/api-keys-repo.ts';
 import { acquireLease } from '../../src/store/repositories/leases-repo.ts';
@@ -62,7 +63,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.equal(rx.received.at(-1)?.eventId, eventId);
     const history = await svc('admin', 'deliveries', '--event', eventId);
     assert.match(history.stdout, /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\n/);
-    assert.match(history.stdout, new RegExp(`^${T0}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'));
+    assert.match(history.stdout, new RegExp(`^${wireTime(T0)}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'));
   });
 
   it('sync --dry-run lists what it would send and sends nothing', async () => {
@@ -93,11 +94,11 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.match((await svc('sync')).stdout, /1 dead-lettered/);
     const listed = await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--event-type', 'crew.status.changed');
     assert.equal(listed.stdout, 'event_id\tpartner_id\tevent_type\tdead_at\treplayed_at\treason\n' +
-      `${eventId}\tptn_a\tcrew.status.changed\t${T0}\t-\tpermanent failure: HTTP 410\n`);
+      `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\t-\tpermanent failure: HTTP 410\n`);
     status = 204;
     const replay = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a', '--since', '2026-11-22');
     assert.equal(replay.code, 0, replay.stderr);
-    assert.equal(replay.stdout, `${eventId}\tptn_a\tcrew.status.changed\t${T0}\n`);
+    assert.equal(replay.stdout, `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\n`);
     assert.match(replay.stderr, /replayed 1 dead letter/);
     assert.match((await svc('sync')).stdout, /1 delivered/);
     assert.equal(rx.received.at(-1)?.eventId, eventId);

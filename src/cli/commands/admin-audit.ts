@@ -3,11 +3,11 @@ import { AUDIT_DEFAULT_LIMIT, readAuditLog } from '../../services/audit-log.ts';
 import type { AuditEntry } from '../../store/repositories/audit-repo.ts';
 import { positiveInt, statusRange } from '../arguments.ts';
 import { commandConfig, withStore, type CliDeps } from '../context.ts';
-import { JSON_OPTION, printList, type ListRow } from '../output.ts';
+import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 
 function auditRow(e: AuditEntry): ListRow {
   return {
-    at: e.at, request_id: e.requestId, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
+    at: timeCell(e.at), request_id: e.requestId, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
     path: e.path, status: e.status, latency_ms: e.latencyMs, crew_unique_id: e.crewUniqueId, document_id: e.documentId,
     client_ip: e.clientIp,
   };

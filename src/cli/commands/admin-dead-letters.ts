@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { deliveryHistory } from '../../services/deliveries.ts';
 import { positiveInt } from '../arguments.ts';
-import { JSON_OPTION, printList, type ListRow } from '../output.ts';
+import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 function withFilters(cmd: Command): Command {
@@ -25,7 +25,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
       const route = 'svc admin replay-dead-letters';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
         const replayed = await replayDeadLetters(store.db, query(opts), deps.clock);
-        for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, d.deadAt].join('\t'));
+        for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, timeCell(d.deadAt)].join('\t'));
         println(deps.stderr, `replayed ${replayed.length} dead letter(s); run \`svc sync\` to deliver them now`);
       }));
     });
@@ -38,7 +38,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const letters = await findDeadLetters(store.db, { ...query(opts), limit: opts.limit });
         const rows = letters.map((d): ListRow => ({
-          event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: d.deadAt, replayed_at: d.replayedAt, reason: d.reason,
+          event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: timeCell(d.deadAt), replayed_at: timeCell(d.replayedAt), reason: d.reason,
         }));
         printList(deps, rows, { json: opts.json, empty: 'no dead letters match' });
       });
@@ -54,7 +54,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const attempts = await deliveryHistory(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
         const rows = attempts.map((a): ListRow => ({
-          attempted_at: a.attemptedAt, event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
+          attempted_at: timeCell(a.attemptedAt), event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
           outcome: a.outcome, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, url: a.url,
         }));
         printList(deps, rows, { json: opts.json, empty: 'no delivery attempts match' });

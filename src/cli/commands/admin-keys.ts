@@ -2,13 +2,13 @@ import { Command, Option } from 'commander';
 import { KEY_MODES, type KeyMode } from '../../domain/vocabulary.ts';
 import type { ApiKeyRecord } from '../../domain/api-keys.ts';
 import { issueOperatorKey, issuePartnerKey, listKeys } from '../../services/api-keys.ts';
-import { JSON_OPTION, printList, type ListRow } from '../output.ts';
+import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 function keyRow(k: ApiKeyRecord): ListRow {
   return {
     key_id: k.keyId, partner_id: k.partnerId, kind: k.kind, status: k.status, key_hint: `${k.prefix}…${k.last4}`,
-    created_at: k.createdAt, revoked_at: k.revokedAt, label: k.label,
+    created_at: timeCell(k.createdAt), revoked_at: timeCell(k.revokedAt), label: k.label,
   };
 }
 

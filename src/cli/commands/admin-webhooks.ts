@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
-import { JSON_OPTION, printList, type ListRow } from '../output.ts';
+import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
@@ -42,7 +42,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const rows = (await listWebhookEndpoints(store.db)).map((e): ListRow => ({
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
-          subscribed_events: e.subscribedEvents, updated_at: e.updatedAt, rotation_pending_until: pendingRotation(e, deps.clock()) ?? '-',
+          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, deps.clock()) ?? '-',
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
       });
