@@ -1,4 +1,4 @@
-import type { ComplianceEvaluation, ModuleRow, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
+import type { ComplianceEvaluation, ComplianceSummary, ModuleRow, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
 import type { ComplianceSource } from '../vocabulary.ts';
 import { wireTime } from '../clock.ts';
 
@@ -52,7 +52,7 @@ export interface ComplianceCheckWire {
   as_of: string;
   overall_status: OverallStatus;
   compliance_source: WireOptions['source'];
-  summary: { total: number; met: number; expiring: number; expired: number; missing: number; pending: number };
+  summary: ComplianceSummary;
   requirements: RequirementRowWire[];
 }
 
@@ -101,7 +101,6 @@ function rowWire(r: RequirementRow, o: WireOptions): RequirementRowWire {
 }
 
 export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): ComplianceCheckWire {
-  const s = e.summary;
   return {
     crew_unique_id: o.crewUniqueId,
     vessel_id: e.vesselId,
@@ -109,14 +108,14 @@ export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): Compl
     as_of: wireTime(o.asOf),
     overall_status: e.overallStatus,
     compliance_source: o.source,
-    summary: { total: s.total, met: s.met, expiring: s.expiring, expired: s.expired, missing: s.missing, pending: s.pending },
+    // The summary's counts are the wire's, name for name (total and one per row status).
+    summary: { ...e.summary },
     requirements: e.requirements.map((r) => rowWire(r, o)),
   };
 }
 
-/** Earliest expiry among required rows that are met or expiring (docs/decisions.md §7), or null. */
 /**
- * Earliest expiry among required met/expiring rows. Without crew:medical:read, medical rows'
+ * Earliest expiry among required met/expiring rows (docs/decisions.md §7), or null. Without crew:medical:read, medical rows'
  * expiry fields are withheld (docs/decisions.md §6), so they do not count here either.
  */
 export function nextExpiryDate(e: ComplianceEvaluation, medicalVisible = true): string | null {
