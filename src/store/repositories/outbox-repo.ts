@@ -24,9 +24,12 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
   };
 }
 
-/** Writes new events; the sync diff calls this inside its transaction. */
+/** Rows per insert: 13 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
+const INSERT_CHUNK = 2000;
+
+/** Writes new events, one statement per 2,000; the sync diff calls this inside its transaction. */
 export async function insertOutboxEvents(db: Db, rows: readonly Insertable<OutboxEventsTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('outbox_events').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insertInto('outbox_events').values(rows.slice(i, i + INSERT_CHUNK)).execute();
 }
 
 export async function findOutboxEvent(db: Db, eventId: string): Promise<OutboxEvent | undefined> {

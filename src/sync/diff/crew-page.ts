@@ -10,7 +10,7 @@ import { documentsByIds, listListableDocuments } from '../../store/repositories/
 import { assignmentsOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
 import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
-import { diffPage, type PairFilter } from './page-diff.ts';
+import { diffPage, type PageData, type PairFilter } from './page-diff.ts';
 import type { PartnerPlan } from './plan.ts';
 import { wireTime } from '../../domain/clock.ts';
 
@@ -45,18 +45,31 @@ function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: strin
   };
 }
 
-/**
- * Reads one page of crew for the given partners and diffs it against their snapshots; counts the
- * events into each plan's result. Writes nothing (see commitPage).
- */
-export async function diffCrewPage(run: RunContext, plans: readonly PartnerPlan[], crewIds: readonly string[], only?: PairFilter): Promise<PageOutcome> {
-  const { db, today } = run;
+/** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
+export interface CrewPage {
+  crewIds: readonly string[];
+  only?: PairFilter;
+  also?: (trx: Db) => Promise<void>;
+}
+
+/** Everything one page needs from the store, for every planned partner at once. */
+async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], crewIds: readonly string[]): Promise<PageData> {
+  const { db } = run;
   const partnerIds = plans.map((p) => p.partner.partnerId);
   const [assignments, signals, documents, consents, snapshots] = await Promise.all([
     assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
     consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
   ]);
-  const diff = diffPage(plans, { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels }, run.catalogue, today, run.windowDays, only);
+  return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels };
+}
+
+/**
+ * Diffs a page already read against the partners' snapshots; counts the events into each plan's
+ * result. Writes nothing (see commitPage).
+ */
+async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data: PageData, only?: PairFilter): Promise<PageOutcome> {
+  const { db, today } = run;
+  const diff = diffPage(plans, data, run.catalogue, today, run.windowDays, only);
   const departed = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((d) => [d.documentId, d]));
   for (const { partnerId, documentId } of diff.vanished) {
     const doc = departed.get(documentId);
@@ -75,10 +88,36 @@ export async function diffCrewPage(run: RunContext, plans: readonly PartnerPlan[
 }
 
 /**
+ * Diffs and commits pages one after the other until `next` returns null, `committed` called after
+ * each. The next page is read while the current one is diffed and written, so the store works
+ * while this process computes. Pages hold distinct crew, so what a page writes is never what the
+ * page read ahead needs; a read left behind by a failure or a stop is abandoned.
+ */
+export async function diffPages(
+  run: RunContext, plans: readonly PartnerPlan[], next: () => Promise<CrewPage | null>, committed: (page: CrewPage) => void,
+): Promise<void> {
+  const read = (page: CrewPage | null) => {
+    const p = page && readCrewPage(run, plans, page.crewIds);
+    p?.catch(() => {});
+    return p;
+  };
+  let current = await next();
+  let reading = read(current);
+  while (current) {
+    const data = await reading!;
+    const following = await next();
+    reading = read(following);
+    await commitPage(run, await diffReadPage(run, plans, data, current.only), current.also);
+    committed(current);
+    current = following;
+  }
+}
+
+/**
  * Writes a page's events and snapshots, and whatever `also` adds (the change reader's position),
  * in one transaction: a crash loses nothing and a rerun invents nothing. A dry run writes nothing.
  */
-export async function commitPage(run: RunContext, page: PageOutcome | null, also?: (trx: Db) => Promise<void>): Promise<void> {
+async function commitPage(run: RunContext, page: PageOutcome | null, also?: (trx: Db) => Promise<void>): Promise<void> {
   if (run.dryRun) return;
   const empty = !page || (page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0);
   if (empty && !also) return;

@@ -2,7 +2,7 @@ import type { Change, ChangePosition } from '../../store/repositories/changes-re
 import { pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { deleteSnapshots, dueCrewPage, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
-import { commitPage, diffCrewPage, type RunContext } from './crew-page.ts';
+import { diffPages, type CrewPage, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** Tables whose writes concern whole fleets: a partner's (partner_id set) or every partner's (catalogue). */
@@ -17,13 +17,13 @@ export type Progress = (crew: number) => void;
  */
 export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<void> {
   const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
-  for (let after: string | null = null; ;) {
+  let after: string | null = null;
+  await diffPages(run, plans, async () => {
     const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
-    if (crewIds.length === 0) break;
+    if (crewIds.length === 0) return null;
     after = crewIds[crewIds.length - 1]!;
-    await commitPage(run, await diffCrewPage(run, plans, crewIds));
-    progress(crewIds.length);
-  }
+    return { crewIds };
+  }, (page) => progress(page.crewIds.length));
   if (run.dryRun) return;
   for (const plan of plans) {
     for (let after: string | null = null; ;) {
@@ -39,14 +39,16 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
 /** Crew with a pair whose next time-driven change date has come (a document expiring, entering the window). */
 export async function duePass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, done: Set<string>, progress: Progress): Promise<void> {
   const partnerIds = plans.map((p) => p.partner.partnerId);
-  for (let after: string | null = null; ;) {
+  let after: string | null = null;
+  await diffPages(run, plans, async () => {
     const crewIds = await dueCrewPage(run.db, partnerIds, run.today, after, pageSize);
-    if (crewIds.length === 0) return;
+    if (crewIds.length === 0) return null;
     after = crewIds[crewIds.length - 1]!;
-    await commitPage(run, await diffCrewPage(run, plans, crewIds));
-    for (const id of crewIds) done.add(id);
-    progress(crewIds.length);
-  }
+    return { crewIds };
+  }, (page) => {
+    for (const id of page.crewIds) done.add(id);
+    progress(page.crewIds.length);
+  });
 }
 
 /** Crew member → the partners whose view of them a change can alter ('all': every partner). */
@@ -80,29 +82,31 @@ export async function changePass(
   options: { pageSize: number; chunk: number; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
   let position = from;
-  for (;;) {
+  const queued: CrewPage[] = [];
+  // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
+  const nextChunk = async (): Promise<boolean> => {
     const changes = await readChanges(run.db, position, horizon, options.chunk);
-    if (changes.length === 0) return position;
+    if (changes.length === 0) return false;
     const last = changes[changes.length - 1]!;
-    position = { tx: last.tx, seq: last.seq };
+    const reached = { tx: last.tx, seq: last.seq };
+    position = reached;
     const targets = plans.length > 0 ? await targetsOf(run, changes) : new Map();
     const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
-    const reached = position;
+    // Marked before their pages commit: the next chunk is planned while this one's last page is written.
+    for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
+    const only = (partnerId: string, id: string) => {
+      const t = targets.get(id)!;
+      return t === 'all' || t.has(partnerId);
+    };
     const advance = async (trx: RunContext['db']) => {
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
       await pruneChanges(trx, reached);
     };
-    if (crew.length === 0) await commitPage(run, null, advance);
-    for (let i = 0; i < crew.length; i += options.pageSize) {
-      const page = crew.slice(i, i + options.pageSize);
-      const only = (partnerId: string, id: string) => {
-        const t = targets.get(id)!;
-        return t === 'all' || t.has(partnerId);
-      };
-      const lastPage = i + options.pageSize >= crew.length;
-      await commitPage(run, await diffCrewPage(run, plans, page, only), lastPage ? advance : undefined);
-      options.progress(page.length);
-    }
-    for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
-  }
+    for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only });
+    if (queued.length === 0) queued.push({ crewIds: [] });
+    queued[queued.length - 1]!.also = advance;
+    return true;
+  };
+  await diffPages(run, plans, async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null), (page) => options.progress(page.crewIds.length));
+  return position;
 }
