@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { beforeEach, it } from 'node:test';
+import {
+  deleteSnapshots, dueCrewPage, findSyncCursor, findSyncState, readSnapshots, recordSyncRun, saveSyncCursor, snapshotCrewPage,
+  writeSnapshots, type SnapshotWrite,
+} from '../../src/store/repositories/sync-state-repo.ts';
+import { describeEachStore } from '../support/stores.ts';
+
+const T = '2026-11-22T10:00:00.000Z';
+const crew = (n: number) => `crew_${String(n).padStart(4, '0')}`;
+
+describeEachStore('sync snapshots, cursor and per-partner state in the store', ({ store }) => {
+  beforeEach(async () => {
+    for (const t of ['sync_snapshots', 'sync_state', 'settings'] as const) await store().db.deleteFrom(t).execute();
+  });
+  const snap = (partnerId: string, n: number, nextDue: string | null = null, status = 'v1'): SnapshotWrite =>
+    ({ partnerId, crewUniqueId: crew(n), state: { status, docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue });
+
+  it('snapshots are read back per partner|crew; a rewrite replaces the state; absent pairs are absent; deletion is per partner', async () => {
+    const db = store().db;
+    await writeSnapshots(db, [snap('ptn_a', 1), snap('ptn_a', 2, '2026-12-01'), snap('ptn_b', 1)], T);
+    await writeSnapshots(db, [snap('ptn_a', 1, '2027-01-01', 'v2')], T);
+    const read = await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2), crew(3)]);
+    assert.deepEqual([...read.keys()].sort(), [`ptn_a|${crew(1)}`, `ptn_a|${crew(2)}`, `ptn_b|${crew(1)}`]);
+    assert.deepEqual(read.get(`ptn_a|${crew(1)}`), { state: { status: 'v2', docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue: '2027-01-01' });
+    assert.equal(read.get(`ptn_b|${crew(1)}`)?.nextDue, null);
+    assert.equal((await readSnapshots(db, [], [crew(1)])).size, 0);
+    await deleteSnapshots(db, 'ptn_a', [crew(1), crew(3)]);
+    assert.deepEqual([...(await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2)])).keys()].sort(), [`ptn_a|${crew(2)}`, `ptn_b|${crew(1)}`]);
+  });
+
+  it('more crew than one statement takes (2,000) are read and deleted whole', async () => {
+    const db = store().db;
+    const ids = Array.from({ length: 4500 }, (_, i) => i);
+    await writeSnapshots(db, ids.map((n) => snap('ptn_a', n)), T);
+    assert.equal((await readSnapshots(db, ['ptn_a'], ids.map(crew))).size, 4500);
+    await deleteSnapshots(db, 'ptn_a', ids.slice(0, 4400).map(crew));
+    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 1000), ids.slice(4400).map(crew));
+  });
+
+  it('due crew: next_due on or before today for any of the partners, each crew member once, a keyset page at a time', async () => {
+    const db = store().db;
+    await writeSnapshots(db, [
+      snap('ptn_a', 1, '2026-11-22'), snap('ptn_b', 1, '2026-11-01'), snap('ptn_a', 2, '2026-11-23'), snap('ptn_a', 3, '2026-10-01'),
+      snap('ptn_a', 4, null), snap('ptn_c', 5, '2026-01-01'), snap('ptn_b', 6, '2026-11-20'),
+    ], T);
+    const today = '2026-11-22';
+    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, null, 10), [crew(1), crew(3), crew(6)]);
+    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, null, 2), [crew(1), crew(3)]);
+    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, crew(3), 2), [crew(6)]);
+    assert.deepEqual(await dueCrewPage(db, [], today, null, 10), []);
+    assert.deepEqual(await dueCrewPage(db, ['ptn_a'], '2026-09-30', null, 10), []);
+  });
+
+  it('snapshot crew of one partner, a keyset page at a time, in id order', async () => {
+    const db = store().db;
+    await writeSnapshots(db, [snap('ptn_a', 3), snap('ptn_a', 1), snap('ptn_b', 2), snap('ptn_a', 2)], T);
+    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 2), [crew(1), crew(2)]);
+    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', crew(2), 2), [crew(3)]);
+    assert.deepEqual(await snapshotCrewPage(db, 'ptn_none', null, 2), []);
+  });
+
+  it('the cursor: undefined until saved, then the last one saved', async () => {
+    const db = store().db;
+    assert.equal(await findSyncCursor(db), undefined);
+    await saveSyncCursor(db, { position: null, windowDays: 30, today: '2026-11-22' });
+    const next = { position: { tx: 7, seq: 42 }, windowDays: 60, today: '2026-11-23' };
+    await saveSyncCursor(db, next);
+    assert.deepEqual(await findSyncCursor(db), next);
+  });
+
+  it("a partner's state: a baseline run records both times; a later run only the last run; without a baseline nothing", async () => {
+    const db = store().db;
+    assert.equal(await findSyncState(db, 'ptn_a'), undefined);
+    await recordSyncRun(db, 'ptn_a', '2026-11-22T09:00:00.000Z', false);
+    assert.equal(await findSyncState(db, 'ptn_a'), undefined, 'not a baseline: nothing to update');
+    await recordSyncRun(db, 'ptn_a', T, true);
+    await recordSyncRun(db, 'ptn_a', '2026-11-22T10:15:00.000Z', false);
+    assert.deepEqual(await findSyncState(db, 'ptn_a'), { baselineAt: T, lastRunAt: '2026-11-22T10:15:00.000Z' });
+    await recordSyncRun(db, 'ptn_a', '2026-11-23T00:00:00.000Z', true);
+    assert.deepEqual(await findSyncState(db, 'ptn_a'), { baselineAt: '2026-11-23T00:00:00.000Z', lastRunAt: '2026-11-23T00:00:00.000Z' });
+  });
+});
