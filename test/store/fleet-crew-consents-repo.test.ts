@@ -47,6 +47,15 @@ describeEachStore('fleet, crew and consents in the store', ({ store }) => {
     assert.equal(await findCrewProfile(db, 'crew_nobody'), undefined);
   });
 
+  it('a stored address reads with every part, missing ones null; absent JSON parts read as empty lists or null', async () => {
+    const db = store().db;
+    assert.deepEqual((await findCrewProfile(db, 'crew_ana'))?.address, {
+      line1: null, line2: null, city: 'Lisbon', region: 'Lisboa', postal_code: '1100-001', country_code: 'PT',
+    });
+    const ben = (await findCrewProfile(db, 'crew_ben'))!;
+    assert.deepEqual([ben.address, ben.passport, ben.languages, ben.skills, ben.visas, ben.employmentHistory], [null, null, [], [], [], []]);
+  });
+
   it('consents by partner and crew member, one category at a time', async () => {
     const db = store().db;
     assert.equal(await hasConsent(db, 'ptn_full', 'crew_cho', 'status'), true);
@@ -57,5 +66,8 @@ describeEachStore('fleet, crew and consents in the store', ({ store }) => {
     assert.deepEqual([...of.get('crew_cho')!], ['status']);
     const both = await consentsForPartners(db, ['ptn_full', 'ptn_basic'], ['crew_ana']);
     assert.equal(both.get('ptn_basic')?.get('crew_ana')?.size, 4);
+    assert.deepEqual([...both.keys()], ['ptn_full', 'ptn_basic'], 'every partner asked for has an entry');
+    assert.equal((await consentsForPartners(db, [], ['crew_ana'])).size, 0);
+    assert.equal((await consentsFor(db, 'ptn_nobody', ['crew_ana'])).size, 0);
   });
 });
