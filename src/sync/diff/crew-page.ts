@@ -32,7 +32,7 @@ export interface RunContext {
 
 /** One diffed page, ready to commit: the events to write, the snapshots to write and to forget. */
 export interface PageOutcome {
-  outbox: Array<{ partnerId: string; event: PlannedEvent }>;
+  outbox: Array<{ plan: PartnerPlan; event: PlannedEvent }>;
   writes: SnapshotWrite[];
   departed: Array<{ partnerId: string; crewUniqueId: string }>;
 }
@@ -63,10 +63,7 @@ async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], crew
   return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels };
 }
 
-/**
- * Diffs a page already read against the partners' snapshots; counts the events into each plan's
- * result. Writes nothing (see commitPage).
- */
+/** Diffs a page already read against the partners' snapshots. Writes nothing (see commitPage). */
 async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data: PageData, only?: PairFilter): Promise<PageOutcome> {
   const { db, today } = run;
   const diff = diffPage(plans, data, run.catalogue, today, run.windowDays, only);
@@ -77,21 +74,21 @@ async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data
     if (event) diff.events.push({ partnerId, event });
   }
   const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
-  const outbox = diff.events.filter(({ partnerId, event }) => {
+  const outbox: PageOutcome['outbox'] = [];
+  for (const { partnerId, event } of diff.events) {
     const plan = byId.get(partnerId)!;
-    if (plan.baseline || !plan.subscribed.has(event.type)) return false;
-    plan.result.events[event.type] = (plan.result.events[event.type] ?? 0) + 1;
-    plan.result.planned?.push(event);
-    return true;
-  });
+    if (!plan.baseline && plan.subscribed.has(event.type)) outbox.push({ plan, event });
+  }
   return { outbox, writes: diff.writes, departed: diff.departed };
 }
 
 /**
  * Diffs and commits pages one after the other until `next` returns null, `committed` called after
- * each. The next page is read while the current one is diffed and written, so the store works
- * while this process computes. Pages hold distinct crew, so what a page writes is never what the
- * page read ahead needs; a read left behind by a failure or a stop is abandoned.
+ * each commit. Three pages are in hand at once: the next one is read and the one before is written
+ * while the current one is diffed, so the store works while this process computes. Pages hold
+ * distinct crew, so no page reads what another writes; commits stay in page order (the change
+ * reader's position moves with the last page of its chunk). A failure or a stop (thrown by
+ * `committed`) ends the loop: the page diffed meanwhile is not written, a read ahead is abandoned.
  */
 export async function diffPages(
   run: RunContext, plans: readonly PartnerPlan[], next: () => Promise<CrewPage | null>, committed: (page: CrewPage) => void,
@@ -101,34 +98,42 @@ export async function diffPages(
     p?.catch(() => {});
     return p;
   };
+  let writing: Promise<void> = Promise.resolve();
   let current = await next();
   let reading = read(current);
   while (current) {
     const data = await reading!;
     const following = await next();
     reading = read(following);
-    await commitPage(run, await diffReadPage(run, plans, data, current.only), current.also);
-    committed(current);
+    const outcome = await diffReadPage(run, plans, data, current.only);
+    await writing;
+    const page = current;
+    writing = commitPage(run, outcome, page.also).then(() => committed(page));
+    writing.catch(() => {});
     current = following;
   }
+  await writing;
 }
 
 /**
  * Writes a page's events and snapshots, and whatever `also` adds (the change reader's position),
  * in one transaction: a crash loses nothing and a rerun invents nothing. A dry run writes nothing.
+ * The events are counted into each plan's result once written (or, dry, once planned).
  */
-async function commitPage(run: RunContext, page: PageOutcome | null, also?: (trx: Db) => Promise<void>): Promise<void> {
-  if (run.dryRun) return;
-  const empty = !page || (page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0);
-  if (empty && !also) return;
-  await run.db.transaction().execute(async (trx) => {
-    if (page) {
-      await insertOutboxEvents(trx, page.outbox.map(({ partnerId, event }) => envelope(run.newId(), event, partnerId, run.at)));
+async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) => Promise<void>): Promise<void> {
+  const empty = page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0;
+  if (!run.dryRun && (!empty || also)) {
+    await run.db.transaction().execute(async (trx) => {
+      await insertOutboxEvents(trx, page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at)));
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);
       for (const [partnerId, crew] of departed) await deleteSnapshots(trx, partnerId, crew);
-    }
-    await also?.(trx);
-  });
+      await also?.(trx);
+    });
+  }
+  for (const { plan, event } of page.outbox) {
+    plan.result.events[event.type] = (plan.result.events[event.type] ?? 0) + 1;
+    plan.result.planned?.push(event);
+  }
 }
