@@ -1,15 +1,27 @@
 // API under load: autocannon on loopback, keep-alive, 32 connections, against `svc` in its own
 // process, beside a bare Koa route serving the same JSON body from memory. Run: npm run bench:api
+// Env: BENCH_SECONDS (per run), BENCH_CREW, BENCH_API_DB (database / SQLite file name, so two runs
+// need not share one), BENCH_API_CASES (comma-separated parts of case names: only those run),
+// BENCH_API_STORES (sqlite,postgres), BENCH_API_SVC_ARGS (extra node flags for the svc process,
+// e.g. --cpu-prof), BENCH_API_REUSE=1 (keep the database of an earlier run with the same
+// BENCH_API_DB and BENCH_CREW instead of generating it again). A filtered run prints its figures but does not rewrite docs/benchmarks.md.
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
-import { freshStore, partnerKey, postgresAvailable, seed } from './support/setup.ts';
+import { openStore, type Store } from '../src/store/connect.ts';
+import { freshStore, partnerKey, postgresAvailable, seed, storeUrl } from './support/setup.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const CREW = Number(process.env.BENCH_CREW ?? 11_200); // ≈10,000 on live vessels (every 10th vessel is test-flagged)
+const DB_NAME = process.env.BENCH_API_DB ?? 'svc_bench_api';
+const CASE_FILTER = (process.env.BENCH_API_CASES ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+const STORES = (process.env.BENCH_API_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const SVC_NODE_ARGS = (process.env.BENCH_API_SVC_ARGS ?? '').split(' ').filter((s) => s !== '');
+const FILTERED = CASE_FILTER.length > 0 || !STORES.includes('sqlite') || !STORES.includes('postgres');
 
 interface Case {
   name: string;
@@ -18,7 +30,7 @@ interface Case {
   body?: string;
   /** Send the sample's ETag as If-None-Match (a 304 then counts as a success). */
   conditional?: boolean;
-  /** Ask for a different one of these paths on every request (no cache can help). */
+  /** Ask for a different one of these paths on every request, of a server without the body cache (no cache may help). */
   rotate?: string[];
 }
 
@@ -40,10 +52,28 @@ async function load(port: number, c: Case, key: string, etag?: string): Promise<
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: failed + result.errors };
 }
 
-async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
-  const { url } = await freshStore(dialect, 'svc_bench_api');
+async function seeded(dialect: 'sqlite' | 'postgres'): Promise<Store> {
+  const { url } = await freshStore(dialect, DB_NAME);
   process.stderr.write(`${dialect}: seeding ${CREW} crew\n`);
-  const store = await seed(url, { crew: CREW, vessels: 20, partners: 1, docsPerCrew: 10, seed: 1 });
+  return seed(url, { crew: CREW, vessels: 20, partners: 1, docsPerCrew: 10, seed: 1 });
+}
+
+/** With BENCH_API_REUSE=1, the store an earlier run generated at this size, if there is one. */
+async function reusedStore(dialect: 'sqlite' | 'postgres'): Promise<Store | null> {
+  if (process.env.BENCH_API_REUSE !== '1') return null;
+  const url = storeUrl(dialect, DB_NAME);
+  if (dialect === 'sqlite' && !existsSync(url.slice('sqlite:'.length))) return null;
+  const store = await openStore(url).catch(() => null);
+  if (!store) return null;
+  const n = await sql<{ n: number }>`select count(*) as n from crew`.execute(store.db).then((r) => Number(r.rows[0]!.n), () => -1);
+  if (n === CREW) return store;
+  await store.close();
+  return null;
+}
+
+async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
+  const url = storeUrl(dialect, DB_NAME);
+  const store = await reusedStore(dialect) ?? await seeded(dialect);
   const key = await partnerKey(store, 'gen_ptn_000');
   const crew = await sql<{ crew_unique_id: string }>`
     select c.crew_unique_id from consents c join assignments a on a.crew_unique_id = c.crew_unique_id
@@ -66,21 +96,24 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
   const cases: Case[] = [
     { name: 'fleet page (limit 200)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200' },
     { name: 'fleet page, matching If-None-Match (304)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200', conditional: true },
-    { name: `profile, a different crew member each call (${profiles.length})`, method: 'GET', path: profiles[0]!, rotate: profiles },
+    { name: `profile, a different crew member each call (${profiles.length}), no body cache`, method: 'GET', path: profiles[0]!, rotate: profiles },
     { name: 'documents list', method: 'GET', path: `/api/v2/employers/me/crew/${id}/documents` },
     { name: 'profile', method: 'GET', path: `/api/v2/employers/me/crew/${id}/profile` },
     { name: 'compliance check', method: 'POST', path: `/api/v2/employers/me/crew/${id}/compliance-checks`, body: '{}' },
   ];
   const rows: string[][] = [];
-  const svc = await startChild(['svc', url]);
+  const svc = await startChild(['svc', url], undefined, SVC_NODE_ARGS);
+  const uncached = await startChild(['svc', url, 'uncached'], undefined, SVC_NODE_ARGS);
   try {
-    for (const c of cases) {
-      const sample = await fetch(`http://127.0.0.1:${svc.port}${c.path}`, {
+    for (const c of cases.filter((k) => CASE_FILTER.length === 0 || CASE_FILTER.some((f) => k.name.toLowerCase().includes(f)))) {
+      // The rotating case cycles through its paths several times a run: a cache would answer the later rounds.
+      const server = c.rotate ? uncached : svc;
+      const sample = await fetch(`http://127.0.0.1:${server.port}${c.path}`, {
         method: c.method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: c.body,
       });
       if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${await sample.text()}`);
       const body = await sample.text();
-      const real = await load(svc.port, c, key, c.conditional ? sample.headers.get('etag') ?? undefined : undefined);
+      const real = await load(server.port, c, key, c.conditional ? sample.headers.get('etag') ?? undefined : undefined);
       const bare = await startChild(['bare', body]);
       const base = await load(bare.port, c, key).finally(() => bare.stop());
       const line = [dialect, c.name, `${(body.length / 1024).toFixed(1)} KiB`, real.rps.toFixed(0), `${real.p50} / ${real.p99}`,
@@ -90,22 +123,26 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
     }
   } finally {
     await svc.stop();
+    await uncached.stop();
   }
   return rows;
 }
 
 const loadAtStart = loadavg()[0]!.toFixed(1);
-const rows = await runDialect('sqlite');
-if (await postgresAvailable()) rows.push(...(await runDialect('postgres')));
-else process.stderr.write('Postgres does not answer: its half is skipped\n');
+const rows = STORES.includes('sqlite') ? await runDialect('sqlite') : [];
+if (STORES.includes('postgres') && await postgresAvailable()) rows.push(...(await runDialect('postgres')));
+else if (STORES.includes('postgres')) process.stderr.write('Postgres does not answer: its half is skipped\n');
 
 const body = `Command: \`npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in the parent
 process, each server in its own process). Machine: ${machineLine()}. Data: \`svc fixtures generate --crew ${CREW} --vessels 20
 --partners 1 --docs-per-crew 10\` (≈10,000 crew on the partner's live fleet). Every request is authenticated, rate-limited
 (tokens claimed from the store in blocks) and audited (one row per request, written in batches), as in production.
 Machine load (1-minute load average, the machine is shared): ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end.
-A 304 counts as a success only in the If-None-Match case.
+A 304 counts as a success only in the If-None-Match case. The fleet page, profile and documents list repeat one request, so
+after the first call they are answered from the body cache (docs/api.md, "Conditional requests"; the data version is still
+read for each call); the compliance check (a POST) is evaluated every time, and the rotating profile case is served by a
+second svc process without the body cache.
 
 ${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare', 'non-2xx'], rows)}`;
-writeSection('API under load', body);
+if (!FILTERED) writeSection('API under load', body);
 console.log(body);

@@ -3,9 +3,9 @@ import { createInterface } from 'node:readline';
 
 /** A server started in its own process; resolves once it prints `ready <port>`. */
 export async function startChild(
-  args: string[], script = 'bench/support/serve-child.ts',
+  args: string[], script = 'bench/support/serve-child.ts', nodeArgs: string[] = [],
 ): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {

@@ -1,5 +1,6 @@
 // A server in its own process for the load benchmark: `svc` (the real app over a store) or
 // `bare` (a plain Koa route answering a fixed JSON body from memory, the ceiling to compare with).
+// `svc <url> uncached` serves without the body cache, for cases no cache may help.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -8,7 +9,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/connect.ts';
 
-const [mode, arg] = process.argv.slice(2);
+const [mode, arg, option] = process.argv.slice(2);
 let app: Koa<any>;
 if (mode === 'bare') {
   const body = Buffer.from(arg ?? '{}');
@@ -20,7 +21,9 @@ if (mode === 'bare') {
 } else {
   const store = await openStore(arg!);
   const config = loadConfig({}, { databaseUrl: arg!, rateLimitDefault: 100_000_000, logLevel: 'silent' });
-  app = createApp({ db: store.db, config, clock: () => new Date(), logger: pino({ level: 'silent' }) });
+  app = createApp({
+    db: store.db, config, clock: () => new Date(), logger: pino({ level: 'silent' }), ...(option === 'uncached' ? { bodyCache: null } : {}),
+  });
 }
 const server = createServer(app.callback());
 server.keepAliveTimeout = 60_000;

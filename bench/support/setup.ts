@@ -8,21 +8,27 @@ import { migrateToLatest } from '../../src/store/migrator.ts';
 
 export const PG_ADMIN_URL = process.env.SVC_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** Where freshStore puts a benchmark's store: `.bench/<name>.db` or a Postgres database `<name>`. */
+export function storeUrl(dialect: 'sqlite' | 'postgres', name: string): string {
+  if (dialect === 'sqlite') return `sqlite:.bench/${name}.db`;
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** A fresh store of a dialect for one benchmark: `.bench/<name>.db` or a Postgres database `<name>`. */
 export async function freshStore(dialect: 'sqlite' | 'postgres', name: string): Promise<{ url: string }> {
   if (dialect === 'sqlite') {
     mkdirSync('.bench', { recursive: true });
     for (const ext of ['', '-wal', '-shm']) rmSync(`.bench/${name}.db${ext}`, { force: true });
-    return { url: `sqlite:.bench/${name}.db` };
+    return { url: storeUrl(dialect, name) };
   }
   const client = new pg.Client({ connectionString: PG_ADMIN_URL });
   await client.connect();
   await client.query(`drop database if exists ${name} with (force)`);
   await client.query(`create database ${name}`);
   await client.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString() };
+  return { url: storeUrl(dialect, name) };
 }
 
 /** Removes a store made by freshStore. */

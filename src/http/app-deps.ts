@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { OperationDeclaration } from '../openapi/operation.ts';
+import type { BodyCache } from './body-cache.ts';
 import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
@@ -26,6 +27,8 @@ export interface AppDeps {
   audit?: AuditService;
   /** Key authentication; by default a cache over `db` (src/services/auth-cache.ts). */
   authenticator?: Authenticator;
+  /** Answers of the data-versioned GETs (src/http/body-cache.ts); by default one per app, null for none. */
+  bodyCache?: BodyCache | null;
 }
 
 /** What route modules and middleware receive: the app deps plus services built once per app. */
@@ -37,6 +40,8 @@ export interface RouteDeps extends Required<AppDeps> {
   catalogue: CatalogueCache;
   /** Key authentication with an in-process cache; revocations through this process call `invalidate()`. */
   authenticator: Authenticator;
+  /** The store's data version (src/services/data-version.ts), one read shared by the calls that wait together. */
+  dataVersion: () => Promise<string | null>;
 }
 
 /** The Koa app plus the services with background work, and how to stop them. */

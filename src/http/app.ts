@@ -4,9 +4,11 @@ import Koa from 'koa';
 import { createAuditService } from '../services/audit.ts';
 import { createAuthenticator } from '../services/auth-cache.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
+import { dataVersionReader } from '../services/data-version.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule, SvcApp } from './app-deps.ts';
+import { BodyCache } from './body-cache.ts';
 import { apiHeaders } from './middleware/api-headers.ts';
 import { audit, refuseUnaudited } from './middleware/audit.ts';
 import { compression } from './middleware/compression.ts';
@@ -28,6 +30,8 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     authenticator: deps.authenticator ?? createAuthenticator(deps.db),
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
     catalogue: new CatalogueCache(deps.clock),
+    bodyCache: deps.bodyCache === undefined ? new BodyCache() : deps.bodyCache,
+    dataVersion: dataVersionReader(deps.db),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { dialectOf } from '../store/dialect-of.ts';
+import { groupCommit } from './group-commit.ts';
 import { changeHorizon } from '../store/repositories/changes-repo.ts';
 import { changeMarks } from '../store/repositories/data-version-repo.ts';
 
@@ -29,4 +30,25 @@ export async function dataVersion(db: Db): Promise<string | null> {
   }
   if (horizon <= tx) return null;
   return `${tx}.${seq}`;
+}
+
+/** Orders two versions given by dataVersion: negative when `a` is older than `b`. */
+export function compareDataVersions(a: string, b: string): number {
+  const [ta, sa] = a.split('.').map(Number) as [number, number];
+  const [tb, sb] = b.split('.').map(Number) as [number, number];
+  return ta !== tb ? ta - tb : sa - sb;
+}
+
+/**
+ * dataVersion shared by concurrent callers: the calls that arrive while one read is in flight are
+ * answered together by the next read, which starts after they arrived, so each caller still gets a
+ * version read after its call began (it sees every write committed before that). Under load a
+ * burst of requests costs one or two reads instead of one each; alone, a call reads at once.
+ */
+export function dataVersionReader(db: Db): () => Promise<string | null> {
+  const read = groupCommit<undefined, string | null>(async (calls) => {
+    const version = await dataVersion(db);
+    return calls.map(() => version);
+  });
+  return () => read(undefined);
 }
