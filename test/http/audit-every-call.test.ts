@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, it } from 'node:test';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { it } from 'node:test';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 /** POSTs a chunked body (no Content-Length) of about `size` bytes of JSON; the server may cut it off. */
 function postChunked(url: string, path: string, key: string, size: number): Promise<{ status?: number; requestId?: string }> {
@@ -34,12 +33,7 @@ function postChunked(url: string, path: string, key: string, size: number): Prom
   });
 }
 
-describeEachStore('every call has its audit row, whatever happened to its socket', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('every call has its audit row, whatever happened to its socket', (w) => {
 
   it('a chunked body over the limit: 413, and one audit row with the status, the route and the client address', async () => {
     const res = await postChunked(w.api.url, '/api/v2/employers/me/crew/lookup', w.keys.full, 320 * 1024);

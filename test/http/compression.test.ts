@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COMPRESS_THRESHOLD_BYTES } from '../../src/http/middleware/compression.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 /** A GET with raw bytes back (no decoding), to see what went over the wire. */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer }> {
@@ -17,12 +16,7 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-describeEachStore('compression of large answers', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('compression of large answers', (w) => {
 
   it('br or gzip when asked and the answer is large; the same bytes once decoded; small answers and unasked ones as they are', async () => {
     const path = `${w.api.url}/openapi.json`;

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import fc from 'fast-check';
-import { startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 const GETS = [
   '/api/v2/partners/me',
@@ -14,12 +13,7 @@ const GETS = [
   '/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download',
 ];
 
-describeEachStore('conditional GETs: strong ETags, If-None-Match, 304', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('conditional GETs: strong ETags, If-None-Match, 304', (w) => {
 
   it('every GET of the partner API has a strong ETag; If-None-Match answers 304, authenticated, rate-limited and audited', async () => {
     for (const path of GETS) {
