@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { it } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/database.ts';
 import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
@@ -9,8 +9,9 @@ import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { MAX_ATTEMPTS } from '../../src/sync/failure-policy.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
-import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { seedEndpoint, seedEvent, testClock, testDeps } from '../support/sync-world.ts';
+import type { Reply } from '../support/receiver.ts';
+import { receiverPool } from '../support/receiver-world.ts';
 
 const TIMEOUT_MS = 250;
 const MIN = 60_000;
@@ -28,15 +29,8 @@ async function events(db: Kysely<Database>, ids: readonly string[]): Promise<Map
 }
 
 describeEachStore('webhook receivers that hang, reset or answer slowly during sync', ({ store }) => {
-  const receivers: Receiver[] = [];
-  const receiver = async (behave: (eventId: string, nth: number) => Reply) => {
-    const r = await startReceiver(SECRET, (got) => behave(got.eventId, got.nth));
-    receivers.push(r);
-    return r;
-  };
-  before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b'));
-  beforeEach(async () => resetDelivery(store().db));
-  after(async () => Promise.all(receivers.map((r) => r.close())));
+  const start = receiverPool(store, 'ptn_a', 'ptn_b');
+  const receiver = (behave: (eventId: string, nth: number) => Reply) => start((got) => behave(got.eventId, got.nth));
 
   it('one run: every attempt ends within the timeout and is stored; each event is delivered or retrying with its next attempt set', async () => {
     const db = store().db;

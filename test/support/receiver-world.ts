@@ -11,10 +11,16 @@ export interface ReceiverWorld {
   reply: (n: number, r: Received) => Reply;
 }
 
+/** Seeds the partners once for the block and starts every test from an empty outbox (no endpoints, events, attempts or leases). */
+function deliveryBlock(store: () => Store, partnerIds: readonly string[]): void {
+  before(async () => seedPartners(store().db, ...partnerIds));
+  beforeEach(async () => resetDelivery(store().db));
+}
+
 /**
- * Inside a `describeEachStore` body: seeds partner ptn_a once, starts one receiver verifying
- * signatures with SECRET, and starts every test from an empty outbox (no endpoints, events,
- * attempts or leases), no requests received and the default 204 reply; closes the receiver after.
+ * Inside a `describeEachStore` body: partner ptn_a seeded once, one receiver verifying signatures
+ * with SECRET, and every test started from an empty outbox, no requests received and the default
+ * 204 reply; the receiver is closed after the block.
  *
  *   const world = receiverWorld(store);
  *   it('…', async () => { await seedEndpoint(store().db, 'ptn_a', world.rx.url); world.reply = () => ({ hang: true }); … });
@@ -28,15 +34,33 @@ export function receiverWorld(store: () => Store): ReceiverWorld {
     },
     reply: () => ({ status: 204 }),
   };
+  deliveryBlock(store, ['ptn_a']);
   before(async () => {
-    await seedPartners(store().db, 'ptn_a');
     rx = await startReceiver(SECRET, (r, n) => world.reply(n, r));
   });
-  beforeEach(async () => {
-    await resetDelivery(store().db);
+  beforeEach(() => {
     world.rx.received.length = 0;
     world.reply = () => ({ status: 204 });
   });
   after(async () => rx?.close());
   return world;
+}
+
+/**
+ * Inside a `describeEachStore` body: the partners seeded once, every test started from an empty
+ * outbox, and receivers (verifying with SECRET) started by the tests as they need them, each
+ * answering as `respond` says (204 by default); all are closed after the block.
+ *
+ *   const receiver = receiverPool(store, 'ptn_a', 'ptn_b');
+ *   it('…', async () => { const rx = await receiver(() => ({ status: 503 })); … });
+ */
+export function receiverPool(store: () => Store, ...partnerIds: string[]): (respond?: (r: Received, n: number) => Reply) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  deliveryBlock(store, partnerIds);
+  after(async () => Promise.all(started.map((r) => r.close())));
+  return async (respond) => {
+    const rx = await startReceiver(SECRET, respond);
+    started.push(rx);
+    return rx;
+  };
 }

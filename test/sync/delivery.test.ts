@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { it } from 'node:test';
 import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { refusedUrl, startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
-import { resetDelivery, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
+import { refusedUrl } from '../support/receiver.ts';
+import { receiverPool } from '../support/receiver-world.ts';
+import { seedEndpoint, seedEvent, T0, testClock, testDeps } from '../support/sync-world.ts';
 
 const MIN = 60_000;
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 
 describeEachStore('webhook delivery against a real receiver', ({ store }) => {
-  const receivers: Receiver[] = [];
-  const receiver = async (respond?: (r: any, n: number) => Reply) => {
-    const r = await startReceiver('whsec_test-secret-for-the-receiver-0123456789', respond);
-    receivers.push(r);
-    return r;
-  };
-  before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b'));
-  beforeEach(async () => resetDelivery(store().db));
-  after(async () => Promise.all(receivers.map((r) => r.close())));
+  const receiver = receiverPool(store, 'ptn_a', 'ptn_b');
 
   it('a 2xx delivers the exact stored body once, signed over timestamp.body, with every header', async () => {
     const db = store().db;
