@@ -7,14 +7,15 @@ import type { ComplianceEvaluation } from './types.ts';
  * alone, never with the data: incremental sync keeps the earliest with each snapshot and diffs
  * the pair again when it comes (docs/webhooks.md). Conservative: a date may change nothing.
  */
-/** addDays over the few distinct expiry dates a run meets, computed once each. */
-const shifted = new Map<string, string>();
+/** addDays over the few distinct expiry dates a run meets, computed once each (by shift, then date). */
+const shifted = new Map<number, Map<string, string>>();
 function shift(date: string, days: number): string {
-  const key = `${date}|${days}`;
-  let out = shifted.get(key);
+  let byDate = shifted.get(days);
+  if (!byDate) shifted.set(days, (byDate = new Map()));
+  let out = byDate.get(date);
   if (out === undefined) {
-    if (shifted.size > 50_000) shifted.clear();
-    shifted.set(key, (out = addDays(date, days)));
+    if (byDate.size > 50_000) byDate.clear();
+    byDate.set(date, (out = addDays(date, days)));
   }
   return out;
 }

@@ -46,9 +46,33 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
   return out;
 }
 
+/** Plans by vessel of their fleets, built once per set of plans. */
+const plansByVessel = new WeakMap<readonly PartnerPlan[], Map<string, PartnerPlan[]>>();
+function plansOn(plans: readonly PartnerPlan[]): Map<string, PartnerPlan[]> {
+  let byVessel = plansByVessel.get(plans);
+  if (!byVessel) {
+    byVessel = new Map();
+    for (const plan of plans) for (const v of plan.vessels) byVessel.set(v, [...(byVessel.get(v) ?? []), plan]);
+    plansByVessel.set(plans, byVessel);
+  }
+  return byVessel;
+}
+
+/** A value computed on first use. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) (value = make()), (made = true);
+    return value as T;
+  };
+}
+
 /**
  * Diffs one page of crew for every partner. Payloads that do not depend on the partner (document
- * wire shapes, evaluations per crew member and vessel) are computed once and shared.
+ * wire shapes, evaluations per crew member and vessel) are computed once per crew member, when a
+ * partner first needs them, and shared. Only the partners whose fleet the crew member is on, or
+ * that hold a snapshot of them, are looked at.
  */
 export function diffPage(
   plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number, only?: PairFilter,
@@ -56,47 +80,55 @@ export function diffPage(
   const out: PageDiff = { events: [], writes: [], vanished: [], departed: [] };
   const docsOf = group(page.documents, (d) => d.crewUniqueId);
   const assignmentsOf = group(page.assignments, (a) => a.crewUniqueId);
-  const docDigests = new Map<string, Digested>();
-  const evaluations = new Map<string, ComplianceEvaluation>();
-  const complianceDigests = new Map<string, Digested>();
-  const docDigest = (d: CrewDocument) => {
-    let x = docDigests.get(d.documentId);
-    if (!x) docDigests.set(d.documentId, (x = digested(documentEventData(d, today))));
-    return x;
-  };
-  const compliance = (crew: string, a: Assignment, medical: boolean) => {
-    const key = `${crew}|${a.vesselId}`;
-    let e = evaluations.get(key);
-    if (!e) {
-      e = evaluateCompliance({
-        role: a.role, positionName: a.positionName, vessel: page.vessels.get(a.vesselId)!, catalogue, documents: docsOf.get(crew) ?? [], today, windowDays,
-      });
-      evaluations.set(key, e);
-    }
-    const dkey = `${key}|${medical}`;
-    let d = complianceDigests.get(dkey);
-    if (!d) complianceDigests.set(dkey, (d = digested({ ...complianceChangedPayload(e, crew, medical) })));
-    return d;
-  };
-  const horizons = new Map<string, string | null>();
-  const horizonOf = (key: string, fill: (h: TimeHorizon) => void) => {
-    if (!horizons.has(key)) {
-      const h = new TimeHorizon(today, windowDays);
-      fill(h);
-      horizons.set(key, h.earliest);
-    }
-    return horizons.get(key)!;
-  };
+  const byVessel = plansOn(plans);
+  const order = new Map(plans.map((p, i) => [p, i]));
 
   for (const crew of page.crewIds) {
     const sig = page.signals.get(crew);
-    const status = sig && digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus });
-    const profile = sig && digested({ crew_unique_id: crew, updated_at: wireTime(sig.profileUpdatedAt) });
-    for (const plan of plans) {
+    const docs = docsOf.get(crew) ?? [];
+    const assigned = sig ? (assignmentsOf.get(crew) ?? []) : [];
+    const status = lazy(() => sig && digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus }));
+    const profile = lazy(() => sig && digested({ crew_unique_id: crew, updated_at: wireTime(sig.profileUpdatedAt) }));
+    const docDigests = new Map<string, Digested>();
+    const docDigest = (d: CrewDocument) => {
+      let x = docDigests.get(d.documentId);
+      if (!x) docDigests.set(d.documentId, (x = digested(documentEventData(d, today))));
+      return x;
+    };
+    const docsDue = lazy(() => {
+      const h = new TimeHorizon(today, windowDays);
+      for (const d of docs) h.document(d);
+      return h.earliest;
+    });
+    // By vessel id: the evaluation, when time alone changes it, and its payload digests without / with medical details.
+    const evaluated = new Map<string, { e: ComplianceEvaluation; due: string | null; digests: Array<Digested | undefined> }>();
+    const compliance = (a: Assignment) => {
+      let x = evaluated.get(a.vesselId);
+      if (!x) {
+        const e = evaluateCompliance({ role: a.role, positionName: a.positionName, vessel: page.vessels.get(a.vesselId)!, catalogue, documents: docs, today, windowDays });
+        const h = new TimeHorizon(today, windowDays);
+        h.evaluation(e);
+        evaluated.set(a.vesselId, (x = { e, due: h.earliest, digests: [] }));
+      }
+      return x;
+    };
+    const complianceDigest = (a: Assignment, medical: boolean) => {
+      const x = compliance(a);
+      const i = medical ? 1 : 0;
+      return (x.digests[i] ??= digested({ ...complianceChangedPayload(x.e, crew, medical) }));
+    };
+
+    // The partners concerned, in plan order: those whose fleet holds an assignment, and those with a snapshot.
+    const concerned = new Set<PartnerPlan>();
+    for (const a of assigned) for (const plan of byVessel.get(a.vesselId) ?? []) concerned.add(plan);
+    for (const plan of plans) if (!concerned.has(plan) && page.snapshots.has(`${plan.partner.partnerId}|${crew}`)) concerned.add(plan);
+    const ordered = [...concerned].sort((x, y) => order.get(x)! - order.get(y)!);
+
+    for (const plan of ordered) {
       const pid = plan.partner.partnerId;
       if (only && !only(pid, crew)) continue;
       const prev = page.snapshots.get(`${pid}|${crew}`);
-      const on = sig ? (assignmentsOf.get(crew) ?? []).filter((a) => plan.vessels.has(a.vesselId)) : [];
+      const on = assigned.filter((a) => plan.vessels.has(a.vesselId));
       if (on.length === 0) {
         if (prev) out.departed.push({ partnerId: pid, crewUniqueId: crew });
         continue;
@@ -106,18 +138,18 @@ export function diffPage(
       const consent = page.consents.get(pid)?.get(crew);
       const view: CrewView = { crewUniqueId: crew };
       const due = new TimeHorizon(today, windowDays);
-      if (plan.can.status && consent?.has('status')) view.status = status;
-      if (plan.can.profile && consent?.has('profile')) view.profile = profile;
+      if (plan.can.status && consent?.has('status')) view.status = status();
+      if (plan.can.profile && consent?.has('profile')) view.profile = profile();
       if (plan.can.docs && consent?.has('documents')) {
-        const held = (docsOf.get(crew) ?? []).filter((d) => plan.can.medical || d.documentClass !== 'medical');
+        const held = docs.filter((d) => plan.can.medical || d.documentClass !== 'medical');
         view.documents = new Map(held.map((d) => [d.documentId, docDigest(d)]));
-        const at = horizonOf(crew, (h) => (docsOf.get(crew) ?? []).forEach((d) => h.document(d)));
+        const at = docsDue();
         if (at) due.at(at);
       }
       if (plan.can.compliance && consent?.has('compliance')) {
-        view.compliance = new Map(on.map((a) => [a.vesselId, compliance(crew, a, plan.can.medical)]));
+        view.compliance = new Map(on.map((a) => [a.vesselId, complianceDigest(a, plan.can.medical)]));
         for (const a of on) {
-          const at = horizonOf(`${crew}|${a.vesselId}`, (h) => h.evaluation(evaluations.get(`${crew}|${a.vesselId}`)!));
+          const at = compliance(a).due;
           if (at) due.at(at);
         }
       }
