@@ -7,7 +7,7 @@ import { bool, fromJson, toJson } from '../../src/store/repositories/json.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { readFile } from '../../src/store/repositories/documents-repo.ts';
 import {
-  countReferenceRows, findCrewRows, insertFiles, replaceConsents, replaceContractVessels, upsertEmployers, upsertPartners, upsertVessels,
+  countReferenceRows, insertFiles, replaceConsents, replaceContractVessels, upsertCrewKeepingTimes, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -67,14 +67,34 @@ describeEachStore('reference data writes in the store', ({ store }) => {
     assert.deepEqual([...(await consentsFor(db, 'ptn_a', ['crew_1'])).get('crew_1')!].sort(), ['documents', 'status'], "another crew member's untouched");
   });
 
-  it('existing ids and stored crew rows: only those present come back', async () => {
+  it('existing ids: only those present come back', async () => {
     const db = store().db;
     assert.deepEqual([...(await existingIds(db, 'crew', ['crew_1', 'crew_9', 'crew_2']))].sort(), ['crew_1', 'crew_2']);
     assert.deepEqual([...(await existingIds(db, 'vessels', ['ves_a', 'ves_z']))], ['ves_a']);
     assert.equal((await existingIds(db, 'documents', [])).size, 0);
-    const rows = await findCrewRows(db, ['crew_1', 'crew_9']);
-    assert.deepEqual([...rows.keys()], ['crew_1']);
-    assert.equal(rows.get('crew_1')?.name, 'Ana Silva');
+  });
+
+  it('crew upserts keep the stored times for unchanged data, the profile time for a status change, and take a stated one', async () => {
+    const db = store().db;
+    const STATUS = new Set(['verification_status', 'background_check_status']);
+    const read = () => db.selectFrom('crew').selectAll().where('crew_unique_id', '=', 'crew_2').executeTakeFirstOrThrow();
+    const times = async () => {
+      const r = await read();
+      return [r.profile_updated_at, r.updated_at];
+    };
+    const { profile_updated_at: p0, updated_at: u0, ...row } = await read();
+    await upsertCrewKeepingTimes(db, [{ row }], '2026-12-01T00:00:00.000Z', STATUS);
+    assert.deepEqual(await times(), [p0, u0], 'unchanged: nothing moves');
+    await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear' } }], '2026-12-02T00:00:00.000Z', STATUS);
+    assert.deepEqual(await times(), [p0, '2026-12-02T00:00:00.000Z'], 'a status change: the profile time stays');
+    await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' } }], '2026-12-03T00:00:00.000Z', STATUS);
+    assert.deepEqual(await times(), ['2026-12-03T00:00:00.000Z', '2026-12-03T00:00:00.000Z']);
+    await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' }, profileUpdatedAt: '2026-01-01T00:00:00.000Z' }], '2026-12-04T00:00:00.000Z', STATUS);
+    assert.deepEqual(await times(), ['2026-01-01T00:00:00.000Z', '2026-12-04T00:00:00.000Z'], 'a stated profile time wins');
+    await upsertCrewKeepingTimes(db, [{ row: { ...row, crew_unique_id: 'crew_new', email: null, email_normalized: null } }], '2026-12-05T00:00:00.000Z', STATUS);
+    const added = await db.selectFrom('crew').select(['profile_updated_at', 'updated_at']).where('crew_unique_id', '=', 'crew_new').executeTakeFirstOrThrow();
+    assert.deepEqual([added.profile_updated_at, added.updated_at], ['2026-12-05T00:00:00.000Z', '2026-12-05T00:00:00.000Z']);
+    await upsertCrewKeepingTimes(db, [], '2026-12-06T00:00:00.000Z', STATUS);
   });
 
   it('more rows than one statement may bind are written whole, in batches', async () => {

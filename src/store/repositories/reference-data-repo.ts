@@ -39,13 +39,40 @@ export async function replaceConsents(db: Db, crewUniqueId: string, partnerId: s
   }
 }
 
-export async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
+async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
   const out = new Map<string, Selectable<CrewTable>>();
   for (let i = 0; i < ids.length; i += 5000) {
     const rows = await db.selectFrom('crew').selectAll().where('crew_unique_id', 'in', ids.slice(i, i + 5000)).execute();
     for (const r of rows) out.set(r.crew_unique_id, r);
   }
   return out;
+}
+
+/** A crew row to write without its two times (upsertCrewKeepingTimes sets them), and a profile time the source states, if any. */
+export interface CrewWrite {
+  row: Omit<Insertable<CrewTable>, 'profile_updated_at' | 'updated_at'>;
+  profileUpdatedAt?: string;
+}
+
+const differs = (next: Record<string, unknown>, prev: Record<string, unknown>, skip: ReadonlySet<string> = new Set()) =>
+  Object.keys(next).some((k) => !skip.has(k) && next[k] !== prev[k]);
+
+/**
+ * Upserts crew so that a reload of unchanged data changes nothing: profile_updated_at is the
+ * stated one, else the stored one while no column outside `statusColumns` differs, else `now`;
+ * updated_at stays as stored while no column differs (profile time included), else `now`.
+ */
+export async function upsertCrewKeepingTimes(
+  db: Db, writes: readonly CrewWrite[], now: string, statusColumns: ReadonlySet<string>,
+): Promise<void> {
+  if (writes.length === 0) return;
+  const stored = await findCrewRows(db, writes.map((w) => w.row.crew_unique_id));
+  await upsertCrew(db, writes.map(({ row, profileUpdatedAt }) => {
+    const prev = stored.get(row.crew_unique_id);
+    const profileAt = profileUpdatedAt ?? (prev && !differs(row, prev, statusColumns) ? prev.profile_updated_at : now);
+    const updatedAt = prev && !differs({ ...row, profile_updated_at: profileAt }, prev) ? prev.updated_at : now;
+    return { ...row, profile_updated_at: profileAt, updated_at: updatedAt };
+  }));
 }
 
 /** Row counts of the reference tables, for load summaries and tests. */
