@@ -42,7 +42,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const rows = (await listWebhookEndpoints(store.db)).map((e): ListRow => ({
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
-          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, deps.clock()) ?? '-',
+          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, deps.clock()),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
       });
