@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachWorld, NOW, startWorld, type World } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const check = (crew: string, query = '') => `/api/v2/employers/me/crew/${crew}/compliance-checks${query}`;
 
-describeEachStore('the compliance check endpoint', ({ store }) => {
-  let w: World;
-  before(async () => {
-    await loadFixtures(store().db, ['data/requirements.json'], () => NOW);
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
 
   const post = (crew: string, key: string, body: unknown = {}, query = '') => w.api.request('POST', check(crew, query), { key, body });
 

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { findAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import { checkComponent, openApiDocument } from '../support/openapi-check.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 
 /*
  * Generated requests to every route of the OpenAPI document, and to paths beside them: bodies,
@@ -61,13 +59,7 @@ const SEEN = {
   contentType: undefined as 'application/json' | undefined, body: undefined as string | undefined,
 };
 
-describeEachStore('fuzzing every route', ({ store }) => {
-  let w: World;
-  before(async () => {
-    await loadFixtures(store().db, ['data/requirements.json'], () => NOW);
-    w = await startWorld(store().db);
-  });
-  after(() => w.close());
+describeEachWorld('fuzzing every route', { catalogue: true }, (w) => {
 
   /** Audit rows may be written after the answer (a batched writer): poll for this id's row. */
   async function auditRows(requestId: string) {

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
-import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { NOW, startWorld, type World } from '../support/read-api-world.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 
 const DOWNLOAD = '/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download';
 const CHECK = '/api/v2/employers/me/crew/crew_ana/compliance-checks';
 
-describeEachStore('absolute links and the Host header', ({ store, url }) => {
-  let w: World;
-  before(async () => {
-    await loadFixtures(store().db, ['data/requirements.json'], () => NOW);
-    w = await startWorld(store().db, { config: { publicBaseUrl: 'https://api.partner-crew.example/' } });
-  });
-  after(() => w.close());
+describeEachWorld('absolute links and the Host header', { catalogue: true, config: { publicBaseUrl: 'https://api.partner-crew.example/' } }, (w, { url }) => {
 
   it('with SVC_PUBLIC_BASE_URL, download_url and satisfied_by[].download_path are absolute on it, whatever Host says', async () => {
     const headers = { Host: 'evil.example.com', 'X-Forwarded-Host': 'evil.example.com' };

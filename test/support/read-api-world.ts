@@ -133,11 +133,14 @@ export interface WorldOptions {
   logger?: Logger;
   /** Services to use instead of the app's own (an audit service, an authenticator). */
   deps?: Partial<AppDeps>;
+  /** Load the shipped requirement catalogue (data/requirements.json) before the data set. */
+  catalogue?: boolean;
 }
 
 export async function startWorld(db: Kysely<Database>, options: WorldOptions = {}): Promise<World> {
   let now = NOW;
   const clock = () => now;
+  if (options.catalogue) await loadFixtures(db, ['data/requirements.json'], clock);
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
   const app = createApp({ db, config, clock, logger: options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }), ...options.deps }, options.modules);

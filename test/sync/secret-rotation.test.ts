@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
 import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import type { Received } from '../support/receiver.ts';
-import { startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { SECRET, seedEndpoint, seedEvent, T0, testClock, testDeps } from '../support/sync-world.ts';
 
@@ -72,12 +72,7 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
   });
 });
 
-describeEachStore('admin: rotating a webhook secret over HTTP', ({ store }) => {
-  let w: World;
-  before(async () => {
-    w = await startWorld(store().db, { config: { allowInsecureWebhooks: true } });
-  });
-  after(async () => w.close());
+describeEachWorld('admin: rotating a webhook secret over HTTP', { config: { allowInsecureWebhooks: true } }, (w) => {
   const path = (p: string) => `/api/v2/admin/partners/${p}/webhook-endpoints/secret-rotation`;
 
   it('201 with the next secret (no-store); 404 without an endpoint; 422 for bad input; partner keys refused', async () => {
