@@ -59,7 +59,7 @@ interface Bucket {
  */
 export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, options: RateLimiterOptions = {}): RateLimiter {
   const windowMs = windowSeconds * 1000;
-  const claimWaitMs = options.claimWaitMs ?? 250;
+  const claimWaitMs = options.claimWaitMs ?? 1000;
   const buckets = new Map<string, Bucket>();
   let sweptWindow = -1;
 
