@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
-/** `bin/svc sync` as a child process, with what it printed so far. */
-export interface SyncChild {
+/** `bin/svc <args>` as a child process, with what it printed so far. */
+export interface SvcChild {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
@@ -13,16 +13,17 @@ export interface SyncChild {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-/** Starts `bin/svc sync [flags]` on `dbUrl` with insecure webhooks allowed and one request at a time per endpoint, unless `env` says otherwise. */
-export function spawnSync(dbUrl: string, env: Record<string, string> = {}, flags: string[] = []): SyncChild {
-  const child = spawn(SVC, ['sync', ...flags, '--db', dbUrl], {
-    env: { ...process.env, SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Starts `bin/svc <args>` with `env` over this process's environment. */
+export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcChild {
+  const child = spawn(SVC, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  return { child, stdout: () => out, stderr: () => err, exited: once(child, 'exit') as SyncChild['exited'] };
+  return { child, stdout: () => out, stderr: () => err, exited: once(child, 'exit') as SvcChild['exited'] };
 }
 
+/** Starts `bin/svc sync [flags]` on `dbUrl` with insecure webhooks allowed and one request at a time per endpoint, unless `env` says otherwise. */
+export function spawnSync(dbUrl: string, env: Record<string, string> = {}, flags: string[] = []): SvcChild {
+  return spawnSvc(['sync', ...flags, '--db', dbUrl], { SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', ...env });
+}

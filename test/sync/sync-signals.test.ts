@@ -10,7 +10,7 @@ import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEndpoint, seedEvent } from '../support/sync-world.ts';
-import { spawnSync, type SyncChild } from '../support/svc-child.ts';
+import { spawnSync, type SvcChild } from '../support/svc-child.ts';
 
 /** A promise the test settles by hand. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -21,7 +21,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
 
 describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
   const world = receiverWorld(store);
-  let running: SyncChild | undefined;
+  let running: SvcChild | undefined;
   afterEach(async () => {
     if (running && running.child.exitCode === null && running.child.signalCode === null) {
       running.child.kill('SIGKILL');
