@@ -40,7 +40,8 @@ describeEachStore('the rate limit shared by several `svc serve` processes on one
     await loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW);
     key = (await issuePartnerKey(store().db, 'ptn_full', 'live', () => NOW)).key;
     const env = { SVC_RATE_LIMIT: String(LIMIT), SVC_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
-    const started = await Promise.allSettled(Array.from({ length: PROCESSES }, () => startServeChild(url(), env)));
+    // Four processes compiling at once start slowly on a loaded machine: a generous start limit.
+    const started = await Promise.allSettled(Array.from({ length: PROCESSES }, () => startServeChild(url(), env, 60_000)));
     for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
