@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { cli } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
 
@@ -48,7 +49,7 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
   });
 });
 
-describeEachStore('the service delivering to the example receiver', ({ store }) => {
+describeEachStore('the service delivering to the example receiver', ({ store, url }) => {
   it('a delivery is accepted; a replayed delivery of the same event_id is deduplicated', async () => {
     const db = store().db;
     await resetDelivery(db);
@@ -61,6 +62,24 @@ describeEachStore('the service delivering to the example receiver', ({ store }) 
       await db.updateTable('outbox_events').set({ status: 'pending' }).where('event_id', '=', eventId).execute();
       assert.equal((await deliverDue(db, testDeps(testClock()), 'run_2')).totals.delivered, 1);
       assert.equal((await findOutboxEvent(db, eventId))?.attempts, 2);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(rx.events.map((e) => e.event_id), [eventId]);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a run under SVC_NOW a year away is accepted: the signature carries the real time, which the receiver checks', async () => {
+    const db = store().db;
+    await resetDelivery(db);
+    const rx = await startExample();
+    try {
+      await seedEndpoint(db, 'ptn_a', rx.url);
+      const { eventId } = await seedEvent(db, 'ptn_a');
+      // The CLI's injected clock is the real time the receiver also has (T0); SVC_NOW moves only the business clock.
+      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /: 0 created, 1 delivered/);
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(rx.events.map((e) => e.event_id), [eventId]);
     } finally {
