@@ -1,7 +1,7 @@
 import { AppError } from '../../domain/app-error.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate, type CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
@@ -26,6 +26,8 @@ export interface ComplianceOutcome {
   evaluation: ComplianceEvaluation;
   asOf: string;
   source: ComplianceSource;
+  /** The documents a live evaluation read (medical ones included); absent on the fallback. */
+  documents?: readonly CrewDocument[];
 }
 
 /**
@@ -44,11 +46,13 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
   return chosen;
 }
 
-async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment): Promise<ComplianceEvaluation> {
+async function evaluateLive(
+  db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment,
+): Promise<{ evaluation: ComplianceEvaluation; documents: CrewDocument[] }> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
   const [catalogue, documents] = await Promise.all([deps.catalogue.get(db), listListableDocuments(db, [crewUniqueId], true)]);
-  return evaluateCompliance({
+  const evaluation = evaluateCompliance({
     role: a.assignment.role,
     positionName: a.assignment.positionName,
     vessel: a.vessel,
@@ -57,6 +61,7 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
     today: utcDate(deps.clock()),
     windowDays: deps.windowDays,
   });
+  return { evaluation, documents };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -73,9 +78,9 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
-  let evaluation: ComplianceEvaluation;
+  let live: { evaluation: ComplianceEvaluation; documents: CrewDocument[] };
   try {
-    evaluation = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment), deps.deadlineMs);
+    live = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment), deps.deadlineMs);
   } catch (cause) {
     const stored = await latestEvaluation(db, crewUniqueId, vesselId);
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
@@ -85,8 +90,8 @@ export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId
     });
   }
   const asOf = deps.clock().toISOString();
-  await saveEvaluation(db, crewUniqueId, vesselId, asOf, evaluation);
-  return { crewUniqueId, evaluation, asOf, source: 'live_evaluator' };
+  await saveEvaluation(db, crewUniqueId, vesselId, asOf, live.evaluation);
+  return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents };
 }
 
 /**

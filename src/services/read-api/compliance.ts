@@ -1,10 +1,9 @@
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
-import { hasConsent } from '../../store/repositories/consents-repo.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
-import { checkCompliance, chooseAssignment, type ComplianceDeps } from '../compliance/check-compliance.ts';
-import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
+import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome } from '../compliance/check-compliance.ts';
+import { requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';
 
@@ -17,6 +16,13 @@ export interface LinkOptions {
   baseUrl: string;
 }
 
+/** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
+async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>> {
+  const satisfying = new Set(outcome.evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId)));
+  if (outcome.documents) return new Set(outcome.documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
+  return documentIdsWithFiles(db, [...satisfying]);
+}
+
 /**
  * `POST …/crew/{crew_unique_id}/compliance-checks`: fleet (404), compliance consent, then
  * a live evaluation with the stored-result fallback. Medical rows lose their document details
@@ -27,12 +33,10 @@ export interface LinkOptions {
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: ComplianceDeps, links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
-  const assignments = await requireCrewOnFleet(db, ctx, crewUniqueId);
-  await requireConsent(db, ctx, crewUniqueId, 'compliance');
+  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance');
   const outcome = await checkCompliance(db, deps, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
-  const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && await hasConsent(db, ctx.partner.partnerId, crewUniqueId, 'documents');
-  const satisfying = outcome.evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId));
-  const withFiles = canDownload ? await documentIdsWithFiles(db, [...new Set(satisfying)]) : new Set<string>();
+  const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
+  const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;
   return toComplianceWire(outcome.evaluation, {
     asOf: outcome.asOf,

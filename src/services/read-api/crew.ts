@@ -4,7 +4,7 @@ import type { Db } from '../../store/database.ts';
 import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { readFile } from '../../store/repositories/documents-repo.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
-import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
+import { requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
@@ -24,16 +24,14 @@ async function profileOf(db: Db, crewUniqueId: string) {
 
 /** The profile, one block per effective scope (the route requires at least one of them). */
 export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: string, photoUrl: string): Promise<ProfileWire> {
-  await requireCrewOnFleet(db, ctx, crewUniqueId);
-  await requireConsent(db, ctx, crewUniqueId, 'profile');
+  await requireCrewAccess(db, ctx, crewUniqueId, 'profile');
   const profile = await profileOf(db, crewUniqueId);
   return toProfileWire(profile, ctx.scopes, profile.photoFileId ? photoUrl : null);
 }
 
 /** The photo bytes, with profile consent; 404 photo_not_found when none. */
 export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<{ contentType: string; bytes: Buffer }> {
-  await requireCrewOnFleet(db, ctx, crewUniqueId);
-  await requireConsent(db, ctx, crewUniqueId, 'profile');
+  await requireCrewAccess(db, ctx, crewUniqueId, 'profile');
   const { photoFileId } = await profileOf(db, crewUniqueId);
   const file = photoFileId ? await readFile(db, photoFileId) : undefined;
   if (!file) throw new AppError('photo_not_found', `crew member ${crewUniqueId} has no photo`);

@@ -3,7 +3,7 @@ import type { KeyMode } from '../../domain/vocabulary.ts';
 import { toDocumentWire, type CrewDocument, type DocumentWire } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { findVisibleDocument, visibleDocuments } from '../visibility/documents.ts';
-import { requireConsent, requireCrewOnFleet } from '../visibility/access.ts';
+import { requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken } from './signed-token.ts';
 import { wireTime } from '../../domain/clock.ts';
@@ -15,8 +15,7 @@ export interface DocumentListWire {
 
 /** The document list (docs/contract.md): fleet (404), documents consent (403), medical gating. */
 export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueId: string, today: string): Promise<DocumentListWire> {
-  await requireCrewOnFleet(db, ctx, crewUniqueId);
-  await requireConsent(db, ctx, crewUniqueId, 'documents');
+  await requireCrewAccess(db, ctx, crewUniqueId, 'documents');
   const docs = await visibleDocuments(db, ctx, crewUniqueId);
   return { crew_unique_id: crewUniqueId, items: docs.map((d) => toDocumentWire(d, today)) };
 }
@@ -28,8 +27,7 @@ export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueI
  * a stored file is document_not_found.
  */
 export async function requireDownloadableDocument(db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string): Promise<CrewDocument> {
-  await requireCrewOnFleet(db, ctx, crewUniqueId);
-  await requireConsent(db, ctx, crewUniqueId, 'documents');
+  await requireCrewAccess(db, ctx, crewUniqueId, 'documents');
   const doc = await findVisibleDocument(db, ctx, crewUniqueId, documentId);
   if (!doc) throw new AppError('document_not_found', `no document ${documentId} of crew member ${crewUniqueId} is available to you`);
   if (!doc.fileId) throw new AppError('document_not_found', `document ${documentId} has no file to download`);

@@ -1,11 +1,9 @@
 import { AppError } from '../../domain/app-error.ts';
-import type { CrewAssignment } from '../../domain/fleet.ts';
 import { fleetOf } from '../../domain/partner.ts';
 import { insufficientScope, missingScope, type ScopeRule } from '../../domain/scopes.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { hasConsent } from '../../store/repositories/consents-repo.ts';
-import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
+import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/fleet-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */
@@ -15,19 +13,18 @@ export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
 }
 
 /**
- * The crew member's assignments on the partner's fleet (newest first). Crew not on the fleet,
- * including another partner's crew and crew of the other mode, are crew_not_found: never a leak.
+ * The crew member's assignments on the partner's fleet (newest first) and consents to the partner,
+ * in one round trip. Crew not on the fleet, including another partner's crew and crew of the other
+ * mode, are crew_not_found (404): never a leak. Then consent_required (403) naming `category`,
+ * unless the crew member gives it.
  */
-export async function requireCrewOnFleet(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<CrewAssignment[]> {
-  const assignments = await crewAssignmentsOnFleet(db, fleetOf(ctx.partner, ctx.mode), crewUniqueId);
-  if (assignments.length === 0) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
-  return assignments;
-}
-
-/** Throws consent_required (403) naming the category, unless the crew member consents. */
-export async function requireConsent(db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory): Promise<void> {
-  if (await hasConsent(db, ctx.partner.partnerId, crewUniqueId, category)) return;
-  throw new AppError('consent_required', `the crew member has not consented to share ${category} data with you`, {
-    extra: { consent: category },
-  });
+export async function requireCrewAccess(db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory): Promise<CrewAccess> {
+  const access = await crewAccessOnFleet(db, fleetOf(ctx.partner, ctx.mode), crewUniqueId, ctx.partner.partnerId);
+  if (access.assignments.length === 0) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
+  if (!access.consents.has(category)) {
+    throw new AppError('consent_required', `the crew member has not consented to share ${category} data with you`, {
+      extra: { consent: category },
+    });
+  }
+  return access;
 }

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Assignment, CrewAssignment, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
-import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
+import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 
 export function toVessel(r: Selectable<VesselsTable>): Vessel {
@@ -125,8 +125,8 @@ export async function fleetPageWithCounts(
 }
 
 /** A crew member's on-fleet assignments with their vessels, newest first. Empty: not on the fleet. */
-export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string): Promise<CrewAssignment[]> {
-  const rows = await db.selectFrom('assignments')
+function assignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string) {
+  return db.selectFrom('assignments')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
     .selectAll('vessels')
     .select([
@@ -136,9 +136,34 @@ export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUnique
     .where('assignments.crew_unique_id', '=', crewUniqueId)
     .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
     .where('assignments.status', 'in', ON_FLEET_STATUSES)
-    .orderBy('assignments.as_of', 'desc').orderBy('assignments.vessel_id')
-    .execute();
+    .orderBy('assignments.as_of', 'desc').orderBy('assignments.vessel_id');
+}
+
+export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string): Promise<CrewAssignment[]> {
+  const rows = await assignmentsOnFleet(db, fleet, crewUniqueId).execute();
   return rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) }));
+}
+
+/** A crew member's assignments on a fleet and the consent categories they give a partner. */
+export interface CrewAccess {
+  assignments: CrewAssignment[];
+  consents: Set<ConsentCategory>;
+}
+
+/**
+ * crewAssignmentsOnFleet and the crew member's consents to `partnerId` in one round trip (each
+ * assignment row carries one flag per consent category). No assignment: no consents either.
+ */
+export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
+  const rows = await assignmentsOnFleet(db, fleet, crewUniqueId)
+    .select((eb) => CONSENT_CATEGORIES.map((category) => eb.exists(eb.selectFrom('consents').select('consents.category')
+      .where('consents.partner_id', '=', partnerId).where('consents.crew_unique_id', '=', crewUniqueId)
+      .where('consents.category', '=', category)).as(`consent_${category}`)))
+    .execute();
+  const flags = (rows[0] ?? {}) as Record<string, unknown>;
+  // true on Postgres, 1 on SQLite.
+  const consents = new Set(CONSENT_CATEGORIES.filter((c) => Number(flags[`consent_${c}`] ?? 0) === 1));
+  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents };
 }
 
 /** The crew id whose normalized e-mail matches, among crew on the fleet. */

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import fc from 'fast-check';
+import { fleetOf } from '../../src/domain/partner.ts';
+import { CONSENT_CATEGORIES } from '../../src/domain/vocabulary.ts';
+import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
+import { crewAccessOnFleet, crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { findPartner } from '../../src/store/repositories/partners-repo.ts';
+import { writeFixture } from '../support/mini-fixture.ts';
+import { NOW, worldFixture } from '../support/read-api-world.ts';
+import { describeEachStore } from '../support/stores.ts';
+
+const CREW = ['crew_ana', 'crew_ben', 'crew_cho', 'crew_dan', 'crew_eve', 'crew_fay', 'crew_nobody'];
+const PARTNERS = ['ptn_full', 'ptn_b', 'ptn_basic'];
+
+describeEachStore('crew access in one round trip', ({ store }) => {
+  before(async () => loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW));
+
+  it('equals the on-fleet assignments and the consents read apart, whatever consents and assignments hold', async () => {
+    const db = store().db;
+    const change = fc.record({
+      crew: fc.constantFrom(...CREW.slice(0, 6)),
+      partner: fc.constantFrom(...PARTNERS),
+      category: fc.constantFrom(...CONSENT_CATEGORIES),
+      give: fc.boolean(),
+      status: fc.constantFrom('invited', 'active', 'on_leave', 'signed_off' as const),
+    });
+    const ask = fc.record({ crew: fc.constantFrom(...CREW), partner: fc.constantFrom(...PARTNERS), mode: fc.constantFrom('live', 'test' as const) });
+    await fc.assert(fc.asyncProperty(fc.array(change, { maxLength: 4 }), fc.array(ask, { minLength: 1, maxLength: 4 }), async (changes, asks) => {
+      for (const c of changes) {
+        await db.deleteFrom('consents').where('crew_unique_id', '=', c.crew).where('partner_id', '=', c.partner).where('category', '=', c.category).execute();
+        if (c.give) await db.insertInto('consents').values({ crew_unique_id: c.crew, partner_id: c.partner, category: c.category }).execute();
+        await db.updateTable('assignments').set({ status: c.status }).where('crew_unique_id', '=', c.crew).execute();
+      }
+      for (const a of asks) {
+        const fleet = fleetOf((await findPartner(db, a.partner))!, a.mode);
+        const fast = await crewAccessOnFleet(db, fleet, a.crew, a.partner);
+        const assignments = await crewAssignmentsOnFleet(db, fleet, a.crew);
+        assert.deepEqual(fast.assignments, assignments);
+        const consents = assignments.length === 0 ? new Set() : (await consentsFor(db, a.partner, [a.crew])).get(a.crew) ?? new Set();
+        assert.deepEqual([...fast.consents].sort(), [...consents].sort());
+      }
+    }), { numRuns: Number(process.env.FC_RUNS ?? 25) });
+  });
+});
