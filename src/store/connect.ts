@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../domain/app-error.ts';
 import type { Database } from './database.ts';
 import type { DialectName } from './dialect-of.ts';
-import { timedPool } from './dialects/pg-timed-pool.ts';
+import { kyselyPool } from './dialects/pg-pool.ts';
 import { Sqlite3Dialect } from './dialects/sqlite3-driver.ts';
 
 /** An open store: the Kysely handle, which dialect it speaks, and how to close it. */
@@ -31,6 +31,8 @@ export interface StoreOptions {
    * pass false, so a mistyped path is reported instead of becoming an empty store.
    */
   create?: boolean;
+  /** Kysely's query log (the plan benchmark records the statements a request sends). */
+  log?: LogConfig;
 }
 
 /** Parses a store URL: `sqlite:PATH`, `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
@@ -65,12 +67,13 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     // its queries, and a checked-out client has no listener of the pool's (background writers such
     // as the audit log and rate-limit claims hold clients at moments no request does).
     pool.on('connect', (client) => client.on('error', () => {}));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timeoutMs ? timedPool(pool, timeoutMs) : pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, { timeoutMs }) }), log: options.log });
   } else {
     const create = options.create ?? true;
     if (target !== ':memory:' && create) mkdirSync(dirname(resolve(target)), { recursive: true });
     db = new Kysely<Database>({
       dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize, busyTimeoutMs: options.timeoutMs, create }),
+      log: options.log,
     });
   }
   const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };

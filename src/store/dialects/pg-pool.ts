@@ -1,15 +1,24 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { PREPARED_PER_CONNECTION, preparedQuery } from './pg-prepared.ts';
+
+export interface PoolOptions {
+  /** Fail a query (and drop its connection) when the store has not answered after this long. */
+  timeoutMs?: number;
+  /** Most statements kept prepared per connection. */
+  preparedPerConnection?: number;
+}
 
 /**
- * A pg pool for Kysely whose queries give up after `timeoutMs`, so a store that stops answering
+ * The pg pool as Kysely sees it: every query runs as a named prepared statement where that helps
+ * (./pg-prepared.ts) and, given `timeoutMs`, gives up after it, so a store that stops answering
  * (a network partition, a failover that moved the address, a hung server) fails a request instead
  * of holding it for ever. pg's own `query_timeout` would hand the connection back still waiting
  * for the lost answer, and every later query on it would queue behind that answer; here the
  * client of a timed-out query is released with an error, which makes the pool close its socket
  * and open a fresh connection next time. Cursors (streams) are passed through untimed.
  */
-export function timedPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
+export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = PREPARED_PER_CONNECTION }: PoolOptions = {}): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
@@ -18,7 +27,8 @@ export function timedPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
       function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
       function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
         if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
-        const running = client.query(sqlOrCursor, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
+        const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<PostgresQueryResult<R>>;
+        if (!timeoutMs) return running;
         return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
           const timer = setTimeout(() => {
             lost = new Error(`the store did not answer within ${timeoutMs} ms`);
