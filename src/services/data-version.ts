@@ -1,7 +1,5 @@
 import type { Db } from '../store/database.ts';
-import { dialectOf } from '../store/dialect-of.ts';
 import { groupCommit } from './group-commit.ts';
-import { changeHorizon } from '../store/repositories/changes-repo.ts';
 import { changeMarks } from '../store/repositories/data-version-repo.ts';
 
 /**
@@ -13,11 +11,11 @@ import { changeMarks } from '../store/repositories/data-version-repo.ts';
  *
  * SQLite serializes writers, so the newest committed change is always the last one. On Postgres a
  * transaction may commit after a newer one did; the version is given only when every transaction
- * up to the newest change's has finished (the horizon is past it), so nothing older can still
- * appear. Otherwise null: the caller hashes the body instead. Read it before building the body.
+ * up to the newest change's has finished (the horizon, read with the marks, is past it), so
+ * nothing older can still appear. Otherwise null: the caller hashes the body instead. Read it
+ * before building the body.
  */
 export async function dataVersion(db: Db): Promise<string | null> {
-  const horizon = dialectOf(db) === 'postgres' ? await changeHorizon(db) : Number.MAX_SAFE_INTEGER;
   const marks = await changeMarks(db);
   let seq = marks.maxSeq;
   let tx = marks.maxTx;
@@ -28,7 +26,7 @@ export async function dataVersion(db: Db): Promise<string | null> {
       tx = Math.max(tx, position.tx);
     }
   }
-  if (horizon <= tx) return null;
+  if (marks.horizon <= tx) return null;
   return `${tx}.${seq}`;
 }
 

@@ -8,6 +8,7 @@ import { migrateToLatest } from '../../src/store/migrator.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
 import { runDiff } from '../../src/sync/diff/run-diff.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
+import { openWriter } from '../support/open-writer.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
 
@@ -72,30 +73,20 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     const early = await openStore(url());
     const late = await openStore(url());
     try {
-      let commitEarly!: () => void;
-      const held = new Promise<void>((resolve) => (commitEarly = resolve));
-      let wrote!: () => void;
-      const written = new Promise<void>((resolve) => (wrote = resolve));
       // The early writer takes its change (a smaller seq, an older transaction) first and commits last.
-      const earlyTx = early.db.transaction().execute(async (trx) => {
-        await trx.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_2').execute();
-        wrote();
-        await held;
-      });
-      await written;
+      const earlyWriter = await openWriter(early.db, (trx) =>
+        trx.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_2').execute());
       const lateWrite = () => late.db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_4').execute();
       let during: Awaited<ReturnType<typeof incrementalRun>>;
       if (dialect === 'postgres') {
         // The later writer commits first; the run reads it while the early one is still open.
         await lateWrite();
         during = await incrementalRun(db, now);
-        commitEarly();
-        await earlyTx;
+        await earlyWriter.commit();
       } else {
         // SQLite serializes writers (and the run writes too): let the run race the early commit and the later write.
         const running = incrementalRun(db, now);
-        commitEarly();
-        await earlyTx;
+        await earlyWriter.commit();
         await lateWrite();
         during = await running;
       }

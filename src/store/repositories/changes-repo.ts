@@ -16,26 +16,32 @@ export interface Change extends ChangePosition {
   partnerId: string | null;
 }
 
-const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Postgres: the transaction id below which every writer of this database had finished in the
+ * statement's snapshot: the oldest transaction in flight in it (pg_snapshot_xip) that is not known
+ * to belong to another database, else the snapshot's xmax. A transaction that ends while the
+ * statement runs is no longer in pg_stat_activity, so it still counts as in flight: the bound errs
+ * low (a reader waits a little longer), never high. Other databases' transactions are excluded only
+ * when the role may see them (superuser, pg_read_all_stats; else their backend_xid reads as null);
+ * then the bound is at worst pg_snapshot_xmin, which counts every database of the server. As one
+ * expression, so that a statement reading `changes` may compute it from the same snapshot.
+ */
+export const CHANGE_HORIZON = sql<string>`(coalesce(
+  (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
+    where not exists (select 1 from pg_stat_activity a where a.backend_xid = x::xid and a.datname <> current_database())),
+  pg_snapshot_xmax(pg_current_snapshot())))::text`;
 
 /**
  * The transaction id below which every writer of this database has finished: changes with a
- * smaller `tx` are final (committed and visible, or rolled back), so a reader may move past them.
- * Postgres: the oldest transaction of this database still in flight in the current snapshot
- * (its xid8 matched against pg_stat_activity.backend_xid), else the snapshot's xmax; when the
- * role cannot see other sessions' transaction ids, pg_snapshot_xmin, which counts every database
- * of the server (never skips, may wait longer). SQLite serializes writers, so nothing in flight
- * can hold an earlier `seq`: no bound. Call it outside a transaction: rows must be read after it.
+ * smaller `tx` are final (committed and visible, or rolled back), so a reader may move past them
+ * (Postgres: CHANGE_HORIZON). SQLite serializes writers, so nothing in flight can hold an earlier
+ * `seq`: no bound. Call it outside a transaction: rows must be read after it.
  */
 export async function changeHorizon(db: Db): Promise<number> {
   if (dialectOf(db) !== 'postgres') return NO_LIMIT;
-  const { rows } = await sql<{ horizon: string }>`
-    select (case when (select rolsuper or pg_has_role(current_user, 'pg_read_all_stats', 'member') from pg_roles where rolname = current_user)
-      then coalesce(
-        (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
-          where x::xid in (select backend_xid from pg_stat_activity where datname = current_database() and backend_xid is not null)),
-        pg_snapshot_xmax(pg_current_snapshot()))
-      else pg_snapshot_xmin(pg_current_snapshot()) end)::text as horizon`.execute(db);
+  const { rows } = await sql<{ horizon: string }>`select ${CHANGE_HORIZON} as horizon`.execute(db);
   return Number(rows[0]!.horizon);
 }
 

@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { dialectOf } from '../dialect-of.ts';
+import { CHANGE_HORIZON, NO_LIMIT } from './changes-repo.ts';
 
 /** The newest change-capture position in the store, and where sync's reader stands (it prunes what it read). */
 export interface ChangeMarks {
@@ -6,14 +9,24 @@ export interface ChangeMarks {
   maxTx: number;
   /** The `sync.cursor` setting, as stored (JSON), or null. */
   syncCursor: string | null;
+  /**
+   * Every transaction below it had finished when the marks were read (changeHorizon; no bound on
+   * SQLite). Read in the same statement, so from the same snapshot as the marks.
+   */
+  horizon: number;
 }
 
-/** One round trip: the largest `seq` and `tx` left in `changes`, and the sync cursor saved with each prune. */
+/** One round trip: the largest `seq` and `tx` left in `changes`, the sync cursor saved with each prune, and the horizon. */
 export async function changeMarks(db: Db): Promise<ChangeMarks> {
+  const postgres = dialectOf(db) === 'postgres';
   const row = await db.selectNoFrom((eb) => [
     eb.selectFrom('changes').select((e) => e.fn.max('seq').as('s')).as('max_seq'),
     eb.selectFrom('changes').select((e) => e.fn.max('tx').as('t')).as('max_tx'),
     eb.selectFrom('settings').select('value').where('name', '=', 'sync.cursor').as('sync_cursor'),
+    (postgres ? CHANGE_HORIZON : sql<string>`null`).as('horizon'),
   ]).executeTakeFirstOrThrow();
-  return { maxSeq: Number(row.max_seq ?? 0), maxTx: Number(row.max_tx ?? 0), syncCursor: (row.sync_cursor as string | null) ?? null };
+  return {
+    maxSeq: Number(row.max_seq ?? 0), maxTx: Number(row.max_tx ?? 0), syncCursor: (row.sync_cursor as string | null) ?? null,
+    horizon: postgres ? Number(row.horizon) : NO_LIMIT,
+  };
 }
