@@ -9,7 +9,7 @@ import { createApp } from '../../src/http/app.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 import type { Database } from '../../src/store/database.ts';
-import { freshStore, partnerKey, PG_ADMIN_URL, seed } from './setup.ts';
+import { freshStore, partnerKey, seed, storeUrl } from './setup.ts';
 
 export const CREW = Number(process.env.EXPLAIN_CREW ?? 100_000);
 export const DATA = `svc fixtures generate --crew ${CREW} --vessels 1000 --partners 2 --docs-per-crew 10`;
@@ -28,13 +28,6 @@ export interface RequestStatements {
   steady: number;
 }
 
-function storeUrl(dialect: Dialect): string {
-  if (dialect === 'sqlite') return `sqlite:.bench/${NAME}.db`;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${NAME}`;
-  return url.toString();
-}
-
 async function crewCount(url: string): Promise<number> {
   try {
     const store = await openStore(url, { create: false });
@@ -51,7 +44,7 @@ async function crewCount(url: string): Promise<number> {
 
 /** The data set's URL, generated (a few minutes at 100,000 crew) unless a complete one is there. */
 export async function ensureData(dialect: Dialect): Promise<string> {
-  const url = storeUrl(dialect);
+  const url = storeUrl(dialect, NAME);
   if ((await crewCount(url)) === CREW) return url;
   process.stderr.write(`${dialect}: generating ${CREW} crew into ${NAME}\n`);
   const { url: fresh } = await freshStore(dialect, NAME);
