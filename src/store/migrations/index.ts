@@ -7,6 +7,7 @@ import * as m0400 from './0400-outbox-created-at.ts';
 import * as m0500 from './0500-audit-at-index.ts';
 import * as m0600 from './0600-auth-version.ts';
 import * as m0700 from './0700-webhook-secret-rotation.ts';
+import * as m0800 from './0800-documents-expiring-index.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0500-audit-at-index': m0500,
   '0600-auth-version': m0600,
   '0700-webhook-secret-rotation': m0700,
+  '0800-documents-expiring-index': m0800,
 };
