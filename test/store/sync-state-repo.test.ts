@@ -22,7 +22,7 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
     await writeSnapshots(db, [snap('ptn_a', 1, '2027-01-01', 'v2')], T);
     const read = await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2), crew(3)]);
     assert.deepEqual([...read.keys()].sort(), [`ptn_a|${crew(1)}`, `ptn_a|${crew(2)}`, `ptn_b|${crew(1)}`]);
-    assert.deepEqual(read.get(`ptn_a|${crew(1)}`), { state: { status: 'v2', docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue: '2027-01-01' });
+    assert.deepEqual(read.get(`ptn_a|${crew(1)}`), { state: { status: 'v2', docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue: '2027-01-01', updatedAt: T });
     assert.equal(read.get(`ptn_b|${crew(1)}`)?.nextDue, null);
     assert.equal((await readSnapshots(db, [], [crew(1)])).size, 0);
     await deleteSnapshots(db, 'ptn_a', [crew(1), crew(3)]);

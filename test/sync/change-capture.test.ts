@@ -105,6 +105,22 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     }
   });
 
+  it('a crew member whose changes fall in several chunks is diffed against what the page before wrote', async () => {
+    const db = store().db;
+    const pages = { pageSize: 1, changeChunk: 1 };
+    await incrementalRun(db, now, pages);
+    const pair = ['ptn_basic', 'ptn_over'];
+    const granted = await db.selectFrom('consents').selectAll().where('crew_unique_id', '=', 'crew_1').where('partner_id', 'in', pair).execute();
+    await db.deleteFrom('consents').where('crew_unique_id', '=', 'crew_1').where('partner_id', 'in', pair).execute();
+    await incrementalRun(db, now, pages);
+    // One change row per consent: crew_1 comes back in every chunk, each a page read while the one before is written.
+    await db.insertInto('consents').values(granted).execute();
+    const expected = await fullDiffEvents(db, now);
+    assert.ok(granted.length >= 4 && expected.length >= 2);
+    assert.deepEqual((await incrementalRun(db, now, pages)).events, expected);
+    assert.deepEqual((await incrementalRun(db, now, pages)).events, []);
+  });
+
   it('a crash between page transactions loses nothing and a rerun invents nothing', async () => {
     const db = store().db;
     for (const crew of ['crew_1', 'crew_2', 'crew_3', 'crew_4', 'crew_5', 'crew_6']) {

@@ -72,6 +72,16 @@ export async function fleetWideChanges(db: Db, from: ChangePosition | null, hori
   return after(db, from, horizon).select(['table_name', 'partner_id']).distinct().where('table_name', 'in', tables).execute();
 }
 
+/**
+ * Crew members named by changes of these tables after `from`, whether final or still in flight:
+ * those whose rows may differ from what the runs before read.
+ */
+export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[]): Promise<Set<string>> {
+  let q = db.selectFrom('changes').select('crew_unique_id').distinct().where('table_name', 'in', tables).where('crew_unique_id', 'is not', null);
+  if (from) q = q.where(sql<boolean>`(tx, seq) > (${from.tx}, ${from.seq})`);
+  return new Set((await q.execute()).map((r) => r.crew_unique_id!));
+}
+
 /** Forgets changes at or before `upTo`: the sync run was their only reader. */
 export async function pruneChanges(db: Db, upTo: ChangePosition): Promise<void> {
   await db.deleteFrom('changes').where(sql<boolean>`(tx, seq) <= (${upTo.tx}, ${upTo.seq})`).execute();

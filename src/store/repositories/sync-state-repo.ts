@@ -12,10 +12,12 @@ export interface CrewSnapshot {
   docs?: Record<string, string>;
 }
 
-/** A stored snapshot: the digests, and the date from which time alone may change them (null: never). */
+/** A stored snapshot: the digests, the date from which time alone may change them (null: never), and when it was written. */
 export interface StoredSnapshot {
   state: CrewSnapshot;
   nextDue: string | null;
+  /** ISO instant of the run that wrote it: its digests are of the payloads on that date. */
+  updatedAt: string;
 }
 
 /** Snapshots of several crew members for several partners: key `partner|crew`. */
@@ -23,9 +25,9 @@ export async function readSnapshots(db: Db, partnerIds: readonly string[], crewI
   const out = new Map<string, StoredSnapshot>();
   if (partnerIds.length === 0) return out;
   for (let i = 0; i < crewIds.length; i += 2000) {
-    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state', 'next_due'])
+    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state', 'next_due', 'updated_at'])
       .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
-    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, { state: JSON.parse(r.state) as CrewSnapshot, nextDue: r.next_due });
+    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, { state: JSON.parse(r.state) as CrewSnapshot, nextDue: r.next_due, updatedAt: r.updated_at });
   }
   return out;
 }

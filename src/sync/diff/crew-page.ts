@@ -50,17 +50,18 @@ export interface CrewPage {
   crewIds: readonly string[];
   only?: PairFilter;
   also?: (trx: Db) => Promise<void>;
+  docsAsBefore?: PageData['docsAsBefore'];
 }
 
 /** Everything one page needs from the store, for every planned partner at once. */
-async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], crewIds: readonly string[]): Promise<PageData> {
+async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], { crewIds, docsAsBefore }: CrewPage): Promise<PageData> {
   const { db } = run;
   const partnerIds = plans.map((p) => p.partner.partnerId);
   const [assignments, signals, documents, consents, snapshots] = await Promise.all([
     assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
     consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
   ]);
-  return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels };
+  return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels, docsAsBefore };
 }
 
 /** Diffs a page already read against the partners' snapshots. Writes nothing (see commitPage). */
@@ -85,31 +86,40 @@ async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data
 /**
  * Diffs and commits pages one after the other until `next` returns null, `committed` called after
  * each commit. Three pages are in hand at once: the next one is read and the one before is written
- * while the current one is diffed, so the store works while this process computes. Pages hold
- * distinct crew, so no page reads what another writes; commits stay in page order (the change
- * reader's position moves with the last page of its chunk). A failure or a stop (thrown by
- * `committed`) ends the loop: the page diffed meanwhile is not written, a read ahead is abandoned.
+ * while the current one is diffed, so the store works while this process computes. A page is read
+ * ahead only when it shares no crew member with the pages not yet committed (a crew member can come
+ * back in a later chunk of changes); otherwise it is read once they are. Commits stay in page order
+ * (the change reader's position moves with the last page of its chunk). A failure or a stop (thrown
+ * by `committed`) ends the loop: the page diffed meanwhile is not written, a read ahead is abandoned.
  */
 export async function diffPages(
   run: RunContext, plans: readonly PartnerPlan[], next: () => Promise<CrewPage | null>, committed: (page: CrewPage) => void,
 ): Promise<void> {
   const read = (page: CrewPage | null) => {
-    const p = page && readCrewPage(run, plans, page.crewIds);
+    const p = page && readCrewPage(run, plans, page);
     p?.catch(() => {});
     return p;
   };
   let writing: Promise<void> = Promise.resolve();
+  let written: CrewPage | null = null;
   let current = await next();
   let reading = read(current);
   while (current) {
     const data = await reading!;
     const following = await next();
-    reading = read(following);
+    const ids = new Set(following?.crewIds);
+    const clash = [current, written].some((p) => p?.crewIds.some((id) => ids.has(id)));
+    reading = clash ? null : read(following);
     const outcome = await diffReadPage(run, plans, data, current.only);
     await writing;
     const page = current;
     writing = commitPage(run, outcome, page.also).then(() => committed(page));
     writing.catch(() => {});
+    written = page;
+    if (clash) {
+      await writing;
+      reading = read(following);
+    }
     current = following;
   }
   await writing;

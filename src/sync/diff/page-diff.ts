@@ -1,6 +1,6 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import { complianceChangedPayload, evaluateCompliance, TimeHorizon, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import type { CrewDocument } from '../../domain/document.ts';
+import { isExpired, type CrewDocument } from '../../domain/document.ts';
 import { documentEventData } from '../../domain/events.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Assignment, Vessel } from '../../domain/fleet.ts';
@@ -22,6 +22,12 @@ export interface PageData {
   /** Key `partner|crew`. */
   snapshots: ReadonlyMap<string, StoredSnapshot>;
   vessels: ReadonlyMap<string, Vessel>;
+  /**
+   * Incremental passes: whether a crew member's documents are as the runs before read them (no
+   * captured document change since). A snapshot's digests of such documents are reused while their
+   * expiry has not flipped since it was written. Absent (full passes): every digest is computed.
+   */
+  docsAsBefore?: (crewUniqueId: string) => boolean;
 }
 
 /** Which (partner, crew member) pairs of the page to diff; absent: all of them. */
@@ -44,6 +50,17 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
     else out.set(key(item), [item]);
   }
   return out;
+}
+
+/**
+ * The digest a snapshot holds for a document whose row is as it was when the snapshot was written,
+ * while the payload is still the same: of a document's payload only is_expired and status move
+ * with the date. Undefined when the digest must be computed.
+ */
+function sentDigest(d: CrewDocument, prev: StoredSnapshot, today: string): Digested | undefined {
+  const digest = prev.state.docs?.[d.documentId];
+  if (digest === undefined || isExpired(d, prev.updatedAt.slice(0, 10)) !== isExpired(d, today)) return undefined;
+  return { digest, get data() { return documentEventData(d, today); } };
 }
 
 /** Plans by vessel of their fleets, built once per set of plans. */
@@ -86,6 +103,7 @@ export function diffPage(
   for (const crew of page.crewIds) {
     const sig = page.signals.get(crew);
     const docs = docsOf.get(crew) ?? [];
+    const asBefore = page.docsAsBefore?.(crew) ?? false;
     const assigned = sig ? (assignmentsOf.get(crew) ?? []) : [];
     const status = lazy(() => sig && digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus }));
     const profile = lazy(() => sig && digested({ crew_unique_id: crew, updated_at: wireTime(sig.profileUpdatedAt) }));
@@ -142,7 +160,7 @@ export function diffPage(
       if (plan.can.profile && consent?.has('profile')) view.profile = profile();
       if (plan.can.docs && consent?.has('documents')) {
         const held = docs.filter((d) => plan.can.medical || d.documentClass !== 'medical');
-        view.documents = new Map(held.map((d) => [d.documentId, docDigest(d)]));
+        view.documents = new Map(held.map((d) => [d.documentId, (asBefore && prev && sentDigest(d, prev, today)) || docDigest(d)]));
         const at = docsDue();
         if (at) due.at(at);
       }

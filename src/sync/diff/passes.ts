@@ -36,15 +36,23 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
   }
 }
 
-/** Crew with a pair whose next time-driven change date has come (a document expiring, entering the window). */
-export async function duePass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, done: Set<string>, progress: Progress): Promise<void> {
+/**
+ * Crew with a pair whose next time-driven change date has come (a document expiring, entering the
+ * window). `pendingDocs`: crew with document changes not read yet; the others' document digests
+ * are reused where the date did not change them. Crew are marked done (the change pass skips
+ * them) whatever their documents: a document change the pass may have missed is one the change
+ * pass reads, and it re-diffs its crew member even when done.
+ */
+export async function duePass(
+  run: RunContext, plans: readonly PartnerPlan[], pageSize: number, pendingDocs: ReadonlySet<string>, done: Set<string>, progress: Progress,
+): Promise<void> {
   const partnerIds = plans.map((p) => p.partner.partnerId);
   let after: string | null = null;
   await diffPages(run, plans, async () => {
     const crewIds = await dueCrewPage(run.db, partnerIds, run.today, after, pageSize);
     if (crewIds.length === 0) return null;
     after = crewIds[crewIds.length - 1]!;
-    return { crewIds };
+    return { crewIds, docsAsBefore: (id) => !pendingDocs.has(id) };
   }, (page) => {
     for (const id of page.crewIds) done.add(id);
     progress(page.crewIds.length);
@@ -79,7 +87,7 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
  */
 export async function changePass(
   run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, horizon: number,
-  options: { pageSize: number; chunk: number; done: Set<string>; progress: Progress },
+  options: { pageSize: number; chunk: number; pendingDocs: ReadonlySet<string>; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
   let position = from;
   const queued: CrewPage[] = [];
@@ -91,7 +99,9 @@ export async function changePass(
     const reached = { tx: last.tx, seq: last.seq };
     position = reached;
     const targets = plans.length > 0 ? await targetsOf(run, changes) : new Map();
-    const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
+    // A document change re-diffs its crew member even when done: it may have committed after their data was read.
+    const docCrew = new Set(changes.filter((c) => c.table === 'documents' && c.crewUniqueId).map((c) => c.crewUniqueId!));
+    const crew = [...targets.keys()].filter((id) => !options.done.has(id) || docCrew.has(id)).sort();
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
     for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
     const only = (partnerId: string, id: string) => {
@@ -102,7 +112,8 @@ export async function changePass(
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
       await pruneChanges(trx, reached);
     };
-    for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only });
+    const docsAsBefore = (id: string) => !options.pendingDocs.has(id) && !docCrew.has(id);
+    for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });
     if (queued.length === 0) queued.push({ crewIds: [] });
     queued[queued.length - 1]!.also = advance;
     return true;

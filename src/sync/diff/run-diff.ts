@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { utcDate } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
-import { changeHorizon, fleetWideChanges, lastChange, pruneChanges } from '../../store/repositories/changes-repo.ts';
+import { changeHorizon, crewWithChanges, fleetWideChanges, lastChange, pruneChanges } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { RunContext } from './crew-page.ts';
@@ -49,8 +49,10 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     position = end ?? position;
   } else {
     const diffed = new Set<string>();
-    if (incremental.length > 0) await duePass(run, incremental, pageSize, diffed, progress);
-    position = await changePass(run, incremental, position, horizon, { pageSize, chunk: deps.changeChunk ?? 2000, done: diffed, progress });
+    // Read before the passes read any data: a document change committed later is read by the change pass.
+    const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
+    if (incremental.length > 0) await duePass(run, incremental, pageSize, pendingDocs, diffed, progress);
+    position = await changePass(run, incremental, position, horizon, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
   }
   if (!dryRun) {
     const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
