@@ -135,8 +135,11 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
   });
 
   it('the store not answering at all (a partition): calls on open connections fail after the store timeout instead of hanging', async () => {
-    // Several idle pooled connections, so calls are sent on connections that then go silent.
-    await fleetCalls(server!, key, 8);
+    // Several idle pooled connections, so calls are sent on connections that then go silent: pages of
+    // different sizes, which no cached answer serves, so their queries run at once on separate connections.
+    const warm = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      fetch(`${server!.url}${FLEET}?limit=${i + 1}`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    assert.deepEqual(warm, Array(8).fill(200));
     proxy!.setMode('blackhole');
     try {
       const [health, calls] = await Promise.all([probe(server!.url, HEALTH, undefined, ANSWER_LIMIT_MS), fleetCalls(server!, key, 12)]);

@@ -19,29 +19,38 @@ export interface PoolOptions {
  * and open a fresh connection next time. Cursors (streams) are passed through untimed.
  */
 export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = PREPARED_PER_CONNECTION }: PoolOptions = {}): PostgresPool {
+  // One wrapper per pg client, so Kysely (which keys its connection objects by the client it is
+  // handed) reuses its own instead of making one per query.
+  const wrappers = new WeakMap<pg.PoolClient, { client: PostgresPoolClient; lost?: Error }>();
+  function wrap(client: pg.PoolClient) {
+    const w: { client: PostgresPoolClient; lost?: Error } = { client: { query, release: () => client.release(w.lost) } };
+    function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+    function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+    function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
+      if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
+      const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<PostgresQueryResult<R>>;
+      if (!timeoutMs) return running;
+      return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          w.lost = new Error(`the store did not answer within ${timeoutMs} ms`);
+          reject(w.lost);
+        }, timeoutMs);
+        // Settling after the timeout is a no-op; handling the rejection here keeps it from going unhandled.
+        running.then(
+          (result) => (clearTimeout(timer), resolve(result)),
+          (err: unknown) => (clearTimeout(timer), reject(err)),
+        );
+      });
+    }
+    return w;
+  }
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
-      let lost: Error | undefined;
-      function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
-      function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-      function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
-        if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
-        const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<PostgresQueryResult<R>>;
-        if (!timeoutMs) return running;
-        return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
-          const timer = setTimeout(() => {
-            lost = new Error(`the store did not answer within ${timeoutMs} ms`);
-            reject(lost);
-          }, timeoutMs);
-          // Settling after the timeout is a no-op; handling the rejection here keeps it from going unhandled.
-          running.then(
-            (result) => (clearTimeout(timer), resolve(result)),
-            (err: unknown) => (clearTimeout(timer), reject(err)),
-          );
-        });
-      }
-      return { query, release: () => client.release(lost) };
+      let w = wrappers.get(client);
+      if (!w) wrappers.set(client, (w = wrap(client)));
+      w.lost = undefined;
+      return w.client;
     },
     end: () => pool.end(),
   };
