@@ -66,6 +66,12 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
     const every = await all();
     await pruneChanges(db, every[1]!);
     assert.deepEqual(await all(), every.slice(2));
+    // From where the reader stood before: only the range after it goes.
+    await seedPartners(db, 'ptn_4', 'ptn_5');
+    const more = await all();
+    assert.ok(more.length >= 3);
+    await pruneChanges(db, more[2]!, more[0]!);
+    assert.deepEqual(await all(), [more[0], ...more.slice(3)]);
     const cursor = { position: { tx: every[1]!.tx, seq: every[1]!.seq }, windowDays: 30, today: '2026-11-22' };
     await saveSyncCursor(db, cursor);
     assert.deepEqual(JSON.parse((await changeMarks(db)).syncCursor!), cursor);

@@ -82,7 +82,14 @@ export async function crewWithChanges(db: Db, from: ChangePosition | null, table
   return new Set((await q.execute()).map((r) => r.crew_unique_id!));
 }
 
-/** Forgets changes at or before `upTo`: the sync run was their only reader. */
-export async function pruneChanges(db: Db, upTo: ChangePosition): Promise<void> {
-  await db.deleteFrom('changes').where(sql<boolean>`(tx, seq) <= (${upTo.tx}, ${upTo.seq})`).execute();
+/**
+ * Forgets changes at or before `upTo`: the sync run was their only reader. `after`: where the
+ * reader stood before (everything up to it is already gone), so the delete range-scans from there
+ * instead of walking the index entries of rows deleted earlier that Postgres has not vacuumed yet
+ * (after a bulk load, millions of them).
+ */
+export async function pruneChanges(db: Db, upTo: ChangePosition, after: ChangePosition | null = null): Promise<void> {
+  let q = db.deleteFrom('changes').where(sql<boolean>`(tx, seq) <= (${upTo.tx}, ${upTo.seq})`);
+  if (after) q = q.where(sql<boolean>`(tx, seq) > (${after.tx}, ${after.seq})`);
+  await q.execute();
 }

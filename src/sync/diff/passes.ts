@@ -93,7 +93,8 @@ export async function changePass(
   const queued: CrewPage[] = [];
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
   const nextChunk = async (): Promise<boolean> => {
-    const changes = await readChanges(run.db, position, horizon, options.chunk);
+    const from = position;
+    const changes = await readChanges(run.db, from, horizon, options.chunk);
     if (changes.length === 0) return false;
     const last = changes[changes.length - 1]!;
     const reached = { tx: last.tx, seq: last.seq };
@@ -110,7 +111,7 @@ export async function changePass(
     };
     const advance = async (trx: RunContext['db']) => {
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
-      await pruneChanges(trx, reached);
+      await pruneChanges(trx, reached, from);
     };
     const docsAsBefore = (id: string) => !options.pendingDocs.has(id) && !docCrew.has(id);
     for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });

@@ -60,7 +60,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     if (moved) {
       await db.transaction().execute(async (trx) => {
         await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
-        if (position) await pruneChanges(trx, position);
+        if (position) await pruneChanges(trx, position, cursor?.position ?? null);
       });
     }
     // A full pass rewrote most snapshots' due dates and emptied the change log: fresh statistics
