@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import {
-  deleteSnapshots, dueCrewPage, findSyncCursor, findSyncState, readSnapshots, recordSyncRun, saveSyncCursor, snapshotCrewPage,
+  deleteSnapshots, dueCrew, findSyncCursor, findSyncState, readSnapshots, recordSyncRun, saveSyncCursor, snapshotCrewPage,
   writeSnapshots, type SnapshotWrite,
 } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -45,11 +45,9 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
       snap('ptn_a', 4, null), snap('ptn_c', 5, '2026-01-01'), snap('ptn_b', 6, '2026-11-20'),
     ], T);
     const today = '2026-11-22';
-    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, null, 10), [crew(1), crew(3), crew(6)]);
-    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, null, 2), [crew(1), crew(3)]);
-    assert.deepEqual(await dueCrewPage(db, ['ptn_a', 'ptn_b'], today, crew(3), 2), [crew(6)]);
-    assert.deepEqual(await dueCrewPage(db, [], today, null, 10), []);
-    assert.deepEqual(await dueCrewPage(db, ['ptn_a'], '2026-09-30', null, 10), []);
+    assert.deepEqual(await dueCrew(db, ['ptn_a', 'ptn_b'], today), [crew(1), crew(3), crew(6)]);
+    assert.deepEqual(await dueCrew(db, [], today), []);
+    assert.deepEqual(await dueCrew(db, ['ptn_a'], '2026-09-30'), []);
   });
 
   it('snapshot crew of one partner, a keyset page at a time, in id order', async () => {

@@ -1,7 +1,7 @@
 import type { Change, ChangePosition } from '../../store/repositories/changes-repo.ts';
 import { pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
-import { deleteSnapshots, dueCrewPage, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
+import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
 import { diffPages, type CrewPage, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
 
@@ -46,13 +46,11 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
 export async function duePass(
   run: RunContext, plans: readonly PartnerPlan[], pageSize: number, pendingDocs: ReadonlySet<string>, done: Set<string>, progress: Progress,
 ): Promise<void> {
-  const partnerIds = plans.map((p) => p.partner.partnerId);
-  let after: string | null = null;
+  const due = await dueCrew(run.db, plans.map((p) => p.partner.partnerId), run.today);
+  let at = 0;
   await diffPages(run, plans, async () => {
-    const crewIds = await dueCrewPage(run.db, partnerIds, run.today, after, pageSize);
-    if (crewIds.length === 0) return null;
-    after = crewIds[crewIds.length - 1]!;
-    return { crewIds, docsAsBefore: (id) => !pendingDocs.has(id) };
+    const crewIds = due.slice(at, (at += pageSize));
+    return crewIds.length > 0 ? { crewIds, docsAsBefore: (id) => !pendingDocs.has(id) } : null;
   }, (page) => {
     for (const id of page.crewIds) done.add(id);
     progress(page.crewIds.length);
