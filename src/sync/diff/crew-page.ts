@@ -37,8 +37,9 @@ export interface PageOutcome {
   departed: Array<{ partnerId: string; crewUniqueId: string }>;
 }
 
-function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string): Insertable<OutboxEventsTable> {
-  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: wireTime(at), partner_id: partnerId, data: e.data });
+/** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
+function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): Insertable<OutboxEventsTable> {
+  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: occurredAt, partner_id: partnerId, data: e.data });
   return {
     event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
     status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,
@@ -134,7 +135,8 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
   const empty = page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0;
   if (!run.dryRun && (!empty || also)) {
     await run.db.transaction().execute(async (trx) => {
-      await insertOutboxEvents(trx, page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at)));
+      const occurredAt = wireTime(run.at);
+      await insertOutboxEvents(trx, page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at, occurredAt)));
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);
