@@ -65,9 +65,17 @@ async function sampleCrew(db: Kysely<Database>): Promise<string> {
   return r.rows[0]!.crew_unique_id;
 }
 
+/** A statement in a few words: its verb and the table its outermost FROM (or INTO) names, else its first FROM. */
 function label(text: string): string {
-  const from = /\bfrom\s+"?(\w+)"?/i.exec(text)?.[1] ?? /\binto\s+"?(\w+)"?/i.exec(text)?.[1] ?? '?';
-  return `${text.trim().split(/\s+/)[0]!.toLowerCase()} … ${from}`;
+  let depth = 0;
+  let outer = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (depth === 0) outer += ch;
+  }
+  const table = /\b(?:from|into)\s+"?(\w+)"?/i.exec(outer)?.[1] ?? /\bfrom\s+"?(\w+)"?/i.exec(text)?.[1] ?? '?';
+  return `${text.trim().split(/\s+/)[0]!.toLowerCase()} … ${table}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openStore } from '../../src/store/connect.ts';
 import { kyselyPool } from '../../src/store/dialects/pg-pool.ts';
+import { MAX_NAMED_PARAMETERS } from '../../src/store/dialects/pg-prepared.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /** Few slots, so that a handful of statements already evicts. */
@@ -124,6 +125,16 @@ describeEachStore('statements the store prepares', ({ url, dialect }) => {
     const compiled = (q: { compile(): { sql: string } }) => q.compile().sql;
     assert.equal(prepared.filter((s) => s === compiled(db.selectFrom('items').select('v').where('id', '=', 0))).length, 1);
     assert.equal(prepared.filter((s) => s === compiled(db.selectFrom('items').select('id').where('v', '=', 0))).length, 1);
+  });
+
+  it('leave bulk statements unnamed: past MAX_NAMED_PARAMETERS, the text varies with its list', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const inList = (n: number) => db.selectFrom('items').select('id').where('id', 'in', ids(n));
+    await inList(MAX_NAMED_PARAMETERS).execute();
+    await inList(MAX_NAMED_PARAMETERS + 1).execute();
+    const prepared = await preparedStatements(db);
+    assert.ok(prepared.includes(inList(MAX_NAMED_PARAMETERS).compile().sql));
+    assert.ok(!prepared.includes(inList(MAX_NAMED_PARAMETERS + 1).compile().sql));
   });
 
   it('keep at most the configured number prepared on a connection, and re-prepare an evicted one', async () => {

@@ -31,8 +31,17 @@ const NAME_CACHE = 4096;
 /** Most statements a connection keeps prepared, by default. */
 export const PREPARED_PER_CONNECTION = 200;
 
-/** Statements that gain nothing from a name: transaction control, DDL, several statements in one text. */
+/**
+ * Most parameters of a statement worth naming. Beyond it are bulk statements (multi-row inserts,
+ * long IN lists of a sync page) whose text varies with their row or list count: named, they would
+ * churn the per-connection names (each eviction a DEALLOCATE) and keep large plans per connection,
+ * to save a parse that is small beside their execution.
+ */
+export const MAX_NAMED_PARAMETERS = 64;
+
+/** Statements that gain nothing from a name: bulk ones, transaction control, DDL, several statements in one text. */
 function worthNaming(sql: string, parameters: readonly unknown[]): boolean {
+  if (parameters.length > MAX_NAMED_PARAMETERS) return false;
   if (parameters.length > 0) return true;
   return /^\s*(select|with)\b/i.test(sql) && !sql.includes(';');
 }
