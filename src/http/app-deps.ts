@@ -8,6 +8,9 @@ import type { Clock } from '../domain/clock.ts';
 import type { OperationDeclaration } from '../openapi/operation.ts';
 import type { BodyCache } from './body-cache.ts';
 import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
+import type { LiveEvaluation } from '../services/compliance/check-compliance.ts';
+import type { ResultWriter } from '../services/compliance/stored-results.ts';
+import type { VersionedCache } from '../services/versioned-cache.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
@@ -40,6 +43,10 @@ export interface RouteDeps extends Required<AppDeps> {
   catalogue: CatalogueCache;
   /** Key authentication with an in-process cache; revocations through this process call `invalidate()`. */
   authenticator: Authenticator;
+  /** Live compliance evaluations reused while the data version holds (src/services/compliance/check-compliance.ts). */
+  evaluations: VersionedCache<LiveEvaluation>;
+  /** Compliance results written behind the request (src/services/compliance/stored-results.ts). */
+  complianceResults: ResultWriter;
   /** The store's data version (src/services/data-version.ts), one read shared by the calls that wait together. */
   dataVersion: () => Promise<string | null>;
 }
@@ -47,7 +54,7 @@ export interface RouteDeps extends Required<AppDeps> {
 /** The Koa app plus the services with background work, and how to stop them. */
 export interface SvcApp extends Koa<AppState> {
   services: RouteDeps;
-  /** Writes what the services hold in memory (audit rows, rate-limit counts) and stops their timers; resolves with the audit rows that could not be written. */
+  /** Writes what the services hold in memory (audit rows, compliance results) and stops their timers; resolves with the audit rows that could not be written. */
   close(deadlineMs?: number): Promise<number>;
 }
 

@@ -4,7 +4,9 @@ import Koa from 'koa';
 import { createAuditService } from '../services/audit.ts';
 import { createAuthenticator } from '../services/auth-cache.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
+import { createResultWriter } from '../services/compliance/stored-results.ts';
 import { dataVersionReader } from '../services/data-version.ts';
+import { VersionedCache } from '../services/versioned-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule, SvcApp } from './app-deps.ts';
@@ -32,6 +34,8 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     catalogue: new CatalogueCache(deps.clock),
     bodyCache: deps.bodyCache === undefined ? new BodyCache() : deps.bodyCache,
     dataVersion: dataVersionReader(deps.db),
+    complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
+    evaluations: new VersionedCache({ maxEntries: 1_000 }),
   };
 }
 
@@ -62,6 +66,9 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.use(router.routes());
   return Object.assign(app, {
     services: shared,
-    close: (deadlineMs?: number) => shared.audit.close(deadlineMs),
+    close: async (deadlineMs?: number) => {
+      const [, unwritten] = await Promise.all([shared.complianceResults.close(deadlineMs), shared.audit.close(deadlineMs)]);
+      return unwritten;
+    },
   });
 }

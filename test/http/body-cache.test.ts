@@ -26,7 +26,7 @@ const GETS = [
 const WRITES = {
   crewName: (n: number) => `update crew set name = 'Ana ${n}' where crew_unique_id = 'crew_ana'`,
   crewContact: (n: number) => `update crew set phone = '+3519000000${n}', background_check_status = '${n % 2 ? 'clear' : 'pending'}' where crew_unique_id in ('crew_ana', 'crew_cho')`,
-  expiry: (n: number) => `update documents set expiry_date = '2026-11-${String(22 + n).padStart(2, '0')}' where document_id in ('doc_edge', 'doc_ben')`,
+  expiry: (n: number) => `update documents set expiry_date = '2026-11-${22 + (n % 8)}' where document_id in ('doc_edge', 'doc_ben')`,
   withdrawn: (n: number) => `update documents set is_live = ${n % 2} where document_id = 'doc_later'`,
   processing: (n: number) => `update documents set processing_state = '${n % 2 ? 'processing' : 'processed'}' where document_id = 'doc_pass'`,
   assignment: (n: number) => `update assignments set status = '${['invited', 'signed_off', 'active', 'on_leave'][n % 4]}' where crew_unique_id = 'crew_ben'`,

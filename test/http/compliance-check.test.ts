@@ -92,6 +92,8 @@ describeEachStore('the compliance check when the evaluator is down', ({ store })
 
   it('returns the latest stored result, flagged, with its own as_of', async () => {
     const first = await live.api.request('POST', check('crew_ana'), { key: live.keys.full, body: {} });
+    // Another process (here: another app) reads the store, where the result is written behind the call.
+    await live.flushResults();
     down.setNow(new Date('2026-11-23T08:00:00.000Z'));
     const res = await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: {} });
     assert.equal(res.status, 200);

@@ -116,6 +116,8 @@ export interface World {
   setNow(at: Date): void;
   /** Resolves once the audit rows of every call answered so far are in the store. */
   flushAudit(): Promise<void>;
+  /** Resolves once the compliance results of every check answered so far are in the store (they are written behind the call). */
+  flushResults(): Promise<void>;
   /** The audit rows of one request id, once every row so far is written. */
   auditOf(requestId: string): Promise<AuditEntry[]>;
   /** An external partner on ves_a1 (+ ves_at) with exactly these contract scopes and crew_ana's consents; returns its live key. */
@@ -168,6 +170,7 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
       now = at;
     },
     flushAudit: () => app.services.audit.flush(),
+    flushResults: () => app.services.complianceResults.flush(),
     async auditOf(requestId) {
       await app.services.audit.flush();
       return findAuditEntries(db, requestId);

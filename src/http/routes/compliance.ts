@@ -38,6 +38,8 @@ export const complianceRoutes = routeModule('compliance', [
         windowDays: deps.config.complianceWindowDays,
         deadlineMs: deps.config.complianceDeadlineMs,
         fault: deps.config.complianceFault,
+        results: deps.complianceResults,
+        reuse: { version: deps.dataVersion, cache: deps.evaluations },
       }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),

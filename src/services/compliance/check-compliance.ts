@@ -5,10 +5,11 @@ import { utcDate, type CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { latestEvaluation, saveEvaluation } from '../../store/repositories/compliance-repo.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
+import type { VersionedCache } from '../versioned-cache.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
+import { storedResults, type ComplianceResults } from './stored-results.ts';
 
 /** What a compliance check needs besides the store. */
 export interface ComplianceDeps {
@@ -18,6 +19,19 @@ export interface ComplianceDeps {
   deadlineMs: number;
   /** Operator switch: make the evaluator fail or stall, to exercise the fallback. */
   fault: 'none' | 'fail' | 'stall';
+  /** Where results are kept for the fallback; by default written to the store before the check returns. */
+  results?: ComplianceResults;
+  /**
+   * Live evaluations reused while the store's data version holds (the HTTP check); without it every
+   * check reads the documents and evaluates.
+   */
+  reuse?: { version: () => Promise<string | null>; cache: VersionedCache<LiveEvaluation> };
+}
+
+/** A live evaluation and the documents it read (medical ones included). */
+export interface LiveEvaluation {
+  evaluation: ComplianceEvaluation;
+  documents: CrewDocument[];
 }
 
 /** An evaluation with where it came from and when it was worked out. */
@@ -46,22 +60,43 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
   return chosen;
 }
 
-async function evaluateLive(
-  db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment,
-): Promise<{ evaluation: ComplianceEvaluation; documents: CrewDocument[] }> {
+/** A number per catalogue array: a reloaded catalogue is a new array, so evaluations with the old one are not reused. */
+const catalogueIds = new WeakMap<object, number>();
+let nextCatalogueId = 0;
+function catalogueId(catalogue: object): number {
+  let id = catalogueIds.get(catalogue);
+  if (id === undefined) catalogueIds.set(catalogue, (id = ++nextCatalogueId));
+  return id;
+}
+
+/**
+ * Reads the documents and evaluates. With `deps.reuse`, the data version is read first and an
+ * evaluation of the same inputs at that version (crew member, assignment role and vessel, today,
+ * window, catalogue) is returned instead: the documents and catalogue cannot have changed while
+ * the version holds, so it is the evaluation this call would make.
+ */
+async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
-  const [catalogue, documents] = await Promise.all([deps.catalogue.get(db), listListableDocuments(db, [crewUniqueId], true)]);
+  const version = deps.reuse ? await deps.reuse.version() : null;
+  const today = utcDate(deps.clock());
+  const catalogue = await deps.catalogue.get(db);
+  const key = JSON.stringify([crewUniqueId, a.assignment.role, a.assignment.positionName, a.vessel, today, deps.windowDays, catalogueId(catalogue)]);
+  const held = version === null ? undefined : deps.reuse!.cache.get(version, key);
+  if (held) return held;
+  const documents = await listListableDocuments(db, [crewUniqueId], true);
   const evaluation = evaluateCompliance({
     role: a.assignment.role,
     positionName: a.assignment.positionName,
     vessel: a.vessel,
     catalogue,
     documents,
-    today: utcDate(deps.clock()),
+    today,
     windowDays: deps.windowDays,
   });
-  return { evaluation, documents };
+  const live = { evaluation, documents };
+  if (version !== null) deps.reuse!.cache.set(version, key, live);
+  return live;
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -73,16 +108,17 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Evaluates live under the deadline and stores the result; when the evaluator fails or times out,
+ * Evaluates live under the deadline and stores the result (through `deps.results`); when the evaluator fails or times out,
  * returns the latest stored result flagged as the fallback, or compliance_unavailable (503).
  */
 export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
-  let live: { evaluation: ComplianceEvaluation; documents: CrewDocument[] };
+  const results = deps.results ?? storedResults(db);
+  let live: LiveEvaluation;
   try {
     live = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment), deps.deadlineMs);
   } catch (cause) {
-    const stored = await latestEvaluation(db, crewUniqueId, vesselId);
+    const stored = await results.latest(crewUniqueId, vesselId);
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
     throw new AppError('compliance_unavailable', 'the compliance evaluator is unavailable and no earlier result is stored; retry shortly', {
       headers: { 'Retry-After': '30' },
@@ -90,7 +126,7 @@ export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId
     });
   }
   const asOf = deps.clock().toISOString();
-  await saveEvaluation(db, crewUniqueId, vesselId, asOf, live.evaluation);
+  await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
   return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents };
 }
 

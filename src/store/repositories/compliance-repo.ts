@@ -1,7 +1,6 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import type { Db } from '../database.ts';
-import { upsertRows } from './upsert.ts';
 
 /** The requirement catalogue in its stored order. */
 export async function readCatalogue(db: Db): Promise<RequirementDefinition[]> {
@@ -15,10 +14,28 @@ export interface StoredEvaluation {
   evaluation: ComplianceEvaluation;
 }
 
+/** Stores one result (see saveEvaluations). */
 export async function saveEvaluation(db: Db, crewUniqueId: string, vesselId: string, asOf: string, evaluation: ComplianceEvaluation): Promise<void> {
-  await upsertRows(db, 'compliance_results', [{
-    crew_unique_id: crewUniqueId, vessel_id: vesselId, as_of: asOf, result: JSON.stringify(evaluation),
-  }], ['crew_unique_id', 'vessel_id']);
+  await saveEvaluations(db, [{ crewUniqueId, vesselId, asOf, evaluation }]);
+}
+
+/**
+ * Stores several results at once (one statement per batch); a result older than the one already
+ * stored for its crew member and vessel (another process's newer check) leaves it in place.
+ */
+export async function saveEvaluations(
+  db: Db, results: readonly { crewUniqueId: string; vesselId: string; asOf: string; evaluation: ComplianceEvaluation }[],
+): Promise<void> {
+  for (let i = 0; i < results.length; i += 500) {
+    await db.insertInto('compliance_results')
+      .values(results.slice(i, i + 500).map((r) => ({
+        crew_unique_id: r.crewUniqueId, vessel_id: r.vesselId, as_of: r.asOf, result: JSON.stringify(r.evaluation),
+      })))
+      .onConflict((oc) => oc.columns(['crew_unique_id', 'vessel_id'])
+        .doUpdateSet((eb) => ({ as_of: eb.ref('excluded.as_of'), result: eb.ref('excluded.result') }))
+        .whereRef('compliance_results.as_of', '<', 'excluded.as_of'))
+      .execute();
+  }
 }
 
 export async function latestEvaluation(db: Db, crewUniqueId: string, vesselId: string): Promise<StoredEvaluation | undefined> {
