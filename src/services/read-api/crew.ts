@@ -4,7 +4,7 @@ import type { Db } from '../../store/database.ts';
 import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { readFile } from '../../store/repositories/documents-repo.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
-import { requireCrewAccess } from '../visibility/access.ts';
+import { readWithCrewAccess, requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
@@ -24,8 +24,7 @@ async function profileOf(db: Db, crewUniqueId: string) {
 
 /** The profile, one block per effective scope (the route requires at least one of them). */
 export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: string, photoUrl: string): Promise<ProfileWire> {
-  await requireCrewAccess(db, ctx, crewUniqueId, 'profile');
-  const profile = await profileOf(db, crewUniqueId);
+  const profile = await readWithCrewAccess(db, ctx, crewUniqueId, 'profile', () => profileOf(db, crewUniqueId));
   return toProfileWire(profile, ctx.scopes, profile.photoFileId ? photoUrl : null);
 }
 

@@ -3,7 +3,7 @@ import type { KeyMode } from '../../domain/vocabulary.ts';
 import { toDocumentWire, type CrewDocument, type DocumentWire } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { findVisibleDocument, visibleDocuments } from '../visibility/documents.ts';
-import { requireCrewAccess } from '../visibility/access.ts';
+import { readWithCrewAccess, requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken } from './signed-token.ts';
 import { wireTime } from '../../domain/clock.ts';
@@ -15,8 +15,7 @@ export interface DocumentListWire {
 
 /** The document list (docs/contract.md): fleet (404), documents consent (403), medical gating. */
 export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueId: string, today: string): Promise<DocumentListWire> {
-  await requireCrewAccess(db, ctx, crewUniqueId, 'documents');
-  const docs = await visibleDocuments(db, ctx, crewUniqueId);
+  const docs = await readWithCrewAccess(db, ctx, crewUniqueId, 'documents', () => visibleDocuments(db, ctx, crewUniqueId));
   return { crew_unique_id: crewUniqueId, items: docs.map((d) => toDocumentWire(d, today)) };
 }
 

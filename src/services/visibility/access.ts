@@ -28,3 +28,16 @@ export async function requireCrewAccess(db: Db, ctx: PartnerContext, crewUniqueI
   }
   return access;
 }
+
+/**
+ * requireCrewAccess with `read` run beside it (one round trip of waiting instead of two); what
+ * `read` returns is handed out only once access is granted, and its failure counts only then.
+ */
+export async function readWithCrewAccess<T>(
+  db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory, read: () => Promise<T>,
+): Promise<T> {
+  const pending = read();
+  pending.catch(() => {}); // awaited below once access is granted; refused access wins over its failure
+  await requireCrewAccess(db, ctx, crewUniqueId, category);
+  return pending;
+}
