@@ -133,8 +133,9 @@ const rows = STORES.includes('sqlite') ? await runDialect('sqlite') : [];
 if (STORES.includes('postgres') && await postgresAvailable()) rows.push(...(await runDialect('postgres')));
 else if (STORES.includes('postgres')) process.stderr.write('Postgres does not answer: its half is skipped\n');
 
-const body = `Command: \`npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in the parent
-process, each server in its own process). Machine: ${machineLine()}. Data: \`svc fixtures generate --crew ${CREW} --vessels 20
+const body = `Command: \`BENCH_SECONDS=${DURATION} npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in
+the parent process, each server in its own process; \`BENCH_API_DB\`, \`BENCH_API_CASES\`, \`BENCH_API_STORES\`, \`BENCH_API_REUSE\` and
+\`BENCH_API_SVC_ARGS\` for a private database and quick profiling runs, see bench/api-bench.ts). Machine: ${machineLine()}. Data: \`svc fixtures generate --crew ${CREW} --vessels 20
 --partners 1 --docs-per-crew 10\` (≈10,000 crew on the partner's live fleet). Every request is authenticated, rate-limited
 (tokens claimed from the store in blocks) and audited (one row per request, written in batches), as in production.
 Machine load (1-minute load average, the machine is shared): ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end.
