@@ -38,7 +38,7 @@ export interface AuditService {
 
 export function createAuditService(db: Db, options: AuditServiceOptions = {}): AuditService {
   const intervalMs = options.intervalMs ?? 200;
-  const maxQueued = options.maxQueued ?? 20_000;
+  const maxQueued = options.maxQueued ?? 100_000;
   let queue: AuditEntry[] = [];
   let reserved = 0;
   let recorded = 0;
