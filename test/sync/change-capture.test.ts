@@ -10,7 +10,7 @@ import { runDiff } from '../../src/sync/diff/run-diff.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { openWriter } from '../support/open-writer.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
+import { addDays, baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
 
 const now = () => new Date(START);
 
@@ -180,6 +180,34 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     assert.equal(run.full, false);
     const left = await db.selectFrom('sync_snapshots').select('partner_id').where('crew_unique_id', '=', 'crew_1').execute();
     assert.deepEqual(left, []);
+  });
+
+  it('a write committed while a run is under way, to a crew member the run already diffed, is sent by the next run', async () => {
+    // Last of this world's cases: it moves the clock and changes every diffed crew member's status.
+    const db = store().db;
+    await incrementalRun(db, now);
+    const later = () => new Date(addDays(START, 400));
+    assert.ok((await fullDiffEvents(db, later)).length > 0, 'the date alone changes payloads: the due pass has crew to diff');
+    // Another writer commits right after a page of the run has read its crew: a trigger on the
+    // snapshots the page writes changes those crew members' status in the page's own transaction.
+    const write = `update crew set background_check_status = 'adverse' where crew_unique_id = NEW.crew_unique_id and background_check_status <> 'adverse'`;
+    if (dialect === 'postgres') {
+      await sql.raw(`create function test_mid_run_write() returns trigger language plpgsql as $$ begin ${write}; return null; end $$`).execute(db);
+      await sql.raw('create trigger test_mid_run_write after insert or update on sync_snapshots for each row execute function test_mid_run_write()').execute(db);
+    } else {
+      for (const op of ['insert', 'update']) await sql.raw(`create trigger test_mid_run_write_${op} after ${op} on sync_snapshots begin ${write}; end`).execute(db);
+    }
+    try {
+      await incrementalRun(db, later);
+    } finally {
+      if (dialect === 'postgres') await sql.raw('drop function test_mid_run_write cascade').execute(db);
+      else for (const op of ['insert', 'update']) await sql.raw(`drop trigger test_mid_run_write_${op}`).execute(db);
+    }
+    const changed = await db.selectFrom('crew').select('crew_unique_id').where('background_check_status', '=', 'adverse').execute();
+    assert.ok(changed.length > 0, 'the run wrote snapshots, and so the status of their crew changed meanwhile');
+    const next = await incrementalRun(db, later);
+    assert.ok(next.events.some((e) => JSON.parse(e)[1] === 'crew.status.changed'), 'the next run sends the status changes');
+    assert.deepEqual(await fullDiffEvents(db, later), [], 'nothing left unsent');
   });
 });
 

@@ -46,15 +46,16 @@ export async function changeHorizon(db: Db): Promise<number> {
 }
 
 // Row values, so both planners range-scan the (tx, seq) index instead of filtering every row.
-function after(db: Db, from: ChangePosition | null, horizon: number) {
+function after(db: Db, from: ChangePosition | null, horizon: number, until?: ChangePosition) {
   let q = db.selectFrom('changes').where('tx', '<', horizon);
   if (from) q = q.where(sql<boolean>`(tx, seq) > (${from.tx}, ${from.seq})`);
+  if (until) q = q.where(sql<boolean>`(tx, seq) <= (${until.tx}, ${until.seq})`);
   return q;
 }
 
-/** The next changes after `from` that are final below `horizon`, in (tx, seq) order. */
-export async function readChanges(db: Db, from: ChangePosition | null, horizon: number, limit: number): Promise<Change[]> {
-  const rows = await after(db, from, horizon).selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
+/** The next changes after `from` that are final below `horizon` (and at or before `until`, when given), in (tx, seq) order. */
+export async function readChanges(db: Db, from: ChangePosition | null, horizon: number, limit: number, until?: ChangePosition): Promise<Change[]> {
+  const rows = await after(db, from, horizon, until).selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
   return rows.map((r) => ({
     tx: Number(r.tx), seq: Number(r.seq), table: r.table_name, key: r.row_key, crewUniqueId: r.crew_unique_id, partnerId: r.partner_id,
   }));

@@ -1,5 +1,5 @@
 import type { Change, ChangePosition } from '../../store/repositories/changes-repo.ts';
-import { pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
+import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
 import { diffPages, type CrewPage, type RunContext } from './crew-page.ts';
@@ -78,13 +78,14 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
 }
 
 /**
- * Reads the changes after the cursor that are final below `horizon`, a chunk at a time, maps them
- * to the pairs they can affect and diffs those. The chunk's last page commits the cursor and
- * prunes the rows read, with its events and snapshots. Crew diffed earlier in this run are skipped:
- * every change read was committed before the run read any data.
+ * Reads the changes after the cursor up to `until`, a chunk at a time, maps them to the pairs they
+ * can affect and diffs those. The chunk's last page commits the cursor and prunes the rows read,
+ * with its events and snapshots. Crew diffed earlier in this run are skipped: `until` (the last
+ * final change, read before the run read any data) keeps out every change committed since, which
+ * the next run reads. `null`: nothing to read.
  */
 export async function changePass(
-  run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, horizon: number,
+  run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, until: ChangePosition | null,
   options: { pageSize: number; chunk: number; pendingDocs: ReadonlySet<string>; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
   let position = from;
@@ -92,7 +93,8 @@ export async function changePass(
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
   const nextChunk = async (): Promise<boolean> => {
     const from = position;
-    const changes = await readChanges(run.db, from, horizon, options.chunk);
+    if (until === null) return false;
+    const changes = await readChanges(run.db, from, NO_LIMIT, options.chunk, until);
     if (changes.length === 0) return false;
     const last = changes[changes.length - 1]!;
     const reached = { tx: last.tx, seq: last.seq };

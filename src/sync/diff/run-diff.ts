@@ -49,10 +49,13 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     position = end ?? position;
   } else {
     const diffed = new Set<string>();
-    // Read before the passes read any data: a document change committed later is read by the change pass.
+    // Read before the passes read any data: a change committed later is left for the next run
+    // (SQLite has no horizon: without this bound the change pass would read writes committed after
+    // the due pass had read, and skipped, their crew member).
+    const until = await lastChange(db, horizon);
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
     if (incremental.length > 0) await duePass(run, incremental, pageSize, pendingDocs, diffed, progress);
-    position = await changePass(run, incremental, position, horizon, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
+    position = await changePass(run, incremental, position, until, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
   }
   if (!dryRun) {
     const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
