@@ -15,6 +15,7 @@ import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
+import type { CrewAccess } from '../services/visibility/access.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
 import type { Database } from '../store/database.ts';
 
@@ -45,6 +46,8 @@ export interface RouteDeps extends Required<AppDeps> {
   authenticator: Authenticator;
   /** Live compliance evaluations reused while the data version holds (src/services/compliance/check-compliance.ts). */
   evaluations: VersionedCache<LiveEvaluation>;
+  /** Fleet-and-consent answers of the compliance check reused while the data version holds (src/services/visibility/access.ts). */
+  crewAccess: VersionedCache<CrewAccess>;
   /** Compliance results written behind the request (src/services/compliance/stored-results.ts). */
   complianceResults: ResultWriter;
   /** The store's data version (src/services/data-version.ts), one read shared by the calls that wait together. */

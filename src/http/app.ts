@@ -36,6 +36,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     dataVersion: dataVersionReader(deps.db),
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
     evaluations: new VersionedCache({ maxEntries: 1_000 }),
+    crewAccess: new VersionedCache({ maxEntries: 5_000 }),
   };
 }
 

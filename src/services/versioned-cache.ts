@@ -14,8 +14,9 @@ export interface VersionedCacheOptions<T> {
  * stored under the version it was built at, and when a newer version is seen everything held is
  * dropped at once, since nothing built earlier can be asked for again; a value built at an older
  * version than the newest seen is not kept. Bounded in entries and size, least recently used out
- * first. Users: the answers of data-versioned GETs (src/http/body-cache.ts) and compliance
- * evaluations (src/services/compliance/check-compliance.ts).
+ * first. Users: the answers of data-versioned GETs (src/http/body-cache.ts), compliance
+ * evaluations (src/services/compliance/check-compliance.ts) and the compliance check's
+ * fleet-and-consent answers (src/services/visibility/access.ts).
  */
 export class VersionedCache<T> {
   readonly #maxEntries: number;

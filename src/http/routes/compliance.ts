@@ -40,6 +40,7 @@ export const complianceRoutes = routeModule('compliance', [
         fault: deps.config.complianceFault,
         results: deps.complianceResults,
         reuse: { version: deps.dataVersion, cache: deps.evaluations },
+        crewAccess: deps.crewAccess,
       }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),

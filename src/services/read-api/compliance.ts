@@ -3,7 +3,8 @@ import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
 import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome } from '../compliance/check-compliance.ts';
-import { requireCrewAccess } from '../visibility/access.ts';
+import type { VersionedCache } from '../versioned-cache.ts';
+import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';
 
@@ -14,6 +15,11 @@ export interface LinkOptions {
   ttlSeconds: number;
   /** As for `download_url`: SVC_PUBLIC_BASE_URL, or the request's origin on a loopback listener. */
   baseUrl: string;
+}
+
+/** A check's dependencies: with `reuse`, fleet-and-consent answers are reused at the data version too. */
+export interface CheckDeps extends ComplianceDeps {
+  crewAccess?: VersionedCache<CrewAccess>;
 }
 
 /** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
@@ -28,13 +34,19 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>>
  * a live evaluation with the stored-result fallback. Medical rows lose their document details
  * without crew:medical:read; download paths are given only to keys that could follow them
  * (crew:documents:download and documents consent) and only for documents with a file; they are
- * absolute URLs, built like the download endpoint's `download_url`.
+ * absolute URLs, built like the download endpoint's `download_url`. With `deps.reuse`, the data
+ * version is read once, first, and both the fleet-and-consent answer (with `deps.crewAccess`) and
+ * the evaluation are reused at it: a call whose crew member was checked at the same version sends
+ * no query but that shared version read.
  */
 export async function runComplianceCheck(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: ComplianceDeps, links: LinkOptions,
+  db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: CheckDeps, links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
-  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance');
-  const outcome = await checkCompliance(db, deps, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
+  const version = deps.reuse ? await deps.reuse.version() : null;
+  const reuse = deps.crewAccess ? { version, cache: deps.crewAccess } : undefined;
+  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse);
+  const atVersion: ComplianceDeps = deps.reuse ? { ...deps, reuse: { ...deps.reuse, version: () => Promise.resolve(version) } } : deps;
+  const outcome = await checkCompliance(db, atVersion, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;

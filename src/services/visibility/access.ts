@@ -4,7 +4,32 @@ import { insufficientScope, missingScope, type ScopeRule } from '../../domain/sc
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/fleet-repo.ts';
+import type { VersionedCache } from '../versioned-cache.ts';
 import type { PartnerContext } from './partner-context.ts';
+
+export type { CrewAccess };
+
+/**
+ * Fleet-and-consent answers reused while the data version holds: `version` is the data version
+ * read for this call (before the answer), null when the store cannot give one safely (the store is
+ * then asked). Everything the answer reads (assignments, vessels, contract vessels, consents) is
+ * recorded by change capture, so a write to any of it moves the version.
+ */
+export interface AccessReuse {
+  version: string | null;
+  cache: VersionedCache<CrewAccess>;
+}
+
+async function crewAccess(db: Db, ctx: PartnerContext, crewUniqueId: string, reuse?: AccessReuse): Promise<CrewAccess> {
+  const fleet = fleetOf(ctx.partner, ctx.mode);
+  if (!reuse || reuse.version === null) return crewAccessOnFleet(db, fleet, crewUniqueId, ctx.partner.partnerId);
+  const key = JSON.stringify([fleet, crewUniqueId, ctx.partner.partnerId]);
+  const held = reuse.cache.get(reuse.version, key);
+  if (held) return held;
+  const access = await crewAccessOnFleet(db, fleet, crewUniqueId, ctx.partner.partnerId);
+  reuse.cache.set(reuse.version, key, access);
+  return access;
+}
 
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */
 export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
@@ -14,12 +39,14 @@ export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
 
 /**
  * The crew member's assignments on the partner's fleet (newest first) and consents to the partner,
- * in one round trip. Crew not on the fleet, including another partner's crew and crew of the other
+ * in one round trip (none when `reuse` holds the answer for the call's data version). Crew not on the fleet, including another partner's crew and crew of the other
  * mode, are crew_not_found (404): never a leak. Then consent_required (403) naming `category`,
  * unless the crew member gives it.
  */
-export async function requireCrewAccess(db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory): Promise<CrewAccess> {
-  const access = await crewAccessOnFleet(db, fleetOf(ctx.partner, ctx.mode), crewUniqueId, ctx.partner.partnerId);
+export async function requireCrewAccess(
+  db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory, reuse?: AccessReuse,
+): Promise<CrewAccess> {
+  const access = await crewAccess(db, ctx, crewUniqueId, reuse);
   if (access.assignments.length === 0) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
   if (!access.consents.has(category)) {
     throw new AppError('consent_required', `the crew member has not consented to share ${category} data with you`, {
