@@ -8,6 +8,7 @@ import * as m0500 from './0500-audit-at-index.ts';
 import * as m0600 from './0600-auth-version.ts';
 import * as m0700 from './0700-webhook-secret-rotation.ts';
 import * as m0800 from './0800-documents-expiring-index.ts';
+import * as m0900 from './0900-drop-outbox-partner-index.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0600-auth-version': m0600,
   '0700-webhook-secret-rotation': m0700,
   '0800-documents-expiring-index': m0800,
+  '0900-drop-outbox-partner-index': m0900,
 };
