@@ -141,8 +141,9 @@ the parent process, each server in its own process; \`BENCH_API_DB\`, \`BENCH_AP
 Machine load (1-minute load average, the machine is shared): ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end.
 A 304 counts as a success only in the If-None-Match case. The fleet page, profile and documents list repeat one request, so
 after the first call they are answered from the body cache (docs/api.md, "Conditional requests"; the data version is still
-read for each call); the compliance check (a POST) is evaluated every time, and the rotating profile case is served by a
-second svc process without the body cache.
+read for each call); the compliance check (a POST) is never an answer from a cache: its evaluation and its fleet-and-consent
+answer are reused while the data version holds, its links are signed and its body built on every call; the rotating profile case
+is served by a second svc process without the body cache.
 
 ${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare', 'non-2xx'], rows)}`;
 if (!FILTERED) writeSection('API under load', body);
