@@ -1,5 +1,5 @@
 import { AppError } from '../domain/app-error.ts';
-import type { Clock } from '../domain/clock.ts';
+import { wireTime, type Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
 import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
 import { releaseClaimsOf } from '../store/repositories/outbox-repo.ts';
@@ -33,7 +33,7 @@ function parseHolder(holder: string): LeaseOwner | undefined {
 const at = (clock: Clock, plusMs: number) => new Date(clock().getTime() + plusMs).toISOString();
 
 function lockedMessage(current: Lease | undefined): string {
-  return `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current?.expiresAt ?? '?'}; ` +
+  return `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current ? wireTime(current.expiresAt) : '?'}; ` +
     'this run exits without doing anything. The lease lapses by itself then; if its holder is gone (killed with SIGKILL, ' +
     'its machine lost), clear it now with `svc admin release-sync-lock`';
 }
@@ -93,7 +93,7 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
     const why = owner?.host === deps.host
       ? `its process ${owner.pid} still runs on this machine: stop it (SIGTERM lets it finish and release the lease)`
       : `it runs on ${owner?.host ?? 'an unknown machine'}, which this machine cannot check`;
-    throw new AppError('sync_locked', `the sync lease of ${lease.holder} is live until ${lease.expiresAt}; ${why}, ` +
+    throw new AppError('sync_locked', `the sync lease of ${lease.holder} is live until ${wireTime(lease.expiresAt)}; ${why}, ` +
       'or pass --force if you know it is gone');
   }
   await releaseLease(db, SYNC_LEASE, lease.holder);

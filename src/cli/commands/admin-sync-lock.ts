@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { hostname } from 'node:os';
+import { wireTime } from '../../domain/clock.ts';
 import { releaseSyncLock } from '../../sync/sync-lease.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
@@ -28,7 +29,7 @@ export function addSyncLockCommand(admin: Command, deps: CliDeps): void {
         }
         const why = r.reason === 'expired' ? 'its lease had lapsed'
           : r.reason === 'holder_gone' ? 'its process is gone' : 'forced: if that run still goes on, a new one may overlap it';
-        println(deps.stdout, `released the sync lock of ${r.lease.holder} (lease until ${r.lease.expiresAt}): ${why}; ` +
+        println(deps.stdout, `released the sync lock of ${r.lease.holder} (lease until ${wireTime(r.lease.expiresAt)}): ${why}; ` +
           `${r.claims} claimed event(s) released for the next run`);
       }));
     });

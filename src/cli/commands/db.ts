@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { wireTime } from '../../domain/clock.ts';
 import { installShippedCatalogue } from '../../services/fixtures/shipped-catalogue.ts';
 import { migrateToLatest, migrationStatus } from '../../store/migrator.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
@@ -30,7 +31,7 @@ export function dbCommand(deps: CliDeps): Command {
       const config = commandConfig(deps, cmd);
       await withStore(config, async (store) => {
         const list = await migrationStatus(store.db);
-        for (const m of list) println(deps.stdout, `${m.executedAt ? `applied ${m.executedAt.toISOString()}` : 'pending'}  ${m.name}`);
+        for (const m of list) println(deps.stdout, `${m.executedAt ? `applied ${wireTime(m.executedAt)}` : 'pending'}  ${m.name}`);
         const pending = list.filter((m) => !m.executedAt).length;
         println(deps.stdout, pending === 0 ? `${store.displayUrl}: up to date` : `${store.displayUrl}: ${pending} pending; run \`svc db migrate\``);
         if (pending > 0) process.exitCode = 1;
