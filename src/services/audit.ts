@@ -1,5 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { insertAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
+import { backgroundWriter } from './background-writer.ts';
 
 export type { AuditEntry } from '../store/repositories/audit-repo.ts';
 
@@ -43,7 +44,6 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
   let reserved = 0;
   let recorded = 0;
   let written = 0;
-  let writing: Promise<void> | undefined;
   let failing = 0;
   let closed = false;
   const waiters: Array<{ target: number; resolve: () => void }> = [];
@@ -54,41 +54,25 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
     }
   };
 
-  /** Writes the queue in batches until it is empty or a write fails; one writer at a time. */
-  const writeQueued = (): Promise<void> => {
-    writing ??= (async () => {
-      try {
-        while (queue.length > 0) {
-          const batch = queue.slice(0, BATCH);
-          await insertAuditEntries(db, batch);
-          queue = queue.slice(batch.length);
-          written += batch.length;
-          settle();
-          if (failing > 0) options.logger?.info({ after: failing }, 'audit writes resumed');
-          failing = 0;
-        }
-      } catch (err) {
-        // Kept in the queue and tried again on the next tick: a locked or unreachable store delays rows, never drops them.
-        if (failing++ === 0) options.logger?.warn({ err: (err as Error).message, backlog: queue.length }, 'audit write failed; retrying');
-      } finally {
-        writing = undefined;
+  // Batches until the queue is empty; a failed batch stays queued for the next tick.
+  const writer = backgroundWriter({
+    intervalMs,
+    pending: () => queue.length > 0,
+    async writeAll() {
+      while (queue.length > 0) {
+        const batch = queue.slice(0, BATCH);
+        await insertAuditEntries(db, batch);
+        queue = queue.slice(batch.length);
+        written += batch.length;
+        settle();
+        if (failing > 0) options.logger?.info({ after: failing }, 'audit writes resumed');
+        failing = 0;
       }
-    })();
-    return writing;
-  };
-
-  // Unreferenced: the owner ends it with close(), which writes what is left (svc serve on shutdown, each CLI command).
-  const timer = setInterval(() => {
-    if (queue.length > 0) void writeQueued();
-  }, intervalMs);
-  timer.unref();
-
-  const drain = async (deadline: number): Promise<void> => {
-    while (queue.length > 0 && performance.now() < deadline) {
-      await writeQueued();
-      if (queue.length > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, Math.max(0, deadline - performance.now()))));
-    }
-  };
+    },
+    onError(err) {
+      if (failing++ === 0) options.logger?.warn({ err: (err as Error).message, backlog: queue.length }, 'audit write failed; retrying');
+    },
+  });
 
   return {
     reserve() {
@@ -105,14 +89,13 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
       const target = recorded;
       if (written >= target) return Promise.resolve();
       const done = new Promise<void>((resolve) => waiters.push({ target, resolve }));
-      void drain(Number.POSITIVE_INFINITY);
+      void writer.drain(Number.POSITIVE_INFINITY);
       return done;
     },
     async close(deadlineMs = 10_000) {
       closed = true;
-      clearInterval(timer);
-      await writing;
-      await drain(performance.now() + deadlineMs);
+      await writer.stop();
+      await writer.drain(performance.now() + deadlineMs);
       return queue.length;
     },
     get backlog() {

@@ -1,5 +1,6 @@
 import type { ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import type { Db } from '../../store/database.ts';
+import { backgroundWriter } from '../background-writer.ts';
 import { latestEvaluation, saveEvaluation, saveEvaluations, type StoredEvaluation } from '../../store/repositories/compliance-repo.ts';
 
 /** Where live evaluations are kept for the fallback (docs/decisions.md §6), and read back from. */
@@ -39,34 +40,25 @@ type Pending = { crewUniqueId: string; vesselId: string; asOf: string; evaluatio
 export function createResultWriter(db: Db, options: { intervalMs?: number; logger?: { warn(details: object, message: string): void } } = {}): ResultWriter {
   const intervalMs = options.intervalMs ?? 200;
   const pending = new Map<string, Pending>();
-  let writing: Promise<void> | undefined;
   let failing = false;
   const keyOf = (crewUniqueId: string, vesselId: string) => `${crewUniqueId}\n${vesselId}`;
-
-  const write = (): Promise<void> => {
-    writing ??= (async () => {
-      try {
-        while (pending.size > 0) {
-          const batch = [...pending.entries()];
-          await saveEvaluations(db, batch.map(([, r]) => r));
-          // A newer result saved during the write stays for the next one.
-          for (const [key, r] of batch) if (pending.get(key) === r) pending.delete(key);
-          failing = false;
-        }
-      } catch (err) {
-        if (!failing) options.logger?.warn({ err: (err as Error).message, backlog: pending.size }, 'compliance result write failed; retrying');
-        failing = true;
-      } finally {
-        writing = undefined;
+  const writer = backgroundWriter({
+    intervalMs,
+    pending: () => pending.size > 0,
+    async writeAll() {
+      while (pending.size > 0) {
+        const batch = [...pending.entries()];
+        await saveEvaluations(db, batch.map(([, r]) => r));
+        // A newer result saved during the write stays for the next one.
+        for (const [key, r] of batch) if (pending.get(key) === r) pending.delete(key);
+        failing = false;
       }
-    })();
-    return writing;
-  };
-
-  const timer = setInterval(() => {
-    if (pending.size > 0) void write();
-  }, intervalMs);
-  timer.unref();
+    },
+    onError(err) {
+      if (!failing) options.logger?.warn({ err: (err as Error).message, backlog: pending.size }, 'compliance result write failed; retrying');
+      failing = true;
+    },
+  });
 
   return {
     async save(crewUniqueId, vesselId, asOf, evaluation) {
@@ -79,20 +71,11 @@ export function createResultWriter(db: Db, options: { intervalMs?: number; logge
       return held ? { asOf: held.asOf, evaluation: held.evaluation } : latestEvaluation(db, crewUniqueId, vesselId);
     },
     async flush() {
-      await writing;
-      while (pending.size > 0) {
-        await write();
-        if (failing) await new Promise((resolve) => setTimeout(resolve, intervalMs));
-      }
+      await writer.drain(Number.POSITIVE_INFINITY);
     },
     async close(deadlineMs = 10_000) {
-      clearInterval(timer);
-      const deadline = performance.now() + deadlineMs;
-      await writing;
-      while (pending.size > 0 && performance.now() < deadline) {
-        await write();
-        if (failing) await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, Math.max(0, deadline - performance.now()))));
-      }
+      await writer.stop();
+      await writer.drain(performance.now() + deadlineMs);
     },
     get backlog() {
       return pending.size;
