@@ -100,9 +100,7 @@ export async function changePass(
     const reached = { tx: last.tx, seq: last.seq };
     position = reached;
     const targets = plans.length > 0 ? await targetsOf(run, changes) : new Map();
-    // A document change re-diffs its crew member even when done: it may have committed after their data was read.
-    const docCrew = new Set(changes.filter((c) => c.table === 'documents' && c.crewUniqueId).map((c) => c.crewUniqueId!));
-    const crew = [...targets.keys()].filter((id) => !options.done.has(id) || docCrew.has(id)).sort();
+    const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
     for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
     const only = (partnerId: string, id: string) => {
@@ -113,7 +111,8 @@ export async function changePass(
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
       await pruneChanges(trx, reached, from);
     };
-    const docsAsBefore = (id: string) => !options.pendingDocs.has(id) && !docCrew.has(id);
+    // Every document change up to `until` is in pendingDocs (read after it).
+    const docsAsBefore = (id: string) => !options.pendingDocs.has(id);
     for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });
     if (queued.length === 0) queued.push({ crewIds: [] });
     queued[queued.length - 1]!.also = advance;
