@@ -9,6 +9,12 @@ export interface VersionedCacheOptions<T> {
   sizeOf?: (value: T) => number;
 }
 
+/** A cache and the data version read for the call using it (null: none safe to give, nothing reused). */
+export interface AtVersion<T> {
+  version: string | null;
+  cache: VersionedCache<T>;
+}
+
 /**
  * Values that hold while the store's data version (src/services/data-version.ts) does: each is
  * stored under the version it was built at, and when a newer version is seen everything held is
@@ -51,6 +57,19 @@ export class VersionedCache<T> {
     this.#entries.set(tag, { value, size });
     this.#bytes += size;
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) this.#drop(this.#entries.keys().next().value!);
+  }
+
+  /**
+   * The value held for `tag` at `version`, else what `build` makes, held for the next call. A null
+   * version (the store could not give one safely) always builds and keeps nothing.
+   */
+  async obtain(version: string | null, tag: string, build: () => Promise<T>): Promise<T> {
+    if (version === null) return build();
+    const held = this.get(version, tag);
+    if (held !== undefined) return held;
+    const value = await build();
+    this.set(version, tag, value);
+    return value;
   }
 
   /** Values held, and their total size. */

@@ -39,7 +39,9 @@ describeEachStore('compliance evaluations reused while the data version holds', 
   it('a reused evaluation equals a fresh one after writes of every kind by plain SQL from another connection, and days passing', async () => {
     const db = store().db;
     const base: ComplianceDeps = { clock, catalogue, windowDays: 90, deadlineMs: 10_000, fault: 'none' };
-    const reusing: ComplianceDeps = { ...base, reuse: { version: dataVersionReader(db), cache } };
+    const version = dataVersionReader(db);
+    // The version read for each call, as the HTTP check does.
+    const reusing = async (): Promise<ComplianceDeps> => ({ ...base, reuse: { version: await version(), cache } });
     const check = async (deps: ComplianceDeps) => {
       const assignment = chooseAssignment(await crewAssignmentsOnFleet(db, { kind: 'all' }, 'crew_1'), 'crew_1');
       return checkCompliance(db, deps, 'crew_1', assignment);
@@ -50,10 +52,10 @@ describeEachStore('compliance evaluations reused while the data version holds', 
     );
     await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
       for (const s of steps) {
-        await check(reusing);
+        await check(await reusing());
         if (s.kind === 'day') now = new Date(Date.UTC(2026, 10, 22 + s.n, 10));
         else await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
-        const [reused, fresh] = [await check(reusing), await check(base)];
+        const [reused, fresh] = [await check(await reusing()), await check(base)];
         assert.equal(reused.source, 'live_evaluator');
         assert.deepEqual(reused.evaluation, fresh.evaluation, JSON.stringify(s));
         assert.deepEqual(reused.documents, fresh.documents);

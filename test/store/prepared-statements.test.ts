@@ -102,6 +102,29 @@ describeEachStore('statements the store prepares', ({ url, dialect }) => {
     assert.deepEqual(await star(), [{ id: 1, v: 2, w: 7 }]);
   });
 
+  it('run batch statements of any length: rows counted, a failed batch rolled back, the next one committed', async () => {
+    // Past 4,000 characters of SQL a statement is compiled for one use on SQLite (not cached).
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: 1000 + from + i, v: i }));
+    const insert = (db: Kysely<Items>, from: number, n: number) => {
+      const q = db.insertInto('items').values(rows(from, n));
+      if (n >= 600) assert.ok(q.compile().sql.length > 4000);
+      return q;
+    };
+    for (const [k, n] of [100, 600, 601, 1400].entries()) {
+      const r = await insert(db, k * 10_000, n).executeTakeFirst();
+      assert.equal(Number(r.numInsertedOrUpdatedRows), n);
+    }
+    await assert.rejects(db.transaction().execute(async (trx) => {
+      await insert(trx, 100_000, 800).execute();
+      await insert(trx, 100_000, 800).execute();
+    }), (err: { code?: string }) => ['23505', 'SQLITE_CONSTRAINT'].includes(err.code!));
+    await insert(db, 200_000, 800).execute();
+    const ids = [...rows(10_000, 600), ...rows(100_000, 800), ...rows(200_000, 800)].map((r) => r.id);
+    const q = db.selectFrom('items').select('id').where('id', 'in', ids);
+    assert.ok(q.compile().sql.length > 4000);
+    assert.equal((await q.execute()).length, 1400, 'the batches before and after the failure, not the failed one');
+  });
+
   if (dialect !== 'postgres') return;
 
   it('give the same answers as unprepared statements, through evictions, failed transactions and rollbacks', async () => {

@@ -217,4 +217,14 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     await load(f);
     assert.deepEqual((await sync()).map((e) => [e.type, e.crew]), [['crew.status.changed', 'crew_2']]);
   });
+
+  it('event ids are evt_ and a version-7 UUID: distinct, and a later run\'s sort after an earlier one\'s', async () => {
+    const rows = await store().db.selectFrom('outbox_events').select(['event_id', 'created_at']).execute();
+    assert.ok(rows.length > 10);
+    for (const r of rows) assert.match(r.event_id, /^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(new Set(rows.map((r) => r.event_id)).size, rows.length);
+    const byTime = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.event_id.localeCompare(b.event_id));
+    const byId = [...rows].sort((a, b) => a.event_id.localeCompare(b.event_id));
+    assert.deepEqual(byId.map((r) => r.created_at), byTime.map((r) => r.created_at));
+  });
 });

@@ -39,8 +39,7 @@ export const complianceRoutes = routeModule('compliance', [
         deadlineMs: deps.config.complianceDeadlineMs,
         fault: deps.config.complianceFault,
         results: deps.complianceResults,
-        reuse: { version: deps.dataVersion, cache: deps.evaluations },
-        crewAccess: deps.crewAccess,
+        reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess },
       }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),

@@ -7,7 +7,7 @@ import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
-import type { VersionedCache } from '../versioned-cache.ts';
+import type { AtVersion } from '../versioned-cache.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 import { storedResults, type ComplianceResults } from './stored-results.ts';
 
@@ -22,10 +22,10 @@ export interface ComplianceDeps {
   /** Where results are kept for the fallback; by default written to the store before the check returns. */
   results?: ComplianceResults;
   /**
-   * Live evaluations reused while the store's data version holds (the HTTP check); without it every
-   * check reads the documents and evaluates.
+   * Live evaluations reused while the store's data version holds (the HTTP check: `version` is the
+   * one read for the call); without it every check reads the documents and evaluates.
    */
-  reuse?: { version: () => Promise<string | null>; cache: VersionedCache<LiveEvaluation> };
+  reuse?: AtVersion<LiveEvaluation>;
 }
 
 /** A live evaluation and the documents it read (medical ones included). */
@@ -70,33 +70,32 @@ function catalogueId(catalogue: object): number {
 }
 
 /**
- * Reads the documents and evaluates. With `deps.reuse`, the data version is read first and an
- * evaluation of the same inputs at that version (crew member, assignment role and vessel, today,
- * window, catalogue) is returned instead: the documents and catalogue cannot have changed while
- * the version holds, so it is the evaluation this call would make.
+ * Reads the documents and evaluates. With `deps.reuse`, an evaluation of the same inputs at the
+ * call's data version (crew member, assignment role and vessel, today, window, catalogue) is
+ * returned instead: the documents and catalogue cannot have changed while the version holds, so it
+ * is the evaluation this call would make.
  */
 async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
-  const version = deps.reuse ? await deps.reuse.version() : null;
   const today = utcDate(deps.clock());
   const catalogue = await deps.catalogue.get(db);
+  const evaluate = async (): Promise<LiveEvaluation> => {
+    const documents = await listListableDocuments(db, [crewUniqueId], true);
+    const evaluation = evaluateCompliance({
+      role: a.assignment.role,
+      positionName: a.assignment.positionName,
+      vessel: a.vessel,
+      catalogue,
+      documents,
+      today,
+      windowDays: deps.windowDays,
+    });
+    return { evaluation, documents };
+  };
+  if (!deps.reuse) return evaluate();
   const key = JSON.stringify([crewUniqueId, a.assignment.role, a.assignment.positionName, a.vessel, today, deps.windowDays, catalogueId(catalogue)]);
-  const held = version === null ? undefined : deps.reuse!.cache.get(version, key);
-  if (held) return held;
-  const documents = await listListableDocuments(db, [crewUniqueId], true);
-  const evaluation = evaluateCompliance({
-    role: a.assignment.role,
-    positionName: a.assignment.positionName,
-    vessel: a.vessel,
-    catalogue,
-    documents,
-    today,
-    windowDays: deps.windowDays,
-  });
-  const live = { evaluation, documents };
-  if (version !== null) deps.reuse!.cache.set(version, key, live);
-  return live;
+  return deps.reuse.cache.obtain(deps.reuse.version, key, evaluate);
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

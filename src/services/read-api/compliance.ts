@@ -2,7 +2,7 @@ import { toComplianceWire, type ComplianceCheckWire } from '../../domain/complia
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
-import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome } from '../compliance/check-compliance.ts';
+import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation } from '../compliance/check-compliance.ts';
 import type { VersionedCache } from '../versioned-cache.ts';
 import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
@@ -17,9 +17,12 @@ export interface LinkOptions {
   baseUrl: string;
 }
 
-/** A check's dependencies: with `reuse`, fleet-and-consent answers are reused at the data version too. */
-export interface CheckDeps extends ComplianceDeps {
-  crewAccess?: VersionedCache<CrewAccess>;
+/**
+ * A check's dependencies. With `reuse` (the HTTP check), the data version is read once per call and
+ * both the fleet-and-consent answer and the evaluation are reused at it.
+ */
+export interface CheckDeps extends Omit<ComplianceDeps, 'reuse'> {
+  reuse?: { version: () => Promise<string | null>; evaluations: VersionedCache<LiveEvaluation>; crewAccess: VersionedCache<CrewAccess> };
 }
 
 /** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
@@ -35,18 +38,18 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>>
  * without crew:medical:read; download paths are given only to keys that could follow them
  * (crew:documents:download and documents consent) and only for documents with a file; they are
  * absolute URLs, built like the download endpoint's `download_url`. With `deps.reuse`, the data
- * version is read once, first, and both the fleet-and-consent answer (with `deps.crewAccess`) and
- * the evaluation are reused at it: a call whose crew member was checked at the same version sends
- * no query but that shared version read.
+ * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
+ * at it: a call whose crew member was checked at the same version sends no query but that shared
+ * version read.
  */
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: CheckDeps, links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
-  const version = deps.reuse ? await deps.reuse.version() : null;
-  const reuse = deps.crewAccess ? { version, cache: deps.crewAccess } : undefined;
-  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse);
-  const atVersion: ComplianceDeps = deps.reuse ? { ...deps, reuse: { ...deps.reuse, version: () => Promise.resolve(version) } } : deps;
-  const outcome = await checkCompliance(db, atVersion, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
+  const { reuse, ...check } = deps;
+  const version = reuse ? await reuse.version() : null;
+  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
+  const evaluating: ComplianceDeps = reuse ? { ...check, reuse: { version, cache: reuse.evaluations } } : check;
+  const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;

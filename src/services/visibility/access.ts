@@ -4,7 +4,7 @@ import { insufficientScope, missingScope, type ScopeRule } from '../../domain/sc
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/fleet-repo.ts';
-import type { VersionedCache } from '../versioned-cache.ts';
+import type { AtVersion } from '../versioned-cache.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 export type { CrewAccess };
@@ -15,20 +15,12 @@ export type { CrewAccess };
  * then asked). Everything the answer reads (assignments, vessels, contract vessels, consents) is
  * recorded by change capture, so a write to any of it moves the version.
  */
-export interface AccessReuse {
-  version: string | null;
-  cache: VersionedCache<CrewAccess>;
-}
+export type AccessReuse = AtVersion<CrewAccess>;
 
-async function crewAccess(db: Db, ctx: PartnerContext, crewUniqueId: string, reuse?: AccessReuse): Promise<CrewAccess> {
+function crewAccess(db: Db, ctx: PartnerContext, crewUniqueId: string, reuse?: AccessReuse): Promise<CrewAccess> {
   const fleet = fleetOf(ctx.partner, ctx.mode);
-  if (!reuse || reuse.version === null) return crewAccessOnFleet(db, fleet, crewUniqueId, ctx.partner.partnerId);
-  const key = JSON.stringify([fleet, crewUniqueId, ctx.partner.partnerId]);
-  const held = reuse.cache.get(reuse.version, key);
-  if (held) return held;
-  const access = await crewAccessOnFleet(db, fleet, crewUniqueId, ctx.partner.partnerId);
-  reuse.cache.set(reuse.version, key, access);
-  return access;
+  const read = () => crewAccessOnFleet(db, fleet, crewUniqueId, ctx.partner.partnerId);
+  return reuse ? reuse.cache.obtain(reuse.version, JSON.stringify([fleet, crewUniqueId, ctx.partner.partnerId]), read) : read();
 }
 
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */

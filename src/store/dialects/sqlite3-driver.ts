@@ -74,6 +74,23 @@ function stmtAll(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<u
   });
 }
 
+/** Database#run: prepares, runs and finalizes one statement. */
+function runOnce(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
+  return new Promise((resolve, reject) => {
+    db.run(sql, params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
+      if (err) reject(err);
+      else resolve({ changes: this.changes, lastID: this.lastID });
+    });
+  });
+}
+
+/**
+ * SQL longer than this is compiled for one use, not cached: a batch insert's text grows with its
+ * rows, each batch size is a text of its own, and kept they would fill the cache with programs of
+ * thousands of operations (over 100 MB over a large sync run).
+ */
+const CACHED_SQL_MAX = 4_000;
+
 function stmtRun(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
   return new Promise((resolve, reject) => {
     stmt.run(params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
@@ -127,9 +144,15 @@ class Sqlite3Connection implements DatabaseConnection {
     const node = compiled.query as { kind: string; returning?: unknown };
     // Raw statements (transaction control, DDL, pragmas) are rare and may not be preparable once.
     if (node.kind === 'RawNode') return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+    const write = WRITE_KINDS.has(node.kind) && !node.returning;
+    if (compiled.sql.length > CACHED_SQL_MAX) {
+      if (!write) return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+      const { changes, lastID } = await runOnce(this.db, compiled.sql, compiled.parameters);
+      return { rows: [], numAffectedRows: BigInt(changes ?? 0), insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined };
+    }
     const stmt = await this.statements.get(compiled.sql);
     try {
-      if (WRITE_KINDS.has(node.kind) && !node.returning) {
+      if (write) {
         const { changes, lastID } = await stmtRun(stmt, compiled.parameters);
         return {
           rows: [],
@@ -194,6 +217,10 @@ class Sqlite3Driver implements Driver {
       if (i === 0) await all(db, 'pragma journal_mode = WAL', []);
       await all(db, 'pragma foreign_keys = ON', []);
       await all(db, 'pragma synchronous = NORMAL', []);
+      // A checkpoint every 40 MB of log rather than SQLite's 4 MB: a sync run writes tens of MB of
+      // events and snapshots, and rarer checkpoints copy each hot page (indexes' last pages) once
+      // instead of once per few transactions (docs/benchmarks.md, "Sync at scale").
+      await all(db, 'pragma wal_autocheckpoint = 10000', []);
       const conn = new Sqlite3Connection(db, this.#writeLock);
       this.#all.push(conn);
       this.#idle.push(conn);
@@ -246,10 +273,12 @@ class Sqlite3Driver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await Promise.all(this.#all.map(async (c) => {
+    // One after the other: the last connection to close checkpoints the log into the file and
+    // removes it (closed together, each saw the others open and the -wal file stayed behind).
+    for (const c of this.#all) {
       await c.statements.clear();
       await new Promise<void>((resolve) => c.db.close(() => resolve()));
-    }));
+    }
     this.#all.length = 0;
     this.#idle.length = 0;
   }

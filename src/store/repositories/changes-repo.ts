@@ -46,10 +46,13 @@ export async function changeHorizon(db: Db): Promise<number> {
 }
 
 // Row values, so both planners range-scan the (tx, seq) index instead of filtering every row.
+const pastPosition = (p: ChangePosition) => sql<boolean>`(tx, seq) > (${p.tx}, ${p.seq})`;
+const upToPosition = (p: ChangePosition) => sql<boolean>`(tx, seq) <= (${p.tx}, ${p.seq})`;
+
 function after(db: Db, from: ChangePosition | null, horizon: number, until?: ChangePosition) {
   let q = db.selectFrom('changes').where('tx', '<', horizon);
-  if (from) q = q.where(sql<boolean>`(tx, seq) > (${from.tx}, ${from.seq})`);
-  if (until) q = q.where(sql<boolean>`(tx, seq) <= (${until.tx}, ${until.seq})`);
+  if (from) q = q.where(pastPosition(from));
+  if (until) q = q.where(upToPosition(until));
   return q;
 }
 
@@ -79,7 +82,7 @@ export async function fleetWideChanges(db: Db, from: ChangePosition | null, hori
  */
 export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[]): Promise<Set<string>> {
   let q = db.selectFrom('changes').select('crew_unique_id').distinct().where('table_name', 'in', tables).where('crew_unique_id', 'is not', null);
-  if (from) q = q.where(sql<boolean>`(tx, seq) > (${from.tx}, ${from.seq})`);
+  if (from) q = q.where(pastPosition(from));
   return new Set((await q.execute()).map((r) => r.crew_unique_id!));
 }
 
@@ -90,7 +93,7 @@ export async function crewWithChanges(db: Db, from: ChangePosition | null, table
  * (after a bulk load, millions of them).
  */
 export async function pruneChanges(db: Db, upTo: ChangePosition, after: ChangePosition | null = null): Promise<void> {
-  let q = db.deleteFrom('changes').where(sql<boolean>`(tx, seq) <= (${upTo.tx}, ${upTo.seq})`);
-  if (after) q = q.where(sql<boolean>`(tx, seq) > (${after.tx}, ${after.seq})`);
+  let q = db.deleteFrom('changes').where(upToPosition(upTo));
+  if (after) q = q.where(pastPosition(after));
   await q.execute();
 }

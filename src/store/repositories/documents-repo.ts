@@ -5,6 +5,32 @@ import type { Db, DocumentsTable } from '../database.ts';
 
 const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 
+/**
+ * Parsed classifications by their JSON text. Documents share a few hundred classifications, and a
+ * sync page or a fleet's document list would parse each of them thousands of times; one frozen
+ * object per text is parsed once and shared (a mutation would throw, not leak into other documents).
+ * Emptied when it reaches its bound, so unusual data costs parsing, never memory.
+ */
+const classifications = new Map<string, Classification>();
+const CLASSIFICATIONS_KEPT = 5_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function parseClassification(text: string): Classification {
+  let parsed = classifications.get(text);
+  if (!parsed) {
+    if (classifications.size >= CLASSIFICATIONS_KEPT) classifications.clear();
+    classifications.set(text, (parsed = deepFreeze(JSON.parse(text) as Classification)));
+  }
+  return parsed;
+}
+
 export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
   const ext = row.file_name?.split('.').pop()?.toLowerCase() ?? '';
   return {
@@ -25,7 +51,7 @@ export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
     isLive: row.is_live === 1,
     supersededBy: row.superseded_by,
     documentClass: row.document_class,
-    classification: JSON.parse(row.classification) as Classification,
+    classification: parseClassification(row.classification),
     fileId: row.file_id,
     fileName: row.file_name,
     contentType: row.file_id ? (CONTENT_TYPE_BY_EXT[ext] ?? 'application/octet-stream') : null,

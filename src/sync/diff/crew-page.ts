@@ -68,7 +68,7 @@ async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], { cr
 /** Diffs a page already read against the partners' snapshots. Writes nothing (see commitPage). */
 async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data: PageData, only?: PairFilter): Promise<PageOutcome> {
   const { db, today } = run;
-  const diff = diffPage(plans, data, run.catalogue, today, run.windowDays, only);
+  const diff = await diffPage(plans, data, run.catalogue, today, run.windowDays, only);
   const departed = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((d) => [d.documentId, d]));
   for (const { partnerId, documentId } of diff.vanished) {
     const doc = departed.get(documentId);

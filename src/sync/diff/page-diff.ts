@@ -85,22 +85,31 @@ function lazy<T>(make: () => T): () => T {
   };
 }
 
+/** Crew diffed between two turns of the event loop (see diffPage). */
+const CREW_PER_TURN = 20;
+
 /**
  * Diffs one page of crew for every partner. Payloads that do not depend on the partner (document
  * wire shapes, evaluations per crew member and vessel) are computed once per crew member, when a
  * partner first needs them, and shared. Only the partners whose fleet the crew member is on, or
- * that hold a snapshot of them, are looked at.
+ * that hold a snapshot of them, are looked at. The event loop gets a turn every few crew members,
+ * so the page written meanwhile sends its next statement without waiting for this one's end.
  */
-export function diffPage(
+export async function diffPage(
   plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number, only?: PairFilter,
-): PageDiff {
+): Promise<PageDiff> {
   const out: PageDiff = { events: [], writes: [], vanished: [], departed: [] };
   const docsOf = group(page.documents, (d) => d.crewUniqueId);
   const assignmentsOf = group(page.assignments, (a) => a.crewUniqueId);
   const byVessel = plansOn(plans);
   const order = new Map(plans.map((p, i) => [p, i]));
 
+  let sinceTurn = 0;
   for (const crew of page.crewIds) {
+    if (++sinceTurn === CREW_PER_TURN) {
+      sinceTurn = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const sig = page.signals.get(crew);
     const docs = docsOf.get(crew) ?? [];
     const asBefore = page.docsAsBefore?.(crew) ?? false;

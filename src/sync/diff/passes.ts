@@ -88,13 +88,13 @@ export async function changePass(
   run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, until: ChangePosition | null,
   options: { pageSize: number; chunk: number; pendingDocs: ReadonlySet<string>; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
+  if (until === null) return from;
   let position = from;
   const queued: CrewPage[] = [];
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
   const nextChunk = async (): Promise<boolean> => {
-    const from = position;
-    if (until === null) return false;
-    const changes = await readChanges(run.db, from, NO_LIMIT, options.chunk, until);
+    const start = position;
+    const changes = await readChanges(run.db, start, NO_LIMIT, options.chunk, until);
     if (changes.length === 0) return false;
     const last = changes[changes.length - 1]!;
     const reached = { tx: last.tx, seq: last.seq };
@@ -109,7 +109,7 @@ export async function changePass(
     };
     const advance = async (trx: RunContext['db']) => {
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
-      await pruneChanges(trx, reached, from);
+      await pruneChanges(trx, reached, start);
     };
     // Every document change up to `until` is in pendingDocs (read after it).
     const docsAsBefore = (id: string) => !options.pendingDocs.has(id);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { utcDate } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { changeHorizon, crewWithChanges, fleetWideChanges, lastChange, pruneChanges } from '../../store/repositories/changes-repo.ts';
@@ -9,6 +9,12 @@ import { changePass, duePass, FLEET_WIDE_TABLES, fullPass } from './passes.ts';
 import { planPartners, type DiffDeps, type PartnerDiffResult } from './plan.ts';
 
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
+
+/**
+ * `evt_` and a time-ordered UUID (version 7): unique like a random one, but the events of a run
+ * go into the outbox's primary-key index side by side instead of on a random page each.
+ */
+const newEventId = () => `evt_${uuidv7()}`;
 
 /**
  * The diff stage of `svc sync`. For every partner with an active endpoint, compares what it may
@@ -27,7 +33,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const { plans, vessels } = await planPartners(db, dryRun);
   const run: RunContext = {
     db, at: now.toISOString(), today: utcDate(now), windowDays: deps.windowDays, catalogue: await deps.catalogue.get(db),
-    vessels, vesselIds: [...vessels.keys()], newId: deps.newEventId ?? (() => `evt_${randomUUID()}`), dryRun,
+    vessels, vesselIds: [...vessels.keys()], newId: deps.newEventId ?? newEventId, dryRun,
   };
   const horizon = await changeHorizon(db);
   const cursor = await findSyncCursor(db);
@@ -38,24 +44,23 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const full = plans.filter((p) => everything || p.baseline || widened.has(p.partner.partnerId));
   const incremental = plans.filter((p) => !full.includes(p));
   for (const p of full) p.result.full = true;
-  // Read before any data: every change up to here is reflected in what the full pass reads.
-  const end = everything ? await lastChange(db, horizon) : null;
+  // The last final change, read before any data: the full pass reflects every change up to it, and
+  // the change pass reads none past it. A change committed later is left for the next run (SQLite
+  // has no horizon: without this bound the change pass would read writes committed after the due
+  // pass had read, and skipped, their crew member).
+  const last = await lastChange(db, horizon);
 
   let done = 0;
   const progress = (crew: number) => onPage?.((done += crew));
   if (full.length > 0) await fullPass(run, full, pageSize, progress);
   let position = cursor?.position ?? null;
   if (everything) {
-    position = end ?? position;
+    position = last ?? position;
   } else {
     const diffed = new Set<string>();
-    // Read before the passes read any data: a change committed later is left for the next run
-    // (SQLite has no horizon: without this bound the change pass would read writes committed after
-    // the due pass had read, and skipped, their crew member).
-    const until = await lastChange(db, horizon);
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
     if (incremental.length > 0) await duePass(run, incremental, pageSize, pendingDocs, diffed, progress);
-    position = await changePass(run, incremental, position, until, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
+    position = await changePass(run, incremental, position, last, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
   }
   if (!dryRun) {
     const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
