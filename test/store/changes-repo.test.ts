@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/connect.ts';
-import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, type Change } from '../../src/store/repositories/changes-repo.ts';
+import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledHorizon, type Change } from '../../src/store/repositories/changes-repo.ts';
 import { changeMarks } from '../../src/store/repositories/data-version-repo.ts';
 import { saveSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -95,25 +95,29 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
         openTx(Number(rows[0]!.tx));
         await held;
       });
+      let tx = 0;
       try {
-        const tx = await started;
+        tx = await started;
         await seedPartners(db, 'ptn_later');
         const horizon = await changeHorizon(db);
         assert.ok(horizon <= tx, `horizon ${horizon} is not past the open transaction ${tx}`);
         assert.ok((await changeMarks(db)).horizon <= tx, 'the marks carry the same horizon');
         const seen: Change[] = await readChanges(db, null, horizon, 100);
         assert.ok(!seen.some((c) => c.key === 'ptn_later'), 'the later commit waits behind the open transaction');
+        assert.ok(await settledHorizon(db, 60) <= tx, 'waiting gives up after its time and still holds the change back');
       } finally {
         release();
         await writer;
         await other.close();
       }
+      assert.ok(await settledHorizon(db, 60) > tx, 'nothing in flight: the horizon is past the transaction at once');
       const after = await all();
       assert.deepEqual(after.map((c) => c.key).sort(), ['ptn_later', 'ptn_open']);
     });
   } else {
     it('SQLite serializes writers: the horizon never holds a change back', async () => {
       assert.equal(await changeHorizon(store().db), Number.MAX_SAFE_INTEGER);
+      assert.equal(await settledHorizon(store().db, 1000), Number.MAX_SAFE_INTEGER);
     });
   }
 });

@@ -81,7 +81,8 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
       if (dialect === 'postgres') {
         // The later writer commits first; the run reads it while the early one is still open.
         await lateWrite();
-        during = await incrementalRun(db, now);
+        // A run that gives up waiting at once for the early writer (see the next test for the wait).
+        during = await incrementalRun(db, now, { settleMs: 0 });
         await earlyWriter.commit();
       } else {
         // SQLite serializes writers (and the run writes too): let the run race the early commit and the later write.
@@ -104,6 +105,30 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
       await late.close();
     }
   });
+
+  if (dialect === 'postgres') {
+    it('a run waits for an older transaction still open: a change committed before the run is in it, not left for the next', async () => {
+      const db = store().db;
+      assert.deepEqual((await incrementalRun(db, now)).events, []);
+      const early = await openStore(url());
+      try {
+        // The statuses the race above left, swapped.
+        const earlyWriter = await openWriter(early.db, (trx) =>
+          trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute());
+        await db.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_4').execute();
+        // Without the wait, the horizon would hold both changes back (the early writer's transaction is older).
+        const running = incrementalRun(db, now);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await earlyWriter.commit();
+        const during = await running;
+        const crewWithStatus = new Set(during.events.map((e) => JSON.parse(e)).filter((e) => e[1] === 'crew.status.changed').map((e) => e[2]));
+        assert.deepEqual([...crewWithStatus].sort(), ['crew_2', 'crew_4']);
+        assert.deepEqual((await incrementalRun(db, now)).events, []);
+      } finally {
+        await early.close();
+      }
+    });
+  }
 
   it('a crew member whose changes fall in several chunks is diffed against what the page before wrote', async () => {
     const db = store().db;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
@@ -43,6 +44,27 @@ export async function changeHorizon(db: Db): Promise<number> {
   if (dialectOf(db) !== 'postgres') return NO_LIMIT;
   const { rows } = await sql<{ horizon: string }>`select ${CHANGE_HORIZON} as horizon`.execute(db);
   return Number(rows[0]!.horizon);
+}
+
+/**
+ * The horizon once every change committed before the call is final: while a transaction older
+ * than the newest committed change is still in flight, the horizon holds that change (and any
+ * committed after the older one began) back, so a run would report it only next time. Polls until
+ * the horizon passes the newest change seen at the call, or `maxWaitMs` of real time have gone;
+ * then returns the horizon as it stands, which never skips a change either way. SQLite: no bound.
+ */
+export async function settledHorizon(db: Db, maxWaitMs: number, pollMs = 25): Promise<number> {
+  if (dialectOf(db) !== 'postgres') return NO_LIMIT;
+  const { rows } = await sql<{ horizon: string; newest: string | null }>`
+    select ${CHANGE_HORIZON} as horizon, (select max(tx) from changes)::text as newest`.execute(db);
+  const newest = rows[0]!.newest === null ? null : Number(rows[0]!.newest);
+  let horizon = Number(rows[0]!.horizon);
+  const deadline = performance.now() + maxWaitMs;
+  while (newest !== null && horizon <= newest && performance.now() < deadline) {
+    await sleep(pollMs);
+    horizon = await changeHorizon(db);
+  }
+  return horizon;
 }
 
 // Row values, so both planners range-scan the (tx, seq) index instead of filtering every row.

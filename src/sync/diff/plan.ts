@@ -24,6 +24,11 @@ export interface DiffDeps {
   full?: boolean;
   /** Captured changes read per chunk of the incremental pass. */
   changeChunk?: number;
+  /**
+   * Longest wait, in real milliseconds, for transactions older than the newest committed change to
+   * end before the run reads anything (settledHorizon); default SETTLE_MS (run-diff.ts).
+   */
+  settleMs?: number;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */

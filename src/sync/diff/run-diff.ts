@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { utcDate } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
-import { changeHorizon, crewWithChanges, fleetWideChanges, lastChange, pruneChanges } from '../../store/repositories/changes-repo.ts';
+import { crewWithChanges, fleetWideChanges, lastChange, pruneChanges, settledHorizon } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { RunContext } from './crew-page.ts';
@@ -17,6 +17,13 @@ export type { DiffDeps, PartnerDiffResult } from './plan.ts';
 const newEventId = () => `evt_${uuidv7()}`;
 
 /**
+ * How long a run waits, at most, for a transaction older than the newest committed change to end
+ * (Postgres). A write committed just before the run is then in it even while another writer's
+ * transaction is still open; one open longer only delays what it holds back to the next run.
+ */
+export const SETTLE_MS = 2000;
+
+/**
  * The diff stage of `svc sync`. For every partner with an active endpoint, compares what it may
  * see now (live data, its scopes, each crew member's consent) with what it was last sent, and
  * writes the events and the new snapshots a page at a time, one transaction per page.
@@ -30,12 +37,17 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const now = deps.clock();
   const dryRun = deps.dryRun ?? false;
   const pageSize = deps.pageSize ?? 500;
+  // Both before any data, plans included: the run reads every change up to the last final one
+  // and reflects each in what it reads next. A change committed later is left for the next run,
+  // never skipped (on SQLite, which has no horizon, this bound keeps the change pass from reading
+  // a write committed after the due pass had read, and skipped, its crew member).
+  const horizon = await settledHorizon(db, deps.settleMs ?? SETTLE_MS);
+  const last = await lastChange(db, horizon);
   const { plans, vessels } = await planPartners(db, dryRun);
   const run: RunContext = {
     db, at: now.toISOString(), today: utcDate(now), windowDays: deps.windowDays, catalogue: await deps.catalogue.get(db),
     vessels, vesselIds: [...vessels.keys()], newId: deps.newEventId ?? newEventId, dryRun,
   };
-  const horizon = await changeHorizon(db);
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
   const everything = deps.full === true || !cursor || cursor.windowDays !== deps.windowDays || run.today < cursor.today
@@ -44,11 +56,6 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const full = plans.filter((p) => everything || p.baseline || widened.has(p.partner.partnerId));
   const incremental = plans.filter((p) => !full.includes(p));
   for (const p of full) p.result.full = true;
-  // The last final change, read before any data: the full pass reflects every change up to it, and
-  // the change pass reads none past it. A change committed later is left for the next run (SQLite
-  // has no horizon: without this bound the change pass would read writes committed after the due
-  // pass had read, and skipped, their crew member).
-  const last = await lastChange(db, horizon);
 
   let done = 0;
   const progress = (crew: number) => onPage?.((done += crew));
