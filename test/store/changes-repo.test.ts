@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/connect.ts';
-import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledHorizon, type Change } from '../../src/store/repositories/changes-repo.ts';
+import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledReadBound, type Change } from '../../src/store/repositories/changes-repo.ts';
 import { changeMarks } from '../../src/store/repositories/data-version-repo.ts';
 import { saveSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -104,20 +104,26 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
         assert.ok((await changeMarks(db)).horizon <= tx, 'the marks carry the same horizon');
         const seen: Change[] = await readChanges(db, null, horizon, 100);
         assert.ok(!seen.some((c) => c.key === 'ptn_later'), 'the later commit waits behind the open transaction');
-        assert.ok(await settledHorizon(db, 60) <= tx, 'waiting gives up after its time and still holds the change back');
+        const gaveUp = await settledReadBound(db, 60);
+        assert.ok(gaveUp.horizon <= tx, 'waiting gives up after its time and still holds the change back');
+        assert.ok(gaveUp.last === null || gaveUp.last.tx < tx, 'and reads no change past the open transaction');
       } finally {
         release();
         await writer;
         await other.close();
       }
-      assert.ok(await settledHorizon(db, 60) > tx, 'nothing in flight: the horizon is past the transaction at once');
       const after = await all();
       assert.deepEqual(after.map((c) => c.key).sort(), ['ptn_later', 'ptn_open']);
+      const settled = await settledReadBound(db, 60);
+      assert.ok(settled.horizon > tx, 'nothing in flight: the horizon is past the transaction at once');
+      const newest = after.at(-1)!;
+      assert.equal(newest.key, 'ptn_later');
+      assert.deepEqual(settled.last, { tx: newest.tx, seq: newest.seq }, 'and the run may read up to the newest change');
     });
   } else {
     it('SQLite serializes writers: the horizon never holds a change back', async () => {
       assert.equal(await changeHorizon(store().db), Number.MAX_SAFE_INTEGER);
-      assert.equal(await settledHorizon(store().db, 1000), Number.MAX_SAFE_INTEGER);
+      assert.deepEqual(await settledReadBound(store().db, 1000), { horizon: Number.MAX_SAFE_INTEGER, last: null });
     });
   }
 });

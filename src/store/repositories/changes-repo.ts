@@ -46,25 +46,36 @@ export async function changeHorizon(db: Db): Promise<number> {
   return Number(rows[0]!.horizon);
 }
 
+/** How far a run may read `changes`: below `horizon`, and up to `last` (null: nothing to read). */
+export interface ReadBound {
+  horizon: number;
+  last: ChangePosition | null;
+}
+
 /**
- * The horizon once every change committed before the call is final: while a transaction older
- * than the newest committed change is still in flight, the horizon holds that change (and any
- * committed after the older one began) back, so a run would report it only next time. Polls until
- * the horizon passes the newest change seen at the call, or `maxWaitMs` of real time have gone;
- * then returns the horizon as it stands, which never skips a change either way. SQLite: no bound.
+ * Where a run may read up to, once every change committed before the call is final. While a
+ * transaction older than the newest committed change is still in flight, the horizon holds that
+ * change (and any committed after the older one began) back, so a run would report it only next
+ * time: this polls until the horizon passes it, or `maxWaitMs` of real time have gone, and then
+ * bounds the run by what is final, which never skips a change either way. The newest change is
+ * read in the horizon's own statement, so the common case costs one backward index scan (after a
+ * large prune, the index's dead entries make each such scan cost). SQLite: no horizon.
  */
-export async function settledHorizon(db: Db, maxWaitMs: number, pollMs = 25): Promise<number> {
-  if (dialectOf(db) !== 'postgres') return NO_LIMIT;
-  const { rows } = await sql<{ horizon: string; newest: string | null }>`
-    select ${CHANGE_HORIZON} as horizon, (select max(tx) from changes)::text as newest`.execute(db);
-  const newest = rows[0]!.newest === null ? null : Number(rows[0]!.newest);
-  let horizon = Number(rows[0]!.horizon);
+export async function settledReadBound(db: Db, maxWaitMs: number, pollMs = 25): Promise<ReadBound> {
+  if (dialectOf(db) !== 'postgres') return { horizon: NO_LIMIT, last: await lastChange(db, NO_LIMIT) };
+  const { rows } = await sql<{ horizon: string; tx: string | null; seq: string | null }>`
+    select h.horizon, c.tx::text as tx, c.seq::text as seq from (select ${CHANGE_HORIZON} as horizon) h
+    left join lateral (select tx, seq from changes order by tx desc, seq desc limit 1) c on true`.execute(db);
+  const row = rows[0]!;
+  const newest = row.tx === null ? null : { tx: Number(row.tx), seq: Number(row.seq) };
+  let horizon = Number(row.horizon);
   const deadline = performance.now() + maxWaitMs;
-  while (newest !== null && horizon <= newest && performance.now() < deadline) {
+  while (newest !== null && horizon <= newest.tx && performance.now() < deadline) {
     await sleep(pollMs);
     horizon = await changeHorizon(db);
   }
-  return horizon;
+  // Past the newest change, every change up to it is final; else only what the horizon lets through.
+  return { horizon, last: newest === null || horizon > newest.tx ? newest : await lastChange(db, horizon) };
 }
 
 // Row values, so both planners range-scan the (tx, seq) index instead of filtering every row.

@@ -26,7 +26,7 @@ export interface DiffDeps {
   changeChunk?: number;
   /**
    * Longest wait, in real milliseconds, for transactions older than the newest committed change to
-   * end before the run reads anything (settledHorizon); default SETTLE_MS (run-diff.ts).
+   * end before the run reads anything (settledReadBound); default SETTLE_MS (run-diff.ts).
    */
   settleMs?: number;
 }

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { utcDate } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
-import { crewWithChanges, fleetWideChanges, lastChange, pruneChanges, settledHorizon } from '../../store/repositories/changes-repo.ts';
+import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { RunContext } from './crew-page.ts';
@@ -41,8 +41,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   // and reflects each in what it reads next. A change committed later is left for the next run,
   // never skipped (on SQLite, which has no horizon, this bound keeps the change pass from reading
   // a write committed after the due pass had read, and skipped, its crew member).
-  const horizon = await settledHorizon(db, deps.settleMs ?? SETTLE_MS);
-  const last = await lastChange(db, horizon);
+  const { horizon, last } = await settledReadBound(db, deps.settleMs ?? SETTLE_MS);
   const { plans, vessels } = await planPartners(db, dryRun);
   const run: RunContext = {
     db, at: now.toISOString(), today: utcDate(now), windowDays: deps.windowDays, catalogue: await deps.catalogue.get(db),
