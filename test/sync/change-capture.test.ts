@@ -117,7 +117,8 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
           trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute());
         await db.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_4').execute();
         // Without the wait, the horizon would hold both changes back (the early writer's transaction is older).
-        const running = incrementalRun(db, now);
+        // A wide wait, so that a loaded machine cannot make the run give up before the commit below.
+        const running = incrementalRun(db, now, { settleMs: 10_000 });
         await new Promise((resolve) => setTimeout(resolve, 200));
         await earlyWriter.commit();
         const during = await running;
