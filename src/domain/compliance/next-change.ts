@@ -1,3 +1,4 @@
+import { boundedMemo } from '../bounded-memo.ts';
 import { isExpired, type CrewDocument } from '../document.ts';
 import { addDays } from './dates.ts';
 import type { ComplianceEvaluation } from './types.ts';
@@ -8,16 +9,11 @@ import type { ComplianceEvaluation } from './types.ts';
  * the pair again when it comes (docs/webhooks.md). Conservative: a date may change nothing.
  */
 /** addDays over the few distinct expiry dates a run meets, computed once each (by shift, then date). */
-const shifted = new Map<number, Map<string, string>>();
+const shifted = new Map<number, (date: string) => string>();
 function shift(date: string, days: number): string {
   let byDate = shifted.get(days);
-  if (!byDate) shifted.set(days, (byDate = new Map()));
-  let out = byDate.get(date);
-  if (out === undefined) {
-    if (byDate.size > 50_000) byDate.clear();
-    byDate.set(date, (out = addDays(date, days)));
-  }
-  return out;
+  if (!byDate) shifted.set(days, (byDate = boundedMemo(50_000, (d: string) => addDays(d, days))));
+  return byDate(date);
 }
 
 export class TimeHorizon {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { boundedMemo } from '../../domain/bounded-memo.ts';
 
 /**
  * Server-side prepared statements for the queries Kysely sends. Kysely hands pg bare SQL text, so
@@ -25,7 +26,6 @@ interface Prepared {
 }
 
 const states = new WeakMap<pg.ClientBase, Prepared>();
-const namesOfSql = new Map<string, string>();
 const NAME_CACHE = 4096;
 
 /** Most statements a connection keeps prepared, by default. */
@@ -46,15 +46,7 @@ function worthNaming(sql: string, parameters: readonly unknown[]): boolean {
   return /^\s*(select|with)\b/i.test(sql) && !sql.includes(';');
 }
 
-function nameOf(sql: string): string {
-  let name = namesOfSql.get(sql);
-  if (name === undefined) {
-    name = `svc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-    if (namesOfSql.size >= NAME_CACHE) namesOfSql.clear();
-    namesOfSql.set(sql, name);
-  }
-  return name;
-}
+const nameOf = boundedMemo(NAME_CACHE, (sql: string) => `svc_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`);
 
 /** pg's own record of the names it parsed on the connection (internal, present since pg 2 and in pg 8). */
 function parsedStatements(client: pg.ClientBase): Record<string, string> | undefined {

@@ -74,14 +74,24 @@ function stmtAll(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<u
   });
 }
 
-/** Database#run: prepares, runs and finalizes one statement. */
-function runOnce(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
+type RunCallback = (this: sqlite3.RunResult, err: Error | null) => void;
+
+/** A write's row count and last row id, from a run started with the callback given. */
+function ran(start: (callback: RunCallback) => void): Promise<{ changes: number; lastID: number }> {
   return new Promise((resolve, reject) => {
-    db.run(sql, params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
+    start(function (this: sqlite3.RunResult, err: Error | null) {
       if (err) reject(err);
       else resolve({ changes: this.changes, lastID: this.lastID });
     });
   });
+}
+
+/** Database#run: prepares, runs and finalizes one statement. */
+const runOnce = (db: sqlite3.Database, sql: string, params: readonly unknown[]) => ran((cb) => db.run(sql, params as unknown[], cb));
+const stmtRun = (stmt: sqlite3.Statement, params: readonly unknown[]) => ran((cb) => stmt.run(params as unknown[], cb));
+
+function writeResult<R>(kind: string, { changes, lastID }: { changes: number; lastID: number }): QueryResult<R> {
+  return { rows: [], numAffectedRows: BigInt(changes ?? 0), insertId: kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined };
 }
 
 /**
@@ -90,15 +100,6 @@ function runOnce(db: sqlite3.Database, sql: string, params: readonly unknown[]):
  * thousands of operations (over 100 MB over a large sync run).
  */
 const CACHED_SQL_MAX = 4_000;
-
-function stmtRun(stmt: sqlite3.Statement, params: readonly unknown[]): Promise<{ changes: number; lastID: number }> {
-  return new Promise((resolve, reject) => {
-    stmt.run(params as unknown[], function (this: sqlite3.RunResult, err: Error | null) {
-      if (err) reject(err);
-      else resolve({ changes: this.changes, lastID: this.lastID });
-    });
-  });
-}
 
 const WRITE_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
 const READ_KINDS = new Set(['SelectQueryNode']);
@@ -147,19 +148,11 @@ class Sqlite3Connection implements DatabaseConnection {
     const write = WRITE_KINDS.has(node.kind) && !node.returning;
     if (compiled.sql.length > CACHED_SQL_MAX) {
       if (!write) return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
-      const { changes, lastID } = await runOnce(this.db, compiled.sql, compiled.parameters);
-      return { rows: [], numAffectedRows: BigInt(changes ?? 0), insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined };
+      return writeResult(node.kind, await runOnce(this.db, compiled.sql, compiled.parameters));
     }
     const stmt = await this.statements.get(compiled.sql);
     try {
-      if (write) {
-        const { changes, lastID } = await stmtRun(stmt, compiled.parameters);
-        return {
-          rows: [],
-          numAffectedRows: BigInt(changes ?? 0),
-          insertId: node.kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
-        };
-      }
+      if (write) return writeResult(node.kind, await stmtRun(stmt, compiled.parameters));
       return { rows: (await stmtAll(stmt, compiled.parameters)) as R[] };
     } catch (err) {
       // A statement that failed (SQLITE_BUSY above all) stays active until it is reset, holding

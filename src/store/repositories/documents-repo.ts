@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { boundedMemo } from '../../domain/bounded-memo.ts';
 import type { Classification } from '../../domain/classification.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db, DocumentsTable } from '../database.ts';
@@ -11,7 +12,6 @@ const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jp
  * object per text is parsed once and shared (a mutation would throw, not leak into other documents).
  * Emptied when it reaches its bound, so unusual data costs parsing, never memory.
  */
-const classifications = new Map<string, Classification>();
 const CLASSIFICATIONS_KEPT = 5_000;
 
 function deepFreeze<T>(value: T): T {
@@ -22,14 +22,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function parseClassification(text: string): Classification {
-  let parsed = classifications.get(text);
-  if (!parsed) {
-    if (classifications.size >= CLASSIFICATIONS_KEPT) classifications.clear();
-    classifications.set(text, (parsed = deepFreeze(JSON.parse(text) as Classification)));
-  }
-  return parsed;
-}
+const parseClassification = boundedMemo(CLASSIFICATIONS_KEPT, (text: string) => deepFreeze(JSON.parse(text) as Classification));
 
 export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
   const ext = row.file_name?.split('.').pop()?.toLowerCase() ?? '';

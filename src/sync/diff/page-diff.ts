@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import { complianceChangedPayload, evaluateCompliance, TimeHorizon, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { isExpired, type CrewDocument } from '../../domain/document.ts';
@@ -108,7 +109,7 @@ export async function diffPage(
   for (const crew of page.crewIds) {
     if (++sinceTurn === CREW_PER_TURN) {
       sinceTurn = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     const sig = page.signals.get(crew);
     const docs = docsOf.get(crew) ?? [];

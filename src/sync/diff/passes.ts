@@ -38,19 +38,19 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
 
 /**
  * Crew with a pair whose next time-driven change date has come (a document expiring, entering the
- * window). `pendingDocs`: crew with document changes not read yet; the others' document digests
- * are reused where the date did not change them. Crew are marked done (the change pass skips
+ * window). `docsAsBefore`: crew with no document change not read yet, whose document digests are
+ * reused where the date did not change them. Crew are marked done (the change pass skips
  * them) whatever their documents: a document change the pass may have missed is one the change
  * pass reads, and it re-diffs its crew member even when done.
  */
 export async function duePass(
-  run: RunContext, plans: readonly PartnerPlan[], pageSize: number, pendingDocs: ReadonlySet<string>, done: Set<string>, progress: Progress,
+  run: RunContext, plans: readonly PartnerPlan[], pageSize: number, docsAsBefore: (crewUniqueId: string) => boolean, done: Set<string>, progress: Progress,
 ): Promise<void> {
   const due = await dueCrew(run.db, plans.map((p) => p.partner.partnerId), run.today);
   let at = 0;
   await diffPages(run, plans, async () => {
     const crewIds = due.slice(at, (at += pageSize));
-    return crewIds.length > 0 ? { crewIds, docsAsBefore: (id) => !pendingDocs.has(id) } : null;
+    return crewIds.length > 0 ? { crewIds, docsAsBefore } : null;
   }, (page) => {
     for (const id of page.crewIds) done.add(id);
     progress(page.crewIds.length);
@@ -86,7 +86,7 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
  */
 export async function changePass(
   run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, until: ChangePosition | null,
-  options: { pageSize: number; chunk: number; pendingDocs: ReadonlySet<string>; done: Set<string>; progress: Progress },
+  options: { pageSize: number; chunk: number; docsAsBefore: (crewUniqueId: string) => boolean; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
   if (until === null) return from;
   let position = from;
@@ -111,8 +111,7 @@ export async function changePass(
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
       await pruneChanges(trx, reached, start);
     };
-    // Every document change up to `until` is in pendingDocs (read after it).
-    const docsAsBefore = (id: string) => !options.pendingDocs.has(id);
+    const { docsAsBefore } = options;
     for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });
     if (queued.length === 0) queued.push({ crewIds: [] });
     queued[queued.length - 1]!.also = advance;

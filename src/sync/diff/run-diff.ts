@@ -64,9 +64,11 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     position = last ?? position;
   } else {
     const diffed = new Set<string>();
+    // Read after `last`: every document change up to it is in the set.
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
-    if (incremental.length > 0) await duePass(run, incremental, pageSize, pendingDocs, diffed, progress);
-    position = await changePass(run, incremental, position, last, { pageSize, chunk: deps.changeChunk ?? 2000, pendingDocs, done: diffed, progress });
+    const docsAsBefore = (id: string) => !pendingDocs.has(id);
+    if (incremental.length > 0) await duePass(run, incremental, pageSize, docsAsBefore, diffed, progress);
+    position = await changePass(run, incremental, position, last, { pageSize, chunk: deps.changeChunk ?? 2000, docsAsBefore, done: diffed, progress });
   }
   if (!dryRun) {
     const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
