@@ -55,3 +55,11 @@ export interface CrewProfile {
   employmentHistory: EmploymentEntry[];
   photoFileId: string | null;
 }
+
+/** The status and profile-change fields of a crew member: what crew.status.changed and crew.profile.updated carry. */
+export interface CrewSignals {
+  crewUniqueId: string;
+  verificationStatus: string;
+  backgroundCheckStatus: string;
+  profileUpdatedAt: string;
+}

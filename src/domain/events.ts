@@ -1,6 +1,6 @@
 /*
  * Event rules: what a partner is sent about a change, as pure functions of domain objects. The
- * sync diff (src/sync/diff/) applies them; the catalogue of types is in vocabulary.ts.
+ * sync diff (src/sync/diff/) applies them; the event catalogue is event-catalogue.ts.
  */
 
 import { toDocumentWire, type CrewDocument } from './document.ts';

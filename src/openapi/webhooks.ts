@@ -1,11 +1,12 @@
 import {
   BACKGROUND_CHECK_STATUSES, EVENT_DELIVERY_STATES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
 } from '../domain/vocabulary.ts';
+import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventPayloadName } from '../domain/event-catalogue.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 /*
- * The `webhooks` of the document: one POST per event type, as `svc sync` delivers it
- * (docs/webhooks.md). Body schemas are components so the events feed (GET /api/v2/events) can
+ * The `webhooks` of the document: one POST per event type of the event catalogue
+ * (src/domain/event-catalogue.ts), as `svc sync` delivers it (docs/webhooks.md). Body schemas are components so the events feed (GET /api/v2/events) can
  * list the same envelopes.
  */
 
@@ -18,50 +19,21 @@ function object(properties: Record<string, JsonObject>, required: string[] = Obj
 
 /** The component name of an event type's envelope: `crew.status.changed` → `CrewStatusChangedEvent`. */
 export function eventSchemaName(type: EventType): string {
-  return `${type.split('.').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
+  return `${type.split('.').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Event`;
 }
 
-interface EventDoc {
-  summary: string;
-  description: string;
-  payload: string;
+/** What the document says of an event type: its catalogue entry's access rule, then its description. */
+function eventDescription(type: EventType): string {
+  const { access, subject, description } = EVENT_CATALOGUE[type];
+  const restriction = SNAPSHOT_SUBJECTS[subject].restriction;
+  return `Scope \`${access.scope}\` and ${access.consent} consent${restriction ? ` (${restriction})` : ''}. ${description}`;
 }
 
-const EVENTS: Record<EventType, EventDoc> = {
-  'crew.document.processed': {
-    summary: 'A document finished processing and verification',
-    description: 'Scope `crew:documents:read` and documents consent (medical-class documents only with `crew:medical:read`). Also sent for '
-      + 'each document a crew member already holds when they join one of your vessels, or when documents consent is given.',
-    payload: 'DocumentEventData',
-  },
-  'crew.document.updated': {
-    summary: 'A visible change to a document already sent',
-    description: 'Scope `crew:documents:read` and documents consent. Re-verification, a corrected date, replacement by a newer edition '
-      + '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
-    payload: 'DocumentEventData',
-  },
-  'crew.compliance.changed': {
-    summary: 'A crew member\'s compliance summary on one vessel changed',
-    description: 'Scope `crew:compliance:read` and compliance consent. Sent only when a figure of the payload changes; the full '
-      + 'breakdown comes from the compliance check endpoint.',
-    payload: 'ComplianceChangedData',
-  },
-  'crew.status.changed': {
-    summary: 'Verification or background-check status changed',
-    description: 'Scope `crew:status:subscribe` and status consent. The payload suffices; no read is needed.',
-    payload: 'StatusChangedData',
-  },
-  'crew.profile.updated': {
-    summary: 'A crew member updated their profile',
-    description: 'Scope `crew:profile:read` and profile consent. A change signal, not a diff: read the profile endpoint.',
-    payload: 'ProfileUpdatedData',
-  },
-};
-
-/** Payload (`data`) and envelope schemas, added to components.schemas. */
+/** Payload (`data`) and envelope schemas, added to components.schemas; the payload names are those of the catalogue's subjects. */
 export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonObject> {
   const documentProperties = documentSchema.properties as Record<string, JsonObject>;
-  const out: Record<string, JsonObject> = {
+  // Keyed by the catalogue's payload names: the compiler asks for a schema when a subject is added.
+  const payloads: Record<EventPayloadName, JsonObject> = {
     DocumentEventData: object({ crew_unique_id: str, ...documentProperties }),
     ComplianceChangedData: object({
       crew_unique_id: str,
@@ -82,6 +54,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
       updated_at: { ...dateTime, description: 'when the crew member last changed their profile' },
     }),
   };
+  const out: Record<string, JsonObject> = { ...payloads };
   for (const type of EVENT_TYPES) {
     out[eventSchemaName(type)] = {
       ...object({
@@ -90,15 +63,15 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
         event_type: { const: type },
         occurred_at: { ...dateTime, description: 'when the sync run found the change (UTC, whole seconds)' },
         partner_id: str,
-        data: ref(EVENTS[type].payload),
+        data: ref(SNAPSHOT_SUBJECTS[EVENT_CATALOGUE[type].subject].payload),
       }),
       description: `The envelope of \`${type}\`, exactly the bytes of the delivery body.`,
     };
   }
   out.EventFeedItem = object({
     event: {
-      oneOf: EVENT_TYPES.map((t) => ref(eventSchemaName(t))),
-      discriminator: { propertyName: 'event_type', mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/${eventSchemaName(t)}`])) },
+      oneOf: EVENT_TYPES.map((type) => ref(eventSchemaName(type))),
+      discriminator: { propertyName: 'event_type', mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])) },
       description: 'the envelope exactly as delivered (or to be delivered): same event_id, same data',
     },
     delivery_status: {
@@ -134,14 +107,13 @@ const RECEIVER_ANSWERS: Record<string, JsonObject> = {
 /** The document's `webhooks`: what svc POSTs to a partner's endpoint, one entry per event type. */
 export function webhookOperations(): Record<string, JsonObject> {
   return Object.fromEntries(EVENT_TYPES.map((type) => {
-    const { summary, description } = EVENTS[type];
     const name = eventSchemaName(type);
     return [type, {
       post: {
         operationId: name[0]!.toLowerCase() + name.slice(1),
         tags: ['webhooks'],
-        summary,
-        description: `${description} Delivered by \`svc sync\` to the partner's registered endpoint, signed; at-least-once and unordered.`,
+        summary: EVENT_CATALOGUE[type].summary,
+        description: `${eventDescription(type)} Delivered by \`svc sync\` to the partner's registered endpoint, signed; at-least-once and unordered.`,
         security: [],
         parameters: deliveryParameters(type),
         requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },

@@ -1,13 +1,7 @@
+import type { CrewSignals } from '../../domain/crew.ts';
 import type { Db } from '../database.ts';
 
 /** The status and profile-change fields of several crew members (what events carry). */
-export interface CrewSignals {
-  crewUniqueId: string;
-  verificationStatus: string;
-  backgroundCheckStatus: string;
-  profileUpdatedAt: string;
-}
-
 export async function crewSignals(db: Db, crewIds: readonly string[]): Promise<Map<string, CrewSignals>> {
   const out = new Map<string, CrewSignals>();
   for (let i = 0; i < crewIds.length; i += 2000) {

@@ -1,18 +1,9 @@
+import type { CrewSnapshot } from '../../domain/event-catalogue.ts';
 import type { Db } from '../database.ts';
 import type { ChangePosition } from './changes-repo.ts';
 import { upsertRows } from './upsert.ts';
 
-/** What one partner was last sent about one crew member (digests of each payload). */
-export interface CrewSnapshot {
-  status?: string;
-  profile?: string;
-  /** By vessel id. */
-  compliance?: Record<string, string>;
-  /** By document id. */
-  docs?: Record<string, string>;
-}
-
-/** A stored snapshot: the digests, the date from which time alone may change them (null: never), and when it was written. */
+/** A stored snapshot: the digests (one per subject of the event catalogue), the date from which time alone may change them (null: never), and when it was written. */
 export interface StoredSnapshot {
   state: CrewSnapshot;
   nextDue: string | null;

@@ -1,16 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { complianceChangedPayload, evaluateCompliance, TimeHorizon, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
+import { evaluateCompliance, TimeHorizon, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { isExpired, type CrewDocument } from '../../domain/document.ts';
-import { documentEventData } from '../../domain/events.ts';
+import type { CrewSignals } from '../../domain/crew.ts';
+import { SNAPSHOT_SUBJECTS, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Assignment, Vessel } from '../../domain/fleet.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
-import type { CrewSignals } from '../../store/repositories/crew-signals-repo.ts';
 import type { SnapshotWrite, StoredSnapshot } from '../../store/repositories/sync-state-repo.ts';
 import { diffCrew, digested, sameSnapshot, type CrewView, type Digested } from './crew-diff.ts';
 import type { PartnerPlan } from './plan.ts';
-import { wireTime } from '../../domain/clock.ts';
 
 /** Everything read for one page of crew, for every partner at once. */
 export interface PageData {
@@ -58,10 +57,10 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
  * while the payload is still the same: of a document's payload only is_expired and status move
  * with the date. Undefined when the digest must be computed.
  */
-function sentDigest(d: CrewDocument, prev: StoredSnapshot, today: string): Digested | undefined {
-  const digest = prev.state.docs?.[d.documentId];
-  if (digest === undefined || isExpired(d, prev.updatedAt.slice(0, 10)) !== isExpired(d, today)) return undefined;
-  return { digest, get data() { return documentEventData(d, today); } };
+function sentDigest(doc: CrewDocument, prev: StoredSnapshot, today: string): Digested | undefined {
+  const digest = prev.state.docs?.[doc.documentId];
+  if (digest === undefined || isExpired(doc, prev.updatedAt.slice(0, 10)) !== isExpired(doc, today)) return undefined;
+  return { digest, get data() { return SNAPSHOT_SUBJECTS.docs.build(doc, today); } };
 }
 
 /** Plans by vessel of their fleets, built once per set of plans. */
@@ -70,7 +69,7 @@ function plansOn(plans: readonly PartnerPlan[]): Map<string, PartnerPlan[]> {
   let byVessel = plansByVessel.get(plans);
   if (!byVessel) {
     byVessel = new Map();
-    for (const plan of plans) for (const v of plan.vessels) byVessel.set(v, [...(byVessel.get(v) ?? []), plan]);
+    for (const plan of plans) for (const vesselId of plan.vessels) byVessel.set(vesselId, [...(byVessel.get(vesselId) ?? []), plan]);
     plansByVessel.set(plans, byVessel);
   }
   return byVessel;
@@ -100,10 +99,10 @@ export async function diffPage(
   plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number, only?: PairFilter,
 ): Promise<PageDiff> {
   const out: PageDiff = { events: [], writes: [], vanished: [], departed: [] };
-  const docsOf = group(page.documents, (d) => d.crewUniqueId);
-  const assignmentsOf = group(page.assignments, (a) => a.crewUniqueId);
+  const docsOf = group(page.documents, (doc) => doc.crewUniqueId);
+  const assignmentsOf = group(page.assignments, (assignment) => assignment.crewUniqueId);
   const byVessel = plansOn(plans);
-  const order = new Map(plans.map((p, i) => [p, i]));
+  const order = new Map(plans.map((plan, index) => [plan, index]));
 
   let sinceTurn = 0;
   for (const crew of page.crewIds) {
@@ -111,81 +110,86 @@ export async function diffPage(
       sinceTurn = 0;
       await nextTurn();
     }
-    const sig = page.signals.get(crew);
+    const signals = page.signals.get(crew);
     const docs = docsOf.get(crew) ?? [];
     const asBefore = page.docsAsBefore?.(crew) ?? false;
-    const assigned = sig ? (assignmentsOf.get(crew) ?? []) : [];
-    const status = lazy(() => sig && digested({ crew_unique_id: crew, verification_status: sig.verificationStatus, background_check_status: sig.backgroundCheckStatus }));
-    const profile = lazy(() => sig && digested({ crew_unique_id: crew, updated_at: wireTime(sig.profileUpdatedAt) }));
+    const assigned = signals ? (assignmentsOf.get(crew) ?? []) : [];
+    const status = lazy(() => signals && digested(SNAPSHOT_SUBJECTS.status.build(signals)));
+    const profile = lazy(() => signals && digested(SNAPSHOT_SUBJECTS.profile.build(signals)));
     const docDigests = new Map<string, Digested>();
-    const docDigest = (d: CrewDocument) => {
-      let x = docDigests.get(d.documentId);
-      if (!x) docDigests.set(d.documentId, (x = digested(documentEventData(d, today))));
-      return x;
+    const docDigest = (doc: CrewDocument) => {
+      let payload = docDigests.get(doc.documentId);
+      if (!payload) docDigests.set(doc.documentId, (payload = digested(SNAPSHOT_SUBJECTS.docs.build(doc, today))));
+      return payload;
     };
     const docsDue = lazy(() => {
-      const h = new TimeHorizon(today, windowDays);
-      for (const d of docs) h.document(d);
-      return h.earliest;
+      const horizon = new TimeHorizon(today, windowDays);
+      for (const doc of docs) horizon.document(doc);
+      return horizon.earliest;
     });
     // By vessel id: the evaluation, when time alone changes it, and its payload digests without / with medical details.
-    const evaluated = new Map<string, { e: ComplianceEvaluation; due: string | null; digests: Array<Digested | undefined> }>();
-    const compliance = (a: Assignment) => {
-      let x = evaluated.get(a.vesselId);
-      if (!x) {
-        const e = evaluateCompliance({ role: a.role, positionName: a.positionName, vessel: page.vessels.get(a.vesselId)!, catalogue, documents: docs, today, windowDays });
-        const h = new TimeHorizon(today, windowDays);
-        h.evaluation(e);
-        evaluated.set(a.vesselId, (x = { e, due: h.earliest, digests: [] }));
+    const evaluated = new Map<string, { evaluation: ComplianceEvaluation; due: string | null; digests: Array<Digested | undefined> }>();
+    const compliance = (assignment: Assignment) => {
+      let onVessel = evaluated.get(assignment.vesselId);
+      if (!onVessel) {
+        const evaluation = evaluateCompliance({
+          role: assignment.role, positionName: assignment.positionName, vessel: page.vessels.get(assignment.vesselId)!, catalogue, documents: docs, today, windowDays,
+        });
+        const horizon = new TimeHorizon(today, windowDays);
+        horizon.evaluation(evaluation);
+        evaluated.set(assignment.vesselId, (onVessel = { evaluation, due: horizon.earliest, digests: [] }));
       }
-      return x;
+      return onVessel;
     };
-    const complianceDigest = (a: Assignment, medical: boolean) => {
-      const x = compliance(a);
-      const i = medical ? 1 : 0;
-      return (x.digests[i] ??= digested({ ...complianceChangedPayload(x.e, crew, medical) }));
+    const complianceDigest = (assignment: Assignment, medical: boolean) => {
+      const onVessel = compliance(assignment);
+      return (onVessel.digests[medical ? 1 : 0] ??= digested({ ...SNAPSHOT_SUBJECTS.compliance.build(onVessel.evaluation, crew, medical) }));
     };
 
     // The partners concerned, in plan order: those whose fleet holds an assignment, and those with a snapshot.
     const concerned = new Set<PartnerPlan>();
-    for (const a of assigned) for (const plan of byVessel.get(a.vesselId) ?? []) concerned.add(plan);
+    for (const assignment of assigned) for (const plan of byVessel.get(assignment.vesselId) ?? []) concerned.add(plan);
     for (const plan of plans) if (!concerned.has(plan) && page.snapshots.has(`${plan.partner.partnerId}|${crew}`)) concerned.add(plan);
-    const ordered = [...concerned].sort((x, y) => order.get(x)! - order.get(y)!);
+    const ordered = [...concerned].sort((a, b) => order.get(a)! - order.get(b)!);
 
     for (const plan of ordered) {
-      const pid = plan.partner.partnerId;
-      if (only && !only(pid, crew)) continue;
-      const prev = page.snapshots.get(`${pid}|${crew}`);
-      const on = assigned.filter((a) => plan.vessels.has(a.vesselId));
-      if (on.length === 0) {
-        if (prev) out.departed.push({ partnerId: pid, crewUniqueId: crew });
+      const partnerId = plan.partner.partnerId;
+      if (only && !only(partnerId, crew)) continue;
+      const prev = page.snapshots.get(`${partnerId}|${crew}`);
+      const onFleet = assigned.filter((assignment) => plan.vessels.has(assignment.vesselId));
+      if (onFleet.length === 0) {
+        if (prev) out.departed.push({ partnerId, crewUniqueId: crew });
         continue;
       }
       plan.seen.add(crew);
       plan.result.crew++;
-      const consent = page.consents.get(pid)?.get(crew);
+      const consent = page.consents.get(partnerId)?.get(crew);
       const view: CrewView = { crewUniqueId: crew };
       const due = new TimeHorizon(today, windowDays);
-      if (plan.can.status && consent?.has('status')) view.status = status();
-      if (plan.can.profile && consent?.has('profile')) view.profile = profile();
-      if (plan.can.docs && consent?.has('documents')) {
-        const held = docs.filter((d) => plan.can.medical || d.documentClass !== 'medical');
-        view.documents = new Map(held.map((d) => [d.documentId, (asBefore && prev && sentDigest(d, prev, today)) || docDigest(d)]));
-        const at = docsDue();
-        if (at) due.at(at);
-      }
-      if (plan.can.compliance && consent?.has('compliance')) {
-        view.compliance = new Map(on.map((a) => [a.vesselId, complianceDigest(a, plan.can.medical)]));
-        for (const a of on) {
-          const at = compliance(a).due;
+      // What each subject of the event catalogue shows this partner; the diff compares them all alike.
+      const subjectViews = {
+        status: () => void (view.status = status()),
+        profile: () => void (view.profile = profile()),
+        docs: () => {
+          const held = docs.filter((doc) => plan.medical || doc.documentClass !== 'medical');
+          view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)]));
+          const at = docsDue();
           if (at) due.at(at);
-        }
-      }
+        },
+        compliance: () => {
+          view.compliance = new Map(onFleet.map((assignment) => [assignment.vesselId, complianceDigest(assignment, plan.medical)]));
+          for (const assignment of onFleet) {
+            const at = compliance(assignment).due;
+            if (at) due.at(at);
+          }
+        },
+      } satisfies Record<SnapshotSubject, () => void>;
+      for (const subject of plan.subjects) if (consent?.has(subjectAccess(subject).consent)) subjectViews[subject]();
       const { next, events, vanishedDocs } = diffCrew(view, prev?.state);
-      for (const event of events) out.events.push({ partnerId: pid, event });
-      for (const documentId of vanishedDocs) out.vanished.push({ partnerId: pid, documentId });
+      for (const event of events) out.events.push({ partnerId, event });
+      for (const documentId of vanishedDocs) out.vanished.push({ partnerId, documentId });
       const nextDue = due.earliest;
-      if (!sameSnapshot(prev?.state, next) || prev?.nextDue !== nextDue) out.writes.push({ partnerId: pid, crewUniqueId: crew, state: next, nextDue });
+      if (!sameSnapshot(prev?.state, next) || prev?.nextDue !== nextDue) out.writes.push({ partnerId, crewUniqueId: crew, state: next, nextDue });
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import type { Clock } from '../../domain/clock.ts';
+import { SNAPSHOT_SUBJECT_NAMES, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { fleetOf, type Partner } from '../../domain/partner.ts';
@@ -51,7 +52,10 @@ export interface PartnerPlan {
   baseline: boolean;
   /** Live vessels of its fleet. */
   vessels: ReadonlySet<string>;
-  can: { docs: boolean; medical: boolean; compliance: boolean; status: boolean; profile: boolean };
+  /** The subjects of the event catalogue whose scope it holds, in catalogue order. */
+  subjects: readonly SnapshotSubject[];
+  /** It holds crew:medical:read: medical-class documents and details are visible to it. */
+  medical: boolean;
   /** Crew seen on its fleet during this run (to forget those who left). */
   seen: Set<string>;
   result: PartnerDiffResult;
@@ -66,17 +70,15 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
     if (!partner) continue;
     const scopes = new Set<string>(effectiveScopes(partner));
     const fleet = await listFleetVessels(db, fleetOf(partner, 'live'));
-    for (const v of fleet) vessels.set(v.vesselId, v);
+    for (const vessel of fleet) vessels.set(vessel.vesselId, vessel);
     const baseline = !(await findSyncState(db, partner.partnerId));
     plans.push({
       partner,
       subscribed: new Set(endpoint.subscribedEvents),
       baseline,
-      vessels: new Set(fleet.map((v) => v.vesselId)),
-      can: {
-        docs: scopes.has('crew:documents:read'), medical: scopes.has('crew:medical:read'), compliance: scopes.has('crew:compliance:read'),
-        status: scopes.has('crew:status:subscribe'), profile: scopes.has('crew:profile:read'),
-      },
+      vessels: new Set(fleet.map((vessel) => vessel.vesselId)),
+      subjects: SNAPSHOT_SUBJECT_NAMES.filter((subject) => scopes.has(subjectAccess(subject).scope)),
+      medical: scopes.has('crew:medical:read'),
       seen: new Set(),
       result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
     });

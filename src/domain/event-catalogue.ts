@@ -1,0 +1,129 @@
+/*
+ * The event catalogue: one entry per webhook event type, declaring who may be sent it (scope and
+ * consent), which subject of the snapshot it compares and when it fires, the payload it carries
+ * and how the OpenAPI document describes it. The sync diff (src/sync/diff/), the snapshot the
+ * store keeps (src/store/repositories/sync-state-repo.ts) and the OpenAPI webhooks
+ * (src/openapi/webhooks.ts) iterate over it; docs/architecture.md, "A new webhook event type",
+ * says which files a new type touches.
+ */
+
+import { wireTime } from './clock.ts';
+import { complianceChangedPayload } from './compliance/wire.ts';
+import type { CrewSignals } from './crew.ts';
+import { documentEventData } from './events.ts';
+import type { Scope } from './scopes.ts';
+import { EVENT_TYPES, type ConsentCategory, type EventType } from './vocabulary.ts';
+
+/** What a partner needs to be sent an event: a scope it holds, and a consent the crew member gives it. */
+export interface EventAccess {
+  scope: Scope;
+  consent: ConsentCategory;
+}
+
+/**
+ * The subjects a snapshot holds a payload digest of, in the order the diff emits their events.
+ * A keyed subject has one payload per key (vessel id, document id); the others one per crew
+ * member. `payload` names the payload's component schema in the OpenAPI document; `restriction`
+ * is what the OpenAPI description adds to the access rule.
+ */
+export const SNAPSHOT_SUBJECTS = {
+  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null },
+  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null },
+  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null },
+  docs: { keyed: true, payload: 'DocumentEventData', build: documentEventData, restriction: 'medical-class documents only with `crew:medical:read`' },
+} as const;
+export type SnapshotSubject = keyof typeof SNAPSHOT_SUBJECTS;
+/** The component schema names of the payloads (src/openapi/webhooks.ts declares one schema per name). */
+export type EventPayloadName = (typeof SNAPSHOT_SUBJECTS)[SnapshotSubject]['payload'];
+export const SNAPSHOT_SUBJECT_NAMES = Object.keys(SNAPSHOT_SUBJECTS) as SnapshotSubject[];
+type KeyedSubject = { [S in SnapshotSubject]: (typeof SNAPSHOT_SUBJECTS)[S]['keyed'] extends true ? S : never }[SnapshotSubject];
+type SingleSubject = Exclude<SnapshotSubject, KeyedSubject>;
+
+/** What one partner was last sent about one crew member: a digest per subject (keyed ones by key), as stored. */
+export type CrewSnapshot = { [S in SingleSubject]?: string } & { [S in KeyedSubject]?: Record<string, string> };
+
+export function isKeyedSubject(subject: SnapshotSubject): subject is KeyedSubject {
+  return SNAPSHOT_SUBJECTS[subject].keyed;
+}
+
+/** Which comparison of a subject's digest with the last one sent fires the event: a subject new to the partner, a changed one, or either. */
+export type FiresOn = 'new' | 'changed' | 'new_or_changed';
+
+/** One event type: its access rule, the subject it compares and when it fires, and its OpenAPI summary and description. */
+export interface EventEntry {
+  access: EventAccess;
+  subject: SnapshotSubject;
+  firesOn: FiresOn;
+  summary: string;
+  /** Follows the sentence the OpenAPI document writes from `access`. */
+  description: string;
+}
+
+export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
+  'crew.document.processed': {
+    access: { scope: 'crew:documents:read', consent: 'documents' },
+    subject: 'docs',
+    firesOn: 'new',
+    summary: 'A document finished processing and verification',
+    description: 'Also sent for each document a crew member already holds when they join one of your vessels, or when documents consent is given.',
+  },
+  'crew.document.updated': {
+    access: { scope: 'crew:documents:read', consent: 'documents' },
+    subject: 'docs',
+    firesOn: 'changed',
+    summary: 'A visible change to a document already sent',
+    description: 'Re-verification, a corrected date, replacement by a newer edition '
+      + '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
+  },
+  'crew.compliance.changed': {
+    access: { scope: 'crew:compliance:read', consent: 'compliance' },
+    subject: 'compliance',
+    firesOn: 'new_or_changed',
+    summary: 'A crew member\'s compliance summary on one vessel changed',
+    description: 'Sent only when a figure of the payload changes; the full breakdown comes from the compliance check endpoint.',
+  },
+  'crew.status.changed': {
+    access: { scope: 'crew:status:subscribe', consent: 'status' },
+    subject: 'status',
+    firesOn: 'new_or_changed',
+    summary: 'Verification or background-check status changed',
+    description: 'The payload suffices; no read is needed.',
+  },
+  'crew.profile.updated': {
+    access: { scope: 'crew:profile:read', consent: 'profile' },
+    subject: 'profile',
+    firesOn: 'new_or_changed',
+    summary: 'A crew member updated their profile',
+    description: 'A change signal, not a diff: read the profile endpoint.',
+  },
+};
+
+/** The event types of each subject, in catalogue order. */
+export const EVENTS_OF_SUBJECT: Record<SnapshotSubject, readonly EventType[]> = Object.fromEntries(
+  SNAPSHOT_SUBJECT_NAMES.map((subject) => [subject, EVENT_TYPES.filter((type) => EVENT_CATALOGUE[type].subject === subject)]),
+) as Record<SnapshotSubject, EventType[]>;
+
+/**
+ * The access rule of a subject: that of its event types, which share it (the diff decides per
+ * subject what a partner may see; test/domain/event-catalogue.test.ts holds them equal).
+ */
+export function subjectAccess(subject: SnapshotSubject): EventAccess {
+  return EVENT_CATALOGUE[EVENTS_OF_SUBJECT[subject][0]!].access;
+}
+
+/** Whether a subject's digest, against the one last sent (undefined: never sent), fires an event. */
+export function fires(firesOn: FiresOn, before: string | undefined, digest: string): boolean {
+  if (firesOn === 'new') return before === undefined;
+  if (firesOn === 'changed') return before !== undefined && before !== digest;
+  return before !== digest;
+}
+
+function statusChangedData(signals: CrewSignals): Record<string, unknown> {
+  return {
+    crew_unique_id: signals.crewUniqueId, verification_status: signals.verificationStatus, background_check_status: signals.backgroundCheckStatus,
+  };
+}
+
+function profileUpdatedData(signals: CrewSignals): Record<string, unknown> {
+  return { crew_unique_id: signals.crewUniqueId, updated_at: wireTime(signals.profileUpdatedAt) };
+}

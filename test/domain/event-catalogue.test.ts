@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { EVENT_ACCESS } from '../../src/domain/event-access.ts';
+import { EVENT_CATALOGUE, SNAPSHOT_SUBJECT_NAMES, subjectAccess, type CrewSnapshot } from '../../src/domain/event-catalogue.ts';
+import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
+import { diffCrew, type CrewView, type Digested } from '../../src/sync/diff/crew-diff.ts';
+import { openApiDocument } from '../support/openapi-check.ts';
+
+const payload = (digest: string): Digested => ({ data: { digest }, digest });
+const digest = fc.constantFrom('d1', 'd2', 'd3');
+const keyed = fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), digest).map((digests) => ({ ...digests }));
+const snapshot = fc.record({ status: digest, profile: digest, compliance: keyed, docs: keyed }, { requiredKeys: [] }).map((parts): CrewSnapshot => ({ ...parts }));
+
+function viewOf(crewUniqueId: string, seen: CrewSnapshot): CrewView {
+  const map = (digests?: Record<string, string>) => digests && new Map(Object.entries(digests).map(([key, value]) => [key, payload(value)]));
+  return {
+    crewUniqueId,
+    ...(seen.status && { status: payload(seen.status) }),
+    ...(seen.profile && { profile: payload(seen.profile) }),
+    ...(seen.compliance && { compliance: map(seen.compliance) }),
+    ...(seen.docs && { docs: map(seen.docs) }),
+  };
+}
+
+/** The events docs/webhooks.md promises for what a partner sees now against what it was sent, written out by hand. */
+function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined): string[] {
+  const out: string[] = [];
+  if (now.status !== undefined && now.status !== before?.status) out.push('crew.status.changed');
+  if (now.profile !== undefined && now.profile !== before?.profile) out.push('crew.profile.updated');
+  for (const [vessel, value] of Object.entries(now.compliance ?? {})) if (before?.compliance?.[vessel] !== value) out.push('crew.compliance.changed');
+  for (const [doc, value] of Object.entries(now.docs ?? {})) {
+    const sent = before?.docs?.[doc];
+    if (sent === undefined) out.push('crew.document.processed');
+    else if (sent !== value) out.push('crew.document.updated');
+  }
+  return out;
+}
+
+describe('the event catalogue', () => {
+  it('gives every event type the scope and consent of the contract, the same the access check applies', () => {
+    assert.deepEqual(Object.keys(EVENT_CATALOGUE).sort(), [...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) assert.deepEqual(EVENT_CATALOGUE[type].access, EVENT_ACCESS[type], type);
+    assert.deepEqual(EVENT_CATALOGUE['crew.status.changed'].access, { scope: 'crew:status:subscribe', consent: 'status' });
+    assert.deepEqual(EVENT_CATALOGUE['crew.document.updated'].access, { scope: 'crew:documents:read', consent: 'documents' });
+  });
+
+  it('lets the event types of one snapshot subject share one access rule (the diff decides what a partner sees per subject)', () => {
+    for (const type of EVENT_TYPES) assert.deepEqual(EVENT_CATALOGUE[type].access, subjectAccess(EVENT_CATALOGUE[type].subject), type);
+  });
+
+  it('drives the diff: each subject a partner sees fires its events on a new or changed digest, and nothing on an equal one', () => {
+    fc.assert(fc.property(snapshot, fc.option(snapshot, { nil: undefined }), (now, before) => {
+      const { next, events, vanishedDocs } = diffCrew(viewOf('crew_1', now), before);
+      assert.deepEqual(events.map((event) => event.type), expectedEvents(now, before));
+      assert.ok(events.every((event) => event.crewUniqueId === 'crew_1'));
+      assert.deepEqual(next, now);
+      const expectedVanished = now.docs ? Object.keys(before?.docs ?? {}).filter((doc) => !(doc in now.docs!)) : [];
+      assert.deepEqual(vanishedDocs, expectedVanished);
+    }));
+  });
+
+  it('describes each webhook of the OpenAPI document with its access rule and its subject\'s payload', () => {
+    const document = openApiDocument();
+    const webhooks = document.webhooks as Record<string, any>;
+    const schemas = (document.components as any).schemas as Record<string, any>;
+    for (const type of EVENT_TYPES) {
+      const { access } = EVENT_CATALOGUE[type];
+      assert.match(webhooks[type].post.description, new RegExp(`^Scope \`${access.scope}\` and ${access.consent} consent`), type);
+      const envelope = webhooks[type].post.requestBody.content['application/json'].schema.$ref.split('/').pop();
+      assert.ok(schemas[schemas[envelope].properties.data.$ref.split('/').pop()], type);
+    }
+    assert.deepEqual(SNAPSHOT_SUBJECT_NAMES, ['status', 'profile', 'compliance', 'docs']);
+  });
+});
