@@ -29,3 +29,17 @@ export interface CrewAssignment {
   assignment: Assignment;
   vessel: Vessel;
 }
+
+/** One roster entry: an on-fleet assignment with its crew member's name and statuses, and its vessel. */
+export interface RosterEntry {
+  crewUniqueId: string;
+  vesselId: string;
+  asOf: string;
+  name: string;
+  vesselName: string;
+  imo: string | null;
+  role: string;
+  status: AssignmentStatus;
+  verificationStatus: string;
+  backgroundCheckStatus: string;
+}

@@ -218,7 +218,7 @@ export interface DeadLettersTable {
 export interface SyncSnapshotsTable {
   partner_id: string;
   crew_unique_id: string;
-  state: string; // JSON CrewSnapshot
+  state: string; // JSON CrewSnapshot (src/domain/event-catalogue.ts)
   updated_at: string;
   /** YYYY-MM-DD: from this date the pair's payloads may differ by the calendar alone; null: never. */
   next_due: string | null;
@@ -270,6 +270,19 @@ export interface SettingsTable {
   value: string;
 }
 
+/** Hits per rate-limit bucket and fixed window (migration 0100-rate-limits); `window_start` ISO-8601 UTC. */
+export interface RateLimitsTable {
+  bucket: string;
+  window_start: string;
+  hits: number;
+}
+
+/** One row (`id` 1): the counter every write to an API key or partner bumps (migration 0600-auth-version). */
+export interface AuthVersionTable {
+  id: number;
+  version: number | string;
+}
+
 export interface Database {
   employers: EmployersTable;
   partners: PartnersTable;
@@ -293,6 +306,8 @@ export interface Database {
   audit_log: AuditLogTable;
   settings: SettingsTable;
   changes: ChangesTable;
+  rate_limits: RateLimitsTable;
+  auth_version: AuthVersionTable;
 }
 
 /** The store handle passed to repositories: the database itself or an open transaction. */

@@ -8,25 +8,25 @@ import { deliverDue, listAllDue, type DeliveryReport } from './deliver-due.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import { acquireSyncLease, holderName, type LeaseOwner } from './sync-lease.ts';
 
-/** What an event source is told about the run it is part of. */
-export interface SourceContext {
+/** What the fleet diff is told about the run it is part of. */
+export interface DiffContext {
   runId: string;
   now: Date;
   /** Compute and report, write nothing. */
   dryRun: boolean;
-  /** Aborted when the run is asked to stop: a source ends at its next transaction boundary by throwing RunStopped. */
+  /** Aborted when the run is asked to stop: the diff ends at its next transaction boundary by throwing RunStopped. */
   signal?: AbortSignal;
 }
 
-/** Thrown by a source that stopped early because the run was asked to stop; what it committed stays. */
+/** Thrown by the diff when it stopped early because the run was asked to stop; what it committed stays. */
 export class RunStopped extends Error {
   constructor() {
     super('the run was stopped');
   }
 }
 
-/** An event a dry run would create. */
-export interface PlannedEvent {
+/** A line of a dry run's report: an event the diff planned (domain/events.ts PlannedEvent) as the operator reads it. */
+export interface DryRunEvent {
   partnerId: string;
   eventType: string;
   crewUniqueId: string | null;
@@ -34,25 +34,23 @@ export interface PlannedEvent {
   note?: string;
 }
 
-export interface SourceReport {
+export interface DiffReport {
   /** Events written to the outbox (or that would be, in a dry run), per partner. */
   created: Map<string, number>;
   /** In a dry run: the events it would create. */
-  planned?: PlannedEvent[];
+  planned?: DryRunEvent[];
 }
 
 /**
- * A step that puts new events in the outbox before delivery: the fleet diff. It writes its events
- * and its new snapshot in one transaction of its own, so a crash at any point loses nothing.
+ * The step that puts new events in the outbox before delivery: the fleet diff (src/sync/fleet-diff-step.ts).
+ * It writes each page's events and snapshots in one transaction, so a crash at any point loses nothing.
  */
-export interface EventSource {
-  readonly name: string;
-  run(db: Kysely<Database>, ctx: SourceContext): Promise<SourceReport>;
-}
+export type DiffStep = (db: Kysely<Database>, ctx: DiffContext) => Promise<DiffReport>;
 
 export interface SyncOptions {
   dryRun?: boolean;
-  sources?: readonly EventSource[];
+  /** Absent: the run only delivers what the outbox holds. */
+  diff?: DiffStep;
   runId?: string;
   leaseMs?: number;
   /** The process taking the lease, named in it (default: this process on this host). */
@@ -60,7 +58,7 @@ export interface SyncOptions {
   /** Delete delivered and dead events older than this many days at the end of the run (the events feed's retention). */
   retentionDays?: number;
   /**
-   * Run the delivery stage alone, without the sources and outside the sync lease: several such
+   * Run the delivery stage alone, without the diff and outside the sync lease: several such
    * runs (on several hosts) may share one outbox, each event claimed by one of them at a time.
    */
   deliverOnly?: boolean;
@@ -72,8 +70,8 @@ export interface SyncSummary {
   dryRun: boolean;
   /** New events per partner. */
   created: Map<string, number>;
-  /** Dry run: the events the sources would create. */
-  planned: PlannedEvent[];
+  /** Dry run: the events the diff would create. */
+  planned: DryRunEvent[];
   /** Dry run: the outbox events a run would attempt now. */
   due: DueEvent[];
   /** Null in a dry run. */
@@ -86,14 +84,10 @@ export interface SyncSummary {
   pruned: number;
 }
 
-function mergeCounts(into: Map<string, number>, from: Map<string, number>): void {
-  for (const [partnerId, n] of from) into.set(partnerId, (into.get(partnerId) ?? 0) + n);
-}
-
 /**
  * One `svc sync`: takes the store-wide lease (a second run at once fails with sync_locked), lets
- * each source write its events to the outbox, then delivers everything due. A dry run takes no
- * lease and writes nothing; a deliver-only run takes no lease and runs no source. Stopped
+ * the diff write its events to the outbox, then delivers everything due. A dry run takes no
+ * lease and writes nothing; a deliver-only run takes no lease and runs no diff. Stopped
  * (`deps.drain`), it ends at the next safe point and releases the lease; `summary.stopped` says so.
  */
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
@@ -103,12 +97,11 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
   const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
   try {
-    for (const source of options.deliverOnly ? [] : options.sources ?? []) {
-      if (deps.drain?.aborted) break;
+    if (options.diff && !options.deliverOnly && !deps.drain?.aborted) {
       try {
-        const report = await source.run(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
-        mergeCounts(summary.created, report.created);
-        summary.planned.push(...(report.planned ?? []));
+        const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
+        summary.created = report.created;
+        summary.planned = report.planned ?? [];
       } catch (err) {
         if (!(err instanceof RunStopped)) throw err;
       }

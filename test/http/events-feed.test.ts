@@ -8,7 +8,7 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
-import { syncEventSources } from '../../src/sync/event-sources.ts';
+import { fleetDiffStep } from '../../src/sync/fleet-diff-step.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
@@ -44,7 +44,7 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return res.json as { items: Array<{ event: any; delivery_status: string }>; next_cursor?: string };
   };
-  const sync = (retentionDays?: number) => runSync(store().db, testDeps(tc), { sources: syncEventSources(config), retentionDays });
+  const sync = (retentionDays?: number) => runSync(store().db, testDeps(tc), { diff: fleetDiffStep(config), retentionDays });
 
   before(async () => {
     const db = store().db;

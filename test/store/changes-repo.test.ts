@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/connect.ts';
-import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledReadBound, type Change } from '../../src/store/repositories/changes-repo.ts';
+import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledReadBound } from '../../src/store/repositories/changes-repo.ts';
+import type { Change } from '../../src/domain/changes.ts';
 import { changeMarks } from '../../src/store/repositories/data-version-repo.ts';
 import { saveSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -53,7 +54,7 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
     await seedEndpoint(db, 'ptn_2', 'https://hooks.example.com/x');
     const horizon = await changeHorizon(db);
     const wide = await fleetWideChanges(db, start, horizon, ['partners']);
-    assert.deepEqual(wide.map((r) => [r.table_name, r.partner_id]).sort(), [['partners', 'ptn_1'], ['partners', 'ptn_2']]);
+    assert.deepEqual(wide.map((change) => [change.table, change.partnerId]).sort(), [['partners', 'ptn_1'], ['partners', 'ptn_2']]);
     const both = await fleetWideChanges(db, start, horizon, ['partners', 'webhook_endpoints']);
     assert.equal(both.length, 3);
     assert.equal((await fleetWideChanges(db, null, horizon, ['partners'])).length, 2, 'from the start: the inserts too, still distinct');

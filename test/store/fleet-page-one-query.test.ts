@@ -23,10 +23,10 @@ async function slowPage(db: Db, ctx: PartnerContext, after: { vesselId: string; 
   const out: FleetEntryWire[] = [];
   for (const r of rows) {
     const consents = new Set((await db.selectFrom('consents').select('category')
-      .where('partner_id', '=', ctx.partner.partnerId).where('crew_unique_id', '=', r.crew_unique_id).execute()).map((c) => c.category));
+      .where('partner_id', '=', ctx.partner.partnerId).where('crew_unique_id', '=', r.crewUniqueId).execute()).map((c) => c.category));
     let expiring = 0;
     if (ctx.scopes.has('crew:documents:read') && consents.has('documents')) {
-      const docs = await db.selectFrom('documents').selectAll().where('crew_unique_id', '=', r.crew_unique_id).execute();
+      const docs = await db.selectFrom('documents').selectAll().where('crew_unique_id', '=', r.crewUniqueId).execute();
       expiring = docs.filter((d) => d.processing_state === 'processed' && d.is_current === 1 && d.is_live === 1 && d.no_expiry === 0
         && d.expiry_date !== null && d.expiry_date >= today && d.expiry_date <= until
         && (ctx.scopes.has('crew:medical:read') || d.document_class !== 'medical')).length;
@@ -52,7 +52,7 @@ describeEachStore('the fleet page in one query agrees with the page, consents an
         const today = new Date(NOW.getTime() + dayShift * 86_400_000).toISOString().slice(0, 10);
         const all = await fleetPage(store().db, fleetOf(partner, mode), null, skip + 1);
         const start = all[skip - 1] ?? null;
-        const after = start && skip > 0 ? { vesselId: start.vessel_id, crewUniqueId: start.crew_unique_id } : null;
+        const after = start && skip > 0 ? { vesselId: start.vesselId, crewUniqueId: start.crewUniqueId } : null;
         const fast = await listFleetPage(store().db, ctx, KEY, { limit, windowDays, after, today });
         assert.deepEqual(fast.items, await slowPage(store().db, ctx, after, limit, today, windowDays));
       },

@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
-import { syncEventSources } from '../../src/sync/event-sources.ts';
+import { fleetDiffStep } from '../../src/sync/fleet-diff-step.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { checkWebhookDelivery } from '../support/openapi-check.ts';
@@ -35,7 +35,7 @@ describeEachStore('svc sync from fleet change to signed delivery', ({ store }) =
   };
   const sync = async () => {
     const before = receiver.received.length;
-    const summary = await runSync(store().db, testDeps(tc), { sources: syncEventSources(config) });
+    const summary = await runSync(store().db, testDeps(tc), { diff: fleetDiffStep(config) });
     return { summary, received: receiver.received.slice(before) };
   };
 

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { parseStoreUrl } from '../../store/connect.ts';
 import type { PartnerTally } from '../../sync/delivery-deps.ts';
 import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delivery-deps.ts';
-import { syncEventSources } from '../../sync/event-sources.ts';
+import { fleetDiffStep } from '../../sync/fleet-diff-step.ts';
 import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { syncSummaryJson } from '../sync-json.ts';
@@ -85,7 +85,7 @@ export function syncCommand(deps: CliDeps): Command {
       try {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
-            dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, sources: syncEventSources(config, diffProgress(deps.stderr), { full: opts.full }),
+            dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
             retentionDays: config.eventRetentionDays,
           });
           if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary), null, 2));

@@ -1,7 +1,8 @@
 import { fleetOf } from '../../domain/partner.ts';
 import type { KeyMode } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { fleetPageWithCounts, type FleetRow } from '../../store/repositories/fleet-repo.ts';
+import type { RosterEntry } from '../../domain/fleet.ts';
+import { fleetPageWithCounts } from '../../store/repositories/fleet-repo.ts';
 import { addDaysUtc, canSeeMedical } from '../visibility/documents.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken, verifyToken } from './signed-token.ts';
@@ -52,17 +53,17 @@ export interface FleetPageWire {
   next_cursor?: string;
 }
 
-export function toFleetEntryWire(row: FleetRow, showStatus: boolean, documentsExpiring: number): FleetEntryWire {
+export function toFleetEntryWire(entry: RosterEntry, showStatus: boolean, documentsExpiring: number): FleetEntryWire {
   // Status fields are left out, not nulled, without consent (docs/decisions.md §3); spec field order kept.
-  const status = showStatus ? { status: row.status, background_check_status: row.background_check_status } : {};
+  const status = showStatus ? { status: entry.status, background_check_status: entry.backgroundCheckStatus } : {};
   return {
-    crew_unique_id: row.crew_unique_id,
-    vessel_id: row.vessel_id,
-    as_of: wireTime(row.as_of),
-    name: row.name,
-    vessel_name: row.vessel_name,
-    vessel_imo: row.imo,
-    role: row.role,
+    crew_unique_id: entry.crewUniqueId,
+    vessel_id: entry.vesselId,
+    as_of: wireTime(entry.asOf),
+    name: entry.name,
+    vessel_name: entry.vesselName,
+    vessel_imo: entry.imo,
+    role: entry.role,
     ...status,
     documents_expiring: documentsExpiring,
   };
@@ -83,14 +84,14 @@ export async function listFleetPage(
   const page = rows.slice(0, q.limit);
   const statusScope = ctx.scopes.has('crew:status:read');
   const out: FleetPageWire = {
-    items: page.map((r) => toFleetEntryWire(r, statusScope && r.statusConsent, r.documentsExpiring)),
+    items: page.map((entry) => toFleetEntryWire(entry, statusScope && entry.statusConsent, entry.documentsExpiring)),
     expiring_within_days: q.windowDays,
   };
   const last = page.at(-1);
   if (rows.length > q.limit && last) {
     out.next_cursor = encodeFleetCursor(cursorKey, {
       partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: q.windowDays,
-      after: { vesselId: last.vessel_id, crewUniqueId: last.crew_unique_id },
+      after: { vesselId: last.vesselId, crewUniqueId: last.crewUniqueId },
     });
   }
   return out;

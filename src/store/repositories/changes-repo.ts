@@ -1,21 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
-import type { Db } from '../database.ts';
+import { sql, type Selectable } from 'kysely';
+import type { Change, ChangePosition, FleetWideChange } from '../../domain/changes.ts';
+import type { ChangesTable, Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
-
-/** Where a reader of `changes` stands: everything at or before (tx, seq) is read. */
-export interface ChangePosition {
-  tx: number;
-  seq: number;
-}
-
-/** One captured write (migration 0300-change-capture). */
-export interface Change extends ChangePosition {
-  table: string;
-  key: string;
-  crewUniqueId: string | null;
-  partnerId: string | null;
-}
 
 export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
@@ -78,9 +65,15 @@ export async function settledReadBound(db: Db, maxWaitMs: number, pollMs = 25): 
   return { horizon, last: newest === null || horizon > newest.tx ? newest : await lastChange(db, horizon) };
 }
 
+export function toChange(row: Selectable<ChangesTable>): Change {
+  return {
+    tx: Number(row.tx), seq: Number(row.seq), table: row.table_name, key: row.row_key, crewUniqueId: row.crew_unique_id, partnerId: row.partner_id,
+  };
+}
+
 // Row values, so both planners range-scan the (tx, seq) index instead of filtering every row.
-const pastPosition = (p: ChangePosition) => sql<boolean>`(tx, seq) > (${p.tx}, ${p.seq})`;
-const upToPosition = (p: ChangePosition) => sql<boolean>`(tx, seq) <= (${p.tx}, ${p.seq})`;
+const pastPosition = (position: ChangePosition) => sql<boolean>`(tx, seq) > (${position.tx}, ${position.seq})`;
+const upToPosition = (position: ChangePosition) => sql<boolean>`(tx, seq) <= (${position.tx}, ${position.seq})`;
 
 function after(db: Db, from: ChangePosition | null, horizon: number, until?: ChangePosition) {
   let q = db.selectFrom('changes').where('tx', '<', horizon);
@@ -92,9 +85,7 @@ function after(db: Db, from: ChangePosition | null, horizon: number, until?: Cha
 /** The next changes after `from` that are final below `horizon` (and at or before `until`, when given), in (tx, seq) order. */
 export async function readChanges(db: Db, from: ChangePosition | null, horizon: number, limit: number, until?: ChangePosition): Promise<Change[]> {
   const rows = await after(db, from, horizon, until).selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
-  return rows.map((r) => ({
-    tx: Number(r.tx), seq: Number(r.seq), table: r.table_name, key: r.row_key, crewUniqueId: r.crew_unique_id, partnerId: r.partner_id,
-  }));
+  return rows.map(toChange);
 }
 
 /** The last final change below `horizon` (where a full run leaves the reader), or null. */
@@ -105,8 +96,9 @@ export async function lastChange(db: Db, horizon: number): Promise<ChangePositio
 }
 
 /** Partner-wide and store-wide changes after `from`: tables whose writes fan out to whole fleets. */
-export async function fleetWideChanges(db: Db, from: ChangePosition | null, horizon: number, tables: readonly string[]) {
-  return after(db, from, horizon).select(['table_name', 'partner_id']).distinct().where('table_name', 'in', tables).execute();
+export async function fleetWideChanges(db: Db, from: ChangePosition | null, horizon: number, tables: readonly string[]): Promise<FleetWideChange[]> {
+  const rows = await after(db, from, horizon).select(['table_name', 'partner_id']).distinct().where('table_name', 'in', tables).execute();
+  return rows.map((row) => ({ table: row.table_name, partnerId: row.partner_id }));
 }
 
 /**

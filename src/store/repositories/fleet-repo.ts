@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import type { Assignment, CrewAssignment, Vessel } from '../../domain/fleet.ts';
+import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
@@ -40,8 +40,8 @@ export async function listFleetVessels(db: Db, fleet: FleetRef): Promise<Vessel[
   return rows.map(toVessel);
 }
 
-/** One roster row: an on-fleet assignment with its crew member's name and statuses, and its vessel. */
-export interface FleetRow {
+/** The columns of a roster row, as fleetPageQuery selects them. */
+interface RosterRow {
   crew_unique_id: string;
   vessel_id: string;
   as_of: string;
@@ -52,6 +52,13 @@ export interface FleetRow {
   status: AssignmentsTable['status'];
   verification_status: string;
   background_check_status: string;
+}
+
+export function toRosterEntry(row: RosterRow): RosterEntry {
+  return {
+    crewUniqueId: row.crew_unique_id, vesselId: row.vessel_id, asOf: row.as_of, name: row.name, vesselName: row.vessel_name, imo: row.imo,
+    role: row.role, status: row.status, verificationStatus: row.verification_status, backgroundCheckStatus: row.background_check_status,
+  };
 }
 
 function fleetPageQuery(db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number) {
@@ -76,12 +83,13 @@ function fleetPageQuery(db: Db, fleet: FleetRef, after: { vesselId: string; crew
 /** Keyset page of the roster, ordered by (vessel_id, crew_unique_id), strictly after `after`. */
 export async function fleetPage(
   db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number,
-): Promise<FleetRow[]> {
-  return fleetPageQuery(db, fleet, after, limit).execute() as Promise<FleetRow[]>;
+): Promise<RosterEntry[]> {
+  const rows: RosterRow[] = await fleetPageQuery(db, fleet, after, limit).execute();
+  return rows.map(toRosterEntry);
 }
 
-/** A roster row with what the fleet list shows beside it for one partner. */
-export interface FleetRowWithCounts extends FleetRow {
+/** A roster entry with what the fleet list shows beside it for one partner. */
+export interface RosterEntryWithCounts extends RosterEntry {
   /** The crew member consents to share status with the partner. */
   statusConsent: boolean;
   /** Listable documents expiring in the window; 0 without documents consent or when not asked. */
@@ -98,7 +106,7 @@ export interface FleetRowWithCounts extends FleetRow {
 export async function fleetPageWithCounts(
   db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number,
   partnerId: string, expiring: { from: string; to: string; includeMedical: boolean } | null,
-): Promise<FleetRowWithCounts[]> {
+): Promise<RosterEntryWithCounts[]> {
   const consent = (category: 'status' | 'documents') => (eb: ExpressionBuilder<any, any>) => eb.exists(
     eb.selectFrom('consents').select(sql.lit(1).as('one'))
       .where('consents.partner_id', '=', partnerId).where('consents.category', '=', category)
@@ -120,7 +128,7 @@ export async function fleetPageWithCounts(
     .orderBy('page.vessel_id').orderBy('page.crew_unique_id')
     .execute();
   return rows.map(({ status_consent, documents_expiring, ...row }) => ({
-    ...(row as FleetRow), statusConsent: Number(status_consent) === 1, documentsExpiring: Number(documents_expiring),
+    ...toRosterEntry(row), statusConsent: Number(status_consent) === 1, documentsExpiring: Number(documents_expiring),
   }));
 }
 

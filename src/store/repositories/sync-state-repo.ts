@@ -1,6 +1,6 @@
 import type { CrewSnapshot } from '../../domain/event-catalogue.ts';
 import type { Db } from '../database.ts';
-import type { ChangePosition } from './changes-repo.ts';
+import type { ChangePosition } from '../../domain/changes.ts';
 import { upsertRows } from './upsert.ts';
 
 /** A stored snapshot: the digests (one per subject of the event catalogue), the date from which time alone may change them (null: never), and when it was written. */

@@ -1,4 +1,4 @@
-import type { Change, ChangePosition } from '../../store/repositories/changes-repo.ts';
+import type { Change, ChangePosition } from '../../domain/changes.ts';
 import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';

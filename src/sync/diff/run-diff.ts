@@ -50,8 +50,8 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
   const everything = deps.full === true || !cursor || cursor.windowDays !== deps.windowDays || run.today < cursor.today
-    || wide.some((c) => c.table_name === 'requirement_catalogue');
-  const widened = new Set(wide.map((c) => c.partner_id));
+    || wide.some((change) => change.table === 'requirement_catalogue');
+  const widened = new Set(wide.map((change) => change.partnerId));
   const full = plans.filter((p) => everything || p.baseline || widened.has(p.partner.partnerId));
   const incremental = plans.filter((p) => !full.includes(p));
   for (const p of full) p.result.full = true;
