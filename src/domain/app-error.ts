@@ -1,69 +1,47 @@
-/** Machine-readable error codes of the service (docs/decisions.md §1), plus CLI-only ones. */
-export type ErrorCode =
-  | 'bad_request'
-  | 'headers_too_large'
-  | 'request_timeout'
-  | 'invalid_api_key'
-  | 'insufficient_scope'
-  | 'consent_required'
-  | 'crew_not_found'
-  | 'document_not_found'
-  | 'photo_not_found'
-  | 'partner_not_found'
-  | 'key_not_found'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'compliance_unavailable'
-  | 'link_expired'
-  | 'operator_key_revoke_only'
-  | 'store_unavailable'
-  | 'store_not_migrated'
-  | 'invalid_input'
-  | 'invalid_setting'
-  | 'sync_locked'
-  | 'internal_error';
-
-const STATUS: Record<ErrorCode, number> = {
-  bad_request: 400,
-  headers_too_large: 431,
-  request_timeout: 408,
-  invalid_api_key: 401,
-  insufficient_scope: 403,
-  consent_required: 403,
-  crew_not_found: 404,
-  document_not_found: 404,
-  photo_not_found: 404,
-  partner_not_found: 404,
-  key_not_found: 404,
-  not_found: 404,
-  method_not_allowed: 405,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  compliance_unavailable: 503,
-  link_expired: 410,
-  operator_key_revoke_only: 409,
-  store_unavailable: 503,
-  store_not_migrated: 503,
-  invalid_input: 422,
-  invalid_setting: 500,
-  sync_locked: 409,
-  internal_error: 500,
-};
-
-/** Exit codes the CLI maps errors to (sysexits-style where one fits). */
-const EXIT: Partial<Record<ErrorCode, number>> = {
-  invalid_input: 65,
+/**
+ * Every machine-readable error code of the service (docs/decisions.md §1), written once: its HTTP
+ * status, whether the HTTP API answers with it (`cli`: only the command line does; the OpenAPI
+ * enum, src/openapi/errors.ts, is derived from this) and the CLI's exit code where it has its own
+ * (sysexits-style where one fits; 1 otherwise).
+ */
+const ERRORS = {
+  bad_request: { status: 400 },
+  headers_too_large: { status: 431 },
+  request_timeout: { status: 408 },
+  invalid_api_key: { status: 401 },
+  insufficient_scope: { status: 403 },
+  consent_required: { status: 403 },
+  crew_not_found: { status: 404 },
+  document_not_found: { status: 404 },
+  photo_not_found: { status: 404 },
+  partner_not_found: { status: 404 },
+  key_not_found: { status: 404 },
+  not_found: { status: 404 },
+  method_not_allowed: { status: 405 },
+  payload_too_large: { status: 413 },
+  unsupported_media_type: { status: 415 },
+  rate_limited: { status: 429 },
+  compliance_unavailable: { status: 503 },
+  link_expired: { status: 410 },
+  operator_key_revoke_only: { status: 409 },
+  store_unavailable: { status: 503, exit: 69 },
+  store_not_migrated: { status: 503, exit: 78, cli: true },
+  invalid_input: { status: 422, exit: 65, cli: true },
   // A setting (environment variable or flag) the service cannot run with: bad usage, like a bad flag.
-  invalid_setting: 64,
-  store_unavailable: 69,
-  store_not_migrated: 78,
-  sync_locked: 75,
-  internal_error: 70,
-};
+  invalid_setting: { status: 500, exit: 64, cli: true },
+  sync_locked: { status: 409, exit: 75, cli: true },
+  internal_error: { status: 500, exit: 70 },
+} as const satisfies Record<string, { status: number; exit?: number; cli?: true }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Every error code, in the order above. */
+export const ALL_ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Whether only the command line answers with the code (never the HTTP API). */
+export function isCliOnly(code: ErrorCode): boolean {
+  return 'cli' in ERRORS[code];
+}
 
 /**
  * The one error type of the service. Services throw it; the HTTP error middleware renders it as
@@ -86,14 +64,15 @@ export class AppError extends Error {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = STATUS[code];
+    this.status = ERRORS[code].status;
     this.expose = code !== 'internal_error';
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
   }
 
   get exitCode(): number {
-    return EXIT[this.code] ?? 1;
+    const error = ERRORS[this.code];
+    return 'exit' in error ? error.exit : 1;
   }
 }
 
