@@ -1,4 +1,5 @@
 import { boolean, create, defaulted, enums, integer, min, max, object, optional, refine, string, StructError } from 'superstruct';
+import { isLoopbackHost } from '../domain/address-policy.ts';
 import { AppError } from '../domain/app-error.ts';
 import { isIsoDateTime } from '../domain/clock.ts';
 import { LOG_FORMATS, type LogFormat } from '../domain/vocabulary.ts';
@@ -135,5 +136,25 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       throw new AppError('invalid_setting', `invalid setting ${String(key)}${envName ? ` (${envName})` : ''}: ${err.message}`);
     }
     throw err;
+  }
+}
+
+/**
+ * The settings `svc serve` needs beyond loadConfig's (other commands never build links or listen):
+ * a TLS certificate with its key, and the origin links are built from. Throws
+ * AppError('invalid_setting') naming the setting.
+ */
+export function assertServeSettings(config: Config): void {
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
+    throw new AppError('invalid_setting', '--tls-cert and --tls-key go together (SVC_TLS_CERT, SVC_TLS_KEY)');
+  }
+  // Links (download_url, download_path, profile_photo_url) are built from SVC_PUBLIC_BASE_URL,
+  // else from the request's Host header, which a client chooses: trusted only in development.
+  if (config.publicBaseUrl && !/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(config.publicBaseUrl)) {
+    throw new AppError('invalid_setting', `SVC_PUBLIC_BASE_URL must be an http(s) origin such as https://api.example.com, not ${config.publicBaseUrl.slice(0, 200)}`);
+  }
+  if (!config.publicBaseUrl && !isLoopbackHost(config.host)) {
+    throw new AppError('invalid_setting', `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: `
+      + 'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there');
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nonPublicReason } from '../../src/services/webhooks/address-policy.ts';
+import { nonPublicReason } from '../../src/domain/address-policy.ts';
 import { destinationProblem } from '../../src/services/webhooks/destination.ts';
 import {
   attemptsThisRun, decideAfterAttempt, judgeAttempt, nextWaitMs, parseRetryAfter, type AttemptResult,

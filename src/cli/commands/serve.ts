@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { AppError } from '../../domain/app-error.ts';
+import { assertServeSettings } from '../../config/config.ts';
+import { isLoopbackHost } from '../../domain/address-policy.ts';
 import { createApp } from '../../http/app.ts';
 import { listen } from '../../http/server.ts';
-import { isLoopbackHost } from '../../services/webhooks/address-policy.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
@@ -38,18 +38,7 @@ export function serveCommand(deps: CliDeps): Command {
         port: opts.port, host: opts.host, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
         trustProxy: opts.trustProxy || undefined, allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
       });
-      if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
-        throw new AppError('invalid_setting', '--tls-cert and --tls-key go together (SVC_TLS_CERT, SVC_TLS_KEY)');
-      }
-      // Links (download_url, download_path, profile_photo_url) are built from SVC_PUBLIC_BASE_URL,
-      // else from the request's Host header, which a client chooses: trusted only in development.
-      if (config.publicBaseUrl && !/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(config.publicBaseUrl)) {
-        throw new AppError('invalid_setting', `SVC_PUBLIC_BASE_URL must be an http(s) origin such as https://api.example.com, not ${config.publicBaseUrl.slice(0, 200)}`);
-      }
-      if (!config.publicBaseUrl && !isLoopbackHost(config.host)) {
-        throw new AppError('invalid_setting', `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: `
-          + 'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there');
-      }
+      assertServeSettings(config);
       const logger = createLogger(config, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
       const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });

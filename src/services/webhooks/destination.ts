@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isLoopbackHost, nonPublicReason } from './address-policy.ts';
+import { isLoopbackHost, nonPublicReason } from '../../domain/address-policy.ts';
 
 /** Resolves a host name to its addresses (injected so tests and callers control DNS). */
 export type Resolver = (hostname: string) => Promise<string[]>;

@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { nonPublicReason } from './address-policy.ts';
+import { nonPublicReason } from '../../domain/address-policy.ts';
 import type { DestinationPolicy, Resolver } from './destination.ts';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
