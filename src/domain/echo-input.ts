@@ -2,7 +2,9 @@
  * What a 422 may echo of the client's input (docs/api.md, "Echoed input"). pydantic echoes input
  * whole; this service bounds it so that an error answer can never be large, deep or hold a
  * credential: strings are cut, containers are cut in depth, breadth and total size, the value of
- * any secret-like field is replaced, and so is the user-info of a URL.
+ * any secret-like field is replaced, and so is the user-info of a URL. In domain, not
+ * src/http/validation/, because the CLI uses it too: every issue is built through it
+ * (validation-issues.ts), also those of `svc admin register-webhook` and `rotate-secret`.
  */
 
 export const MAX_INPUT_CHARS = 200;

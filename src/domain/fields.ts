@@ -3,7 +3,9 @@ import { issues, type Loc, type ValidationIssue } from './validation-issues.ts';
 /*
  * Field parsers shared by the HTTP layer (query strings, JSON bodies) and services (webhook
  * registration): pydantic v2's lax rules and error types. Each parser carries the JSON Schema of
- * what it accepts, so the OpenAPI document states the same rules (src/openapi/operation.ts).
+ * what it accepts, so the OpenAPI document states the same rules (src/openapi/operation.ts). In
+ * domain, not src/http/validation/, because the CLI uses them too: `svc admin register-webhook`
+ * and `rotate-secret` validate their input with the same parsers as the HTTP routes.
  */
 
 /** A JSON Schema fragment (OpenAPI 3.1). */

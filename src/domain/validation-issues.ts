@@ -2,6 +2,8 @@
  * The one definition of a validation issue (docs/decisions.md §1) and its builders, named after
  * pydantic v2's error types with its messages. Pure: the HTTP layer (src/http/validation/) turns a
  * list of them into a 422, and services (webhook registration) build them without depending on it.
+ * In domain, not src/http/validation/, because the CLI uses them too: `svc admin register-webhook`
+ * and `rotate-secret` report the same issues as the HTTP routes.
  */
 import { AppError } from './app-error.ts';
 import { echoInput } from './echo-input.ts';
