@@ -63,49 +63,49 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
   const buckets = new Map<string, Bucket>();
   let sweptWindow = -1;
 
-  const claim = (name: string, b: Bucket): Promise<void> => {
-    b.claim ??= (async () => {
+  const claim = (name: string, bucket: Bucket): Promise<void> => {
+    bucket.claim ??= (async () => {
       // What this process served beyond its grant (while counting alone) is claimed too.
-      const ask = Math.max(0, b.used - b.granted) + blockSize(b.limit);
+      const ask = Math.max(0, bucket.used - bucket.granted) + blockSize(bucket.limit);
       try {
-        const total = await countHit(db, name, new Date(b.start).toISOString(), ask);
-        const grant = Math.max(0, Math.min(ask, b.limit - (total - ask)));
-        b.granted += grant;
-        b.seen = total;
-        b.exhausted = grant < ask;
-        b.alone = false;
+        const total = await countHit(db, name, new Date(bucket.start).toISOString(), ask);
+        const grant = Math.max(0, Math.min(ask, bucket.limit - (total - ask)));
+        bucket.granted += grant;
+        bucket.seen = total;
+        bucket.exhausted = grant < ask;
+        bucket.alone = false;
       } catch {
-        b.alone = true;
-        b.retryAt = performance.now() + claimWaitMs;
+        bucket.alone = true;
+        bucket.retryAt = performance.now() + claimWaitMs;
       } finally {
-        b.claim = undefined;
+        bucket.claim = undefined;
       }
     })();
-    return b.claim;
+    return bucket.claim;
   };
 
   const current = (name: string, limit: number, start: number): Bucket => {
-    let b = buckets.get(name);
-    if (!b || b.start !== start) {
-      b = { start, limit, granted: 0, used: 0, seen: 0, exhausted: false, claim: undefined, alone: false, retryAt: 0 };
-      buckets.set(name, b);
+    let bucket = buckets.get(name);
+    if (!bucket || bucket.start !== start) {
+      bucket = { start, limit, granted: 0, used: 0, seen: 0, exhausted: false, claim: undefined, alone: false, retryAt: 0 };
+      buckets.set(name, bucket);
     }
-    b.limit = limit;
+    bucket.limit = limit;
     if (start !== sweptWindow) {
       sweptWindow = start;
-      for (const [k, other] of buckets) if (other.start < start) buckets.delete(k);
+      for (const [otherName, other] of buckets) if (other.start < start) buckets.delete(otherName);
       void deleteWindowsBefore(db, new Date(start - windowMs).toISOString()).catch(() => {});
     }
-    return b;
+    return bucket;
   };
 
-  const waitForClaim = async (name: string, b: Bucket): Promise<void> => {
+  const waitForClaim = async (name: string, bucket: Bucket): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), claimWaitMs);
     });
     try {
-      if (await Promise.race([claim(name, b), late]) === 'late') b.alone = true;
+      if (await Promise.race([claim(name, bucket), late]) === 'late') bucket.alone = true;
     } finally {
       clearTimeout(timer);
     }
@@ -116,36 +116,36 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
    * concurrent calls cannot share a token); claims, and waits a bounded time, when this process
    * holds no token.
    */
-  const admit = async (name: string, b: Bucket): Promise<boolean> => {
+  const admit = async (name: string, bucket: Bucket): Promise<boolean> => {
     for (;;) {
-      if (b.used < b.granted) {
-        b.used++;
+      if (bucket.used < bucket.granted) {
+        bucket.used++;
         return true;
       }
-      if (b.exhausted && !b.alone) return false;
-      if (b.alone) {
+      if (bucket.exhausted && !bucket.alone) return false;
+      if (bucket.alone) {
         // Others' use as last seen, plus this process's own.
-        if (b.claim === undefined && performance.now() >= b.retryAt) void claim(name, b);
-        if (b.seen - b.granted + b.used >= b.limit) return false;
-        b.used++;
+        if (bucket.claim === undefined && performance.now() >= bucket.retryAt) void claim(name, bucket);
+        if (bucket.seen - bucket.granted + bucket.used >= bucket.limit) return false;
+        bucket.used++;
         return true;
       }
-      await waitForClaim(name, b);
+      await waitForClaim(name, bucket);
     }
   };
 
   return {
-    async hit(bucket, limit) {
+    async hit(name, limit) {
       const now = clock().getTime();
       const start = Math.floor(now / windowMs) * windowMs;
-      const b = current(bucket, limit, start);
-      const allowed = await admit(bucket, b);
+      const bucket = current(name, limit, start);
+      const allowed = await admit(name, bucket);
       if (allowed) {
-        const left = b.granted - b.used;
-        if (!b.exhausted && !b.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && b.claim === undefined) void claim(bucket, b);
+        const left = bucket.granted - bucket.used;
+        if (!bucket.exhausted && !bucket.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && bucket.claim === undefined) void claim(name, bucket);
       }
       // Used by everyone: what the store counted, less this process's tokens not yet used.
-      const usedOverall = Math.max(b.seen - Math.max(0, b.granted - b.used), b.used);
+      const usedOverall = Math.max(bucket.seen - Math.max(0, bucket.granted - bucket.used), bucket.used);
       return {
         allowed,
         limit,

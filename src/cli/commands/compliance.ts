@@ -9,17 +9,20 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-function render(w: ComplianceCheckWire): string {
-  const head = `${w.crew_unique_id} on ${w.vessel_id} as ${w.position_name ?? '-'}: ${w.overall_status.toUpperCase()} ` +
-    `(${w.compliance_source}, as of ${w.as_of})`;
-  const s = w.summary;
-  const summary = `${s.total} requirements: ${s.met} met, ${s.expiring} expiring, ${s.expired} expired, ${s.missing} missing, ${s.pending} pending`;
+function render(check: ComplianceCheckWire): string {
+  const head = `${check.crew_unique_id} on ${check.vessel_id} as ${check.position_name ?? '-'}: ${check.overall_status.toUpperCase()} ` +
+    `(${check.compliance_source}, as of ${check.as_of})`;
+  const counts = check.summary;
+  const summary = `${counts.total} requirements: ${counts.met} met, ${counts.expiring} expiring, ${counts.expired} expired, `
+    + `${counts.missing} missing, ${counts.pending} pending`;
   const rows = [['REQUIREMENT', 'GROUP', 'STATUS', 'EXPIRES', 'DAYS', 'SATISFIED BY']];
-  for (const r of w.requirements) {
-    rows.push([r.key, r.group, r.status, r.expiry_date ?? '-', r.days_until_expiry === null ? '-' : String(r.days_until_expiry),
-      r.satisfied_by.map((d) => d.document_id).join(', ') || '-']);
-    for (const m of r.modules ?? []) {
-      rows.push([`  ${m.code}`, '', m.status ?? '-', '', m.days_until_expiry === null ? '-' : String(m.days_until_expiry), m.document_id ?? '-']);
+  for (const requirement of check.requirements) {
+    const days = requirement.days_until_expiry === null ? '-' : String(requirement.days_until_expiry);
+    rows.push([requirement.key, requirement.group, requirement.status, requirement.expiry_date ?? '-', days,
+      requirement.satisfied_by.map((document) => document.document_id).join(', ') || '-']);
+    for (const moduleRow of requirement.modules ?? []) {
+      const moduleDays = moduleRow.days_until_expiry === null ? '-' : String(moduleRow.days_until_expiry);
+      rows.push([`  ${moduleRow.code}`, '', moduleRow.status ?? '-', '', moduleDays, moduleRow.document_id ?? '-']);
     }
   }
   return `${head}\n${summary}\n\n${table(rows)}`;

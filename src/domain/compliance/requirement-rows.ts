@@ -92,28 +92,28 @@ function simpleRow(req: CompiledRequirement, a: Assessment, w: DateWindow): Requ
 }
 
 function modularRow(req: CompiledRequirement, ctx: RowContext): RequirementRow {
-  const w = ctx.window;
+  const dateWindow = ctx.window;
   let status: RequirementStatus = 'met';
   let earliest: string | null = null;
   const bests: Candidate[] = [];
-  const modules = (req.modules ?? []).map((m): ModuleRow => {
-    const a = assessDocuments(matchingDocuments(ctx.index, m.match), w);
-    if (SEVERITY[a.status] > SEVERITY[status]) status = a.status;
-    const best = a.best;
-    if (best && !bests.some((b) => b.doc === best.doc)) bests.push(best);
+  const modules = (req.modules ?? []).map((moduleSpec): ModuleRow => {
+    const assessment = assessDocuments(matchingDocuments(ctx.index, moduleSpec.match), dateWindow);
+    if (SEVERITY[assessment.status] > SEVERITY[status]) status = assessment.status;
+    const best = assessment.best;
+    if (best && !bests.some((other) => other.doc === best.doc)) bests.push(best);
     const expiry = best?.expiry ?? null;
     if (expiry !== null && (earliest === null || expiry < earliest)) earliest = expiry;
     return {
-      code: m.def.code,
-      name: m.def.name,
-      status: a.status,
-      daysUntilExpiry: daysUntil(expiry, w),
+      code: moduleSpec.def.code,
+      name: moduleSpec.def.name,
+      status: assessment.status,
+      daysUntilExpiry: daysUntil(expiry, dateWindow),
       documentId: best?.doc.documentId ?? null,
       expiryDate: expiry,
       documentClass: best?.doc.documentClass ?? null,
     };
   });
-  return row(req, status, earliest, bests.sort(compareBest), modules, w);
+  return row(req, status, earliest, bests.sort(compareBest), modules, dateWindow);
 }
 
 /** The row of one requirement, or null when its condition leaves it out for this crew member. */

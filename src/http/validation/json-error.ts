@@ -27,71 +27,71 @@ export const MAX_JSON_DEPTH = 32;
  * Walks the text once, without recursion (a few thousand levels of nesting must not exhaust the
  * stack), and throws at the first error: a syntax error, or nesting deeper than MAX_JSON_DEPTH.
  */
-function scan(s: string): void {
-  let i = 0;
+function scan(text: string): void {
+  let pos = 0;
   const open: string[] = [];
   const ws = () => {
-    while (i < s.length && WS.has(s[i]!)) i++;
+    while (pos < text.length && WS.has(text[pos]!)) pos++;
   };
   const string = () => {
-    const start = i;
-    i++;
+    const start = pos;
+    pos++;
     for (;;) {
-      if (i >= s.length) throw new Fail(start, 'Unterminated string starting at');
-      const c = s[i]!;
-      if (c === '"') {
-        i++;
+      if (pos >= text.length) throw new Fail(start, 'Unterminated string starting at');
+      const char = text[pos]!;
+      if (char === '"') {
+        pos++;
         return;
       }
-      if (c < ' ') throw new Fail(i, 'Invalid control character at');
-      if (c === '\\') {
-        const e = s[i + 1];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(s.slice(i + 2, i + 6))) throw new Fail(i, 'Invalid \\uXXXX escape');
-          i += 6;
+      if (char < ' ') throw new Fail(pos, 'Invalid control character at');
+      if (char === '\\') {
+        const escaped = text[pos + 1];
+        if (escaped === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) throw new Fail(pos, 'Invalid \\uXXXX escape');
+          pos += 6;
           continue;
         }
-        if (e === undefined || !ESCAPES.has(e)) throw new Fail(i, 'Invalid \\escape');
-        i += 2;
+        if (escaped === undefined || !ESCAPES.has(escaped)) throw new Fail(pos, 'Invalid \\escape');
+        pos += 2;
         continue;
       }
-      i++;
+      pos++;
     }
   };
   const scalar = () => {
-    if (s[i] === '"') return string();
+    if (text[pos] === '"') return string();
     for (const word of ['null', 'true', 'false']) {
-      if (s.startsWith(word, i)) {
-        i += word.length;
+      if (text.startsWith(word, pos)) {
+        pos += word.length;
         return;
       }
     }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(s);
-    if (!m) throw new Fail(i, 'Expecting value');
-    i += m[0].length;
+    NUMBER.lastIndex = pos;
+    const number = NUMBER.exec(text);
+    if (!number) throw new Fail(pos, 'Expecting value');
+    pos += number[0].length;
   };
   /** A member name and its colon; the value follows. */
   const key = () => {
-    if (s[i] !== '"') throw new Fail(i, 'Expecting property name enclosed in double quotes');
+    if (text[pos] !== '"') throw new Fail(pos, 'Expecting property name enclosed in double quotes');
     string();
     ws();
-    if (s[i] !== ':') throw new Fail(i, "Expecting ':' delimiter");
-    i++;
+    if (text[pos] !== ':') throw new Fail(pos, "Expecting ':' delimiter");
+    pos++;
     ws();
   };
   ws();
   for (;;) {
-    // A value starts at i.
-    const c = s[i];
-    if (c === '{' || c === '[') {
-      if (open.length >= MAX_JSON_DEPTH) throw new Fail(i, `Nesting deeper than ${MAX_JSON_DEPTH} levels`);
-      i++;
+    // A value starts at pos.
+    const char = text[pos];
+    if (char === '{' || char === '[') {
+      if (open.length >= MAX_JSON_DEPTH) throw new Fail(pos, `Nesting deeper than ${MAX_JSON_DEPTH} levels`);
+      pos++;
       ws();
-      if (s[i] === (c === '{' ? '}' : ']')) i++;
+      if (text[pos] === (char === '{' ? '}' : ']')) pos++;
       else {
-        open.push(c);
-        if (c === '{') key();
+        open.push(char);
+        if (char === '{') key();
         continue;
       }
     } else scalar();
@@ -100,16 +100,16 @@ function scan(s: string): void {
       ws();
       const top = open.at(-1);
       if (top === undefined) {
-        if (i !== s.length) throw new Fail(i, 'Extra data');
+        if (pos !== text.length) throw new Fail(pos, 'Extra data');
         return;
       }
-      if (s[i] === (top === '{' ? '}' : ']')) {
-        i++;
+      if (text[pos] === (top === '{' ? '}' : ']')) {
+        pos++;
         open.pop();
         continue;
       }
-      if (s[i] !== ',') throw new Fail(i, "Expecting ',' delimiter");
-      i++;
+      if (text[pos] !== ',') throw new Fail(pos, "Expecting ',' delimiter");
+      pos++;
       ws();
       if (top === '{') key();
       break;
@@ -117,9 +117,9 @@ function scan(s: string): void {
   }
 }
 
-/** Code points before UTF-16 index `i`. */
-function codePointOffset(s: string, i: number): number {
-  return [...s.slice(0, i)].length;
+/** Code points before UTF-16 index `index`. */
+function codePointOffset(text: string, index: number): number {
+  return [...text.slice(0, index)].length;
 }
 
 /**

@@ -28,25 +28,25 @@ function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw validationError([issues.valueError(['body'], body, 'the body should be an object')], 'secret rotation');
   }
-  const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (key !== 'secret' && key !== 'activate_at') found.push(issues.extraForbidden(['body', key], b[key]));
+  const fields = body as Record<string, unknown>;
+  for (const key of Object.keys(fields)) if (key !== 'secret' && key !== 'activate_at') found.push(issues.extraForbidden(['body', key], fields[key]));
   let secret: string | undefined;
-  if (b.secret !== undefined && b.secret !== null) {
-    const s = b.secret;
-    if (typeof s !== 'string') found.push(issues.stringType(['body', 'secret'], '[redacted]'));
-    else if (s.length < SECRET_MIN) found.push(issues.stringTooShort(['body', 'secret'], '[redacted]', SECRET_MIN));
-    else if (s.length > SECRET_MAX) found.push(issues.stringTooLong(['body', 'secret'], '[redacted]', SECRET_MAX));
-    else if (!/^[!-~]+$/.test(s)) found.push(issues.stringPatternMismatch(['body', 'secret'], '[redacted]', '^[!-~]+$'));
-    else secret = s;
+  if (fields.secret !== undefined && fields.secret !== null) {
+    const given = fields.secret;
+    if (typeof given !== 'string') found.push(issues.stringType(['body', 'secret'], '[redacted]'));
+    else if (given.length < SECRET_MIN) found.push(issues.stringTooShort(['body', 'secret'], '[redacted]', SECRET_MIN));
+    else if (given.length > SECRET_MAX) found.push(issues.stringTooLong(['body', 'secret'], '[redacted]', SECRET_MAX));
+    else if (!/^[!-~]+$/.test(given)) found.push(issues.stringPatternMismatch(['body', 'secret'], '[redacted]', '^[!-~]+$'));
+    else secret = given;
   }
   let activateAt = new Date(now.getTime() + DEFAULT_ROTATION_DELAY_MS);
-  if (b.activate_at !== undefined && b.activate_at !== null) {
-    const a = b.activate_at;
-    if (typeof a !== 'string' || !ISO_DATE_TIME.test(a) || Number.isNaN(Date.parse(a))) {
-      found.push(issues.valueError(['body', 'activate_at'], a, 'activate_at should be an ISO 8601 date-time with a time zone'));
-    } else if (Date.parse(a) < now.getTime()) {
-      found.push(issues.valueError(['body', 'activate_at'], a, 'activate_at should not be in the past'));
-    } else activateAt = new Date(a);
+  if (fields.activate_at !== undefined && fields.activate_at !== null) {
+    const activation = fields.activate_at;
+    if (typeof activation !== 'string' || !ISO_DATE_TIME.test(activation) || Number.isNaN(Date.parse(activation))) {
+      found.push(issues.valueError(['body', 'activate_at'], activation, 'activate_at should be an ISO 8601 date-time with a time zone'));
+    } else if (Date.parse(activation) < now.getTime()) {
+      found.push(issues.valueError(['body', 'activate_at'], activation, 'activate_at should not be in the past'));
+    } else activateAt = new Date(activation);
   }
   if (found.length > 0) throw validationError(found, 'secret rotation');
   return { secret, activateAt };

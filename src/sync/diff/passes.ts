@@ -64,13 +64,13 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
   const out: Targets = new Map();
   const all = (crew: string) => out.set(crew, 'all');
   const vessels: string[] = [];
-  for (const c of changes) {
-    if (c.table === 'vessels') vessels.push(c.key);
-    else if (c.table === 'consents' && c.crewUniqueId && c.partnerId) {
-      const t = out.get(c.crewUniqueId);
-      if (t === undefined) out.set(c.crewUniqueId, new Set([c.partnerId]));
-      else if (t !== 'all') t.add(c.partnerId);
-    } else if (c.crewUniqueId) all(c.crewUniqueId);
+  for (const change of changes) {
+    if (change.table === 'vessels') vessels.push(change.key);
+    else if (change.table === 'consents' && change.crewUniqueId && change.partnerId) {
+      const partners = out.get(change.crewUniqueId);
+      if (partners === undefined) out.set(change.crewUniqueId, new Set([change.partnerId]));
+      else if (partners !== 'all') partners.add(change.partnerId);
+    } else if (change.crewUniqueId) all(change.crewUniqueId);
     // Fleet-wide tables were turned into full passes before this one.
   }
   for (const crew of await crewAssignedToVessels(run.db, vessels)) all(crew);
@@ -104,8 +104,8 @@ export async function changePass(
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
     for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
     const only = (partnerId: string, id: string) => {
-      const t = targets.get(id)!;
-      return t === 'all' || t.has(partnerId);
+      const partners = targets.get(id)!;
+      return partners === 'all' || partners.has(partnerId);
     };
     const advance = async (trx: RunContext['db']) => {
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
