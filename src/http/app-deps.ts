@@ -10,7 +10,7 @@ import type { BodyCache } from './body-cache.ts';
 import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import type { LiveEvaluation } from '../services/compliance/check-compliance.ts';
 import type { ResultWriter } from '../services/compliance/stored-results.ts';
-import type { VersionedCache } from '../services/versioned-cache.ts';
+import type { VersionedCache } from '../services/plumbing/versioned-cache.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';

@@ -6,7 +6,7 @@ import { createAuthenticator } from '../services/auth-cache.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { createResultWriter } from '../services/compliance/stored-results.ts';
 import { dataVersionReader } from '../services/data-version.ts';
-import { VersionedCache } from '../services/versioned-cache.ts';
+import { VersionedCache } from '../services/plumbing/versioned-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule, SvcApp } from './app-deps.ts';

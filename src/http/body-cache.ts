@@ -1,4 +1,4 @@
-import { VersionedCache } from '../services/versioned-cache.ts';
+import { VersionedCache } from '../services/plumbing/versioned-cache.ts';
 
 /**
  * Serialised answers of the GETs whose ETag comes from the data version (src/http/conditional.ts),

@@ -1,6 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { insertAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
-import { backgroundWriter } from './background-writer.ts';
+import { backgroundWriter } from './plumbing/background-writer.ts';
 
 export type { AuditEntry } from '../store/repositories/audit-repo.ts';
 

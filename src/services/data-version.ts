@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import { groupCommit } from './group-commit.ts';
+import { groupCommit } from './plumbing/group-commit.ts';
 import { changeMarks } from '../store/repositories/data-version-repo.ts';
 
 /**

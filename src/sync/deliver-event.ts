@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
 import { signingSecret, type OutboxEvent, type WebhookEndpoint } from '../domain/webhooks.ts';
-import { groupCommit } from '../services/group-commit.ts';
+import { groupCommit } from '../services/plumbing/group-commit.ts';
 import type { Database } from '../store/database.ts';
 import { dialectOf } from '../store/dialect-of.ts';
 import { upsertDeadLetter } from '../store/repositories/dead-letters-repo.ts';

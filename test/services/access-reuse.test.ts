@@ -6,7 +6,7 @@ import { AppError } from '../../src/domain/app-error.ts';
 import type { ConsentCategory } from '../../src/domain/vocabulary.ts';
 import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { VersionedCache } from '../../src/services/versioned-cache.ts';
+import { VersionedCache } from '../../src/services/plumbing/versioned-cache.ts';
 import { requireCrewAccess, type AccessReuse, type CrewAccess } from '../../src/services/visibility/access.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';

@@ -6,7 +6,7 @@ import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts
 import { checkCompliance, chooseAssignment, type ComplianceDeps, type LiveEvaluation } from '../../src/services/compliance/check-compliance.ts';
 import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { VersionedCache } from '../../src/services/versioned-cache.ts';
+import { VersionedCache } from '../../src/services/plumbing/versioned-cache.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';

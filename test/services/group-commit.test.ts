@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupCommit } from '../../src/services/group-commit.ts';
+import { groupCommit } from '../../src/services/plumbing/group-commit.ts';
 import { createRateLimiter } from '../../src/services/rate-limit.ts';
 import { describeEachStore } from '../support/stores.ts';
 

@@ -7,7 +7,7 @@ import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
-import type { AtVersion } from '../versioned-cache.ts';
+import type { AtVersion } from '../plumbing/versioned-cache.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 import { storedResults, type ComplianceResults } from './stored-results.ts';
 

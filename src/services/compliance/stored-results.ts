@@ -1,6 +1,6 @@
 import type { ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import type { Db } from '../../store/database.ts';
-import { backgroundWriter } from '../background-writer.ts';
+import { backgroundWriter } from '../plumbing/background-writer.ts';
 import { latestEvaluation, saveEvaluation, saveEvaluations, type StoredEvaluation } from '../../store/repositories/compliance-repo.ts';
 
 /** Where live evaluations are kept for the fallback (docs/decisions.md §6), and read back from. */

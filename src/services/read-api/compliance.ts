@@ -3,7 +3,7 @@ import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
 import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation } from '../compliance/check-compliance.ts';
-import type { VersionedCache } from '../versioned-cache.ts';
+import type { VersionedCache } from '../plumbing/versioned-cache.ts';
 import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';

@@ -4,7 +4,7 @@ import { insufficientScope, missingScope, type ScopeRule } from '../../domain/sc
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/fleet-repo.ts';
-import type { AtVersion } from '../versioned-cache.ts';
+import type { AtVersion } from '../plumbing/versioned-cache.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 export type { CrewAccess };

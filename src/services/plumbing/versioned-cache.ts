@@ -1,4 +1,4 @@
-import { compareDataVersions } from './data-version.ts';
+import { compareDataVersions } from '../data-version.ts';
 
 export interface VersionedCacheOptions<T> {
   /** Values held at most (default 2,000). */
