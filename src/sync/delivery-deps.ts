@@ -3,8 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { systemResolver } from '../services/webhooks/destination.ts';
 import { pinnedFetch } from '../services/webhooks/pinned-fetch.ts';
-import type { DeliveryProgress } from './delivery/outcomes.ts';
-import { BREAKER_FAILURES } from './delivery/lane.ts';
+import { BREAKER_FAILURES, type DeliveryProgress } from './delivery/outcomes.ts';
 import type { AttemptTransport } from './send-attempt.ts';
 
 export type { DeliveryProgress, PartnerTally } from './delivery/outcomes.ts';

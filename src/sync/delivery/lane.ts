@@ -13,13 +13,6 @@ import type { RecordStage } from './record.ts';
 /** Events a lane claims at once, per delivery it may have in flight to its endpoint. */
 const BATCH_PER_SLOT = 16;
 
-/**
- * Consecutive failed attempts (timeouts, network errors, 5xx, 3xx, 408, 429) after which a run
- * stops sending to an endpoint: its circuit breaker opens for the rest of the run. Five lets one
- * event's three in-run attempts and a neighbour's fail without giving up on a flaky endpoint.
- */
-export const BREAKER_FAILURES = 5;
-
 /** What a lane reports back to the run. */
 export interface LaneSink {
   ended(r: EventReport): void;

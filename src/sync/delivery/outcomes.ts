@@ -23,6 +23,13 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 /** Why a run stops sending to an endpoint before its events are done. */
 export type StopReason = Extract<EventOutcome, 'breaker_open' | 'budget_spent' | 'disabled' | 'not_started'>;
 
+/**
+ * Consecutive failed attempts (timeouts, network errors, 5xx, 3xx, 408, 429) after which a run
+ * stops sending to an endpoint: its circuit breaker opens for the rest of the run. Five lets one
+ * event's three in-run attempts and a neighbour's fail without giving up on a flaky endpoint.
+ */
+export const BREAKER_FAILURES = 5;
+
 /** What a run did with one event. */
 export interface EventReport {
   eventId: string;
