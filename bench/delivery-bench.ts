@@ -10,23 +10,21 @@ import { migrateToLatest } from '../src/store/migrator.ts';
 import { insertOutboxEvents } from '../src/store/repositories/outbox-repo.ts';
 import { upsertEmployers, upsertPartners } from '../src/store/repositories/reference-data-repo.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
-import { deliverDue } from '../src/sync/deliver-due.ts';
+import { deliverDue } from '../src/sync/delivery/run-delivery.ts';
 import { deliveryDepsFromConfig } from '../src/sync/delivery-deps.ts';
 import { deliveryHeaders } from '../src/sync/signing.ts';
+import { BENCH_SECRET as SECRET, benchBody, benchEvent, seedBenchFleet } from './support/bench-fleet.ts';
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { dropStore, freshStore, postgresAvailable } from './support/setup.ts';
+import { CAP_MS, HANGING, HANGING_EVENTS, HEALTHY_EVENTS, starvationCase } from './support/starvation.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const PARTNERS = 10;
 const NOW = new Date().toISOString();
-const SECRET = 'whsec_bench-secret-0123456789abcdef';
 const config = loadConfig(process.env, { allowInsecureWebhooks: true });
 
-function bodyOf(eventId: string, partnerId: string, i: number): string {
-  return JSON.stringify({ schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: NOW, partner_id: partnerId,
-    data: { crew_unique_id: `crew_${i}`, verification_status: 'verified', background_check_status: 'clear' } });
-}
+const bodyOf = (eventId: string, partnerId: string, i: number) => benchBody(eventId, partnerId, i, NOW);
 
 /** The reference: sign and POST the same number of bodies at the same concurrency, storing nothing. */
 async function bare(receiverUrl: string): Promise<number> {
@@ -48,25 +46,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres', receiverUrl: string, r
   const store = await openStore(url, { poolSize: dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined });
   try {
     await migrateToLatest(store.db);
-    await upsertEmployers(store.db, [{ employer_id: 'emp_bench', name: 'Bench' }]);
     const partners = Array.from({ length: PARTNERS }, (_, i) => `ptn_bench_${i}`);
-    await upsertPartners(store.db, partners.map((partner_id) => ({
-      partner_id, name: partner_id, kind: 'customer' as const, employer_id: 'emp_bench', tier: 'management' as const, scope_overrides: null,
-      upgraded: 0 as const, contract_scopes: null, rate_limit: null, created_at: NOW,
-    })));
-    for (const partnerId of partners) {
-      await insertEndpoint(store.db, {
-        endpointId: `whe_${partnerId}`, partnerId, url: receiverUrl, subscribedEvents: ['crew.status.changed'],
-        secret: SECRET, status: 'active', createdAt: NOW, updatedAt: NOW,
-      });
-    }
-    await insertOutboxEvents(store.db, Array.from({ length: EVENTS }, (_, i) => {
-      const eventId = `evt_${randomUUID()}`;
-      const partnerId = partners[i % PARTNERS]!;
-      return { event_id: eventId, partner_id: partnerId, event_type: 'crew.status.changed', crew_unique_id: `crew_${i}`, occurred_at: NOW,
-        body: bodyOf(eventId, partnerId, i), status: 'pending' as const, attempts: 0, next_attempt_at: NOW, locked_by: null, locked_until: null,
-        created_at: NOW, delivered_at: null };
-    }));
+    await seedBenchFleet(store.db, partners, () => receiverUrl, NOW);
+    await insertOutboxEvents(store.db, Array.from({ length: EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, partners[i % PARTNERS]!, i, NOW)));
     const deps = deliveryDepsFromConfig(config, { clock: () => new Date(), wallClock: () => new Date() });
     const started = performance.now();
     const report = await deliverDue(store.db, deps, 'run_bench');
@@ -81,6 +63,34 @@ async function runDialect(dialect: 'sqlite' | 'postgres', receiverUrl: string, r
     await store.close();
     await dropStore(dialect, name);
   }
+}
+
+/**
+ * Before: the same case run once against main at 48116c6 (the three-file delivery of
+ * src/sync/deliver-*.ts, shipped defaults), SQLite, on the machine of the "after" rows. It never
+ * ended by itself and was stopped at CAP_MS.
+ */
+const BEFORE = { healthy: '39 of 57 by 293.3 s, the rest never', run: `not ended; stopped at ${CAP_MS / 1000} s`, pending: 180 };
+
+async function starvation(dialects: Array<'sqlite' | 'postgres'>, base: string): Promise<void> {
+  const rows: Array<Array<string | number>> = [['before (main)', 'sqlite', BEFORE.healthy, BEFORE.run, `${BEFORE.pending} pending, 0 lost`]];
+  for (const dialect of dialects) {
+    const f = await starvationCase(dialect, config, base, deliverDue);
+    const healthy = `${f.healthyDelivered} of ${HEALTHY_EVENTS} by ${f.healthyLastS?.toFixed(1) ?? '-'} s`;
+    rows.push(['after', dialect, healthy, `${f.runS.toFixed(1)} s${f.endedByItself ? ', by itself' : `; stopped at ${CAP_MS / 1000} s`}`,
+      `${f.hangingPending} pending, ${f.hangingLost} lost`]);
+    process.stderr.write(`  starvation ${dialect}: ${JSON.stringify(f)}\n`);
+  }
+  const body = `Command: \`npm run bench:delivery\` (\`BENCH_STARVATION=0\` skips it). Machine: ${machineLine()}. The shipped defaults
+(${config.webhookTimeoutMs / 1000} s timeout, ${config.webhookConcurrency} deliveries at once, ${config.webhookConcurrencyPerEndpoint} per endpoint). 10 partners:
+${HANGING} endpoints that never answer (the receiver holds the request), ${HANGING_EVENTS} events each, and 1 healthy endpoint answering
+200 at once with ${HEALTHY_EVENTS} events, all due; one delivery run. Times are from the run's start. Target (issue 19): the healthy
+partner's events all within 30 s, the run ends by itself within 3 minutes, none of the others' events lost (they stay pending,
+due again at their next scheduled attempt).
+
+${table(['code', 'store', "healthy partner's events delivered", 'run', "hanging partners' events"], rows)}`;
+  writeSection('One partner hanging delays no one else', body);
+  console.log(body);
 }
 
 const receiver = await startChild([], 'bench/support/receiver-child.ts');
@@ -99,6 +109,7 @@ store's run: the same signed POSTs at the same concurrency, with no store.
 ${table(['store', 'events', 'delivered', 'attempts stored', 'wall s', 'deliveries/s', 'bare POSTs/s', 'svc ÷ bare', 'concurrency overall / per endpoint'], rows)}`;
   writeSection('Delivery throughput', body);
   console.log(body);
+  if (process.env.BENCH_STARVATION !== '0') await starvation(dialects, `http://127.0.0.1:${receiver.port}`);
 } finally {
   await receiver.stop();
 }

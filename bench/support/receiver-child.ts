@@ -1,10 +1,12 @@
-// A webhook receiver in its own process that answers 200 at once and counts what it got.
+// A webhook receiver in its own process that answers 200 at once and counts what it got; a
+// request to a path starting /hang is held and never answered (an endpoint that hangs).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 let received = 0;
 const server = createServer((req, res) => {
   req.resume();
+  if (req.url?.startsWith('/hang')) return;
   req.on('end', () => {
     received++;
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');

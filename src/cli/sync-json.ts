@@ -24,13 +24,16 @@ export function syncSummaryJson(s: SyncSummary): Record<string, unknown> {
     totals: {
       created: [...s.created.values()].reduce((a, b) => a + b, 0),
       delivered: t.delivered, retrying: t.retrying, dead_lettered: t.deadLettered, skipped: t.skipped,
-      interrupted: t.interrupted, failed: t.failed, not_started: d.notStarted,
+      interrupted: t.interrupted, failed: t.failed, not_started: d.notStarted, suppressed: t.suppressed,
+      breaker_open: t.breakerOpen, budget_spent: t.budgetSpent, disabled: t.disabled,
     },
+    breakers_opened: d.breakersOpened,
+    budget_spent: d.budgetSpent,
     partners: partners.map((p) => {
       const tally = d.perPartner.get(p);
       return {
         partner_id: p, created: s.created.get(p) ?? 0, delivered: tally?.delivered ?? 0, retrying: tally?.retrying ?? 0,
-        dead_lettered: tally?.deadLettered ?? 0, held: s.held.get(p) ?? 0,
+        dead_lettered: tally?.deadLettered ?? 0, suppressed: tally?.suppressed ?? 0, held: s.held.get(p) ?? 0,
       };
     }),
     errors: d.errors.map((e) => ({ event_id: e.eventId, message: e.message })),

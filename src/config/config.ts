@@ -38,6 +38,8 @@ export interface Config {
   readonly downloadLinkTtlSeconds: number;
   /** On SIGTERM/SIGINT: how long `svc serve` waits for requests in flight, and `svc sync` for deliveries in flight. */
   readonly shutdownGraceMs: number;
+  /** How long one sync run may spend delivering before it stops claiming and exits with its summary. */
+  readonly syncDeliveryBudgetMs: number;
   /** `svc serve`: how long the store may take to answer (Postgres: to connect, each statement; SQLite: the write lock) before the call fails. */
   readonly storeTimeoutMs: number;
   /** `SVC_NOW`: the instant sync, serve and compliance check start their clock at (ISO 8601); unset: the real clock. */
@@ -67,6 +69,8 @@ const ConfigStruct = object({
   webhookConcurrencyPerEndpoint: defaulted(max(min(integer(), 1), 64), 2),
   downloadLinkTtlSeconds: defaulted(max(min(integer(), 1), 86_400), 900),
   shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
+  // Ten minutes: a run started by the 15-minute cron ends, attempts in flight included, before the next.
+  syncDeliveryBudgetMs: defaulted(max(min(integer(), 1000), 3_600_000), 600_000),
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
   now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
   eventRetentionDays: defaulted(max(min(integer(), 1), 3650), 30),
@@ -94,6 +98,7 @@ export const ENV_VARS = {
   SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: 'webhookConcurrencyPerEndpoint',
   SVC_DOWNLOAD_LINK_TTL_SECONDS: 'downloadLinkTtlSeconds',
   SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  SVC_SYNC_DELIVERY_BUDGET_MS: 'syncDeliveryBudgetMs',
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
   SVC_NOW: 'now',
   SVC_EVENT_RETENTION_DAYS: 'eventRetentionDays',
@@ -102,7 +107,7 @@ export const ENV_VARS = {
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
 

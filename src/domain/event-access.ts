@@ -1,34 +1,45 @@
 import type { Scope } from './scopes.ts';
-import type { ConsentCategory, EventDeliveryState, EventType, OutboxStatus } from './vocabulary.ts';
+import { EVENT_CATALOGUE, type EventAccess } from './event-catalogue.ts';
+import { EVENT_TYPES, type ConsentCategory, type EventDeliveryState, type EventType, type OutboxStatus, type SuppressReason } from './vocabulary.ts';
 
-/** The scope and consent category each event type needs (docs/contract.md, "Catalogue (v1)"; docs/decisions.md §3). */
-export const EVENT_ACCESS: Record<EventType, { scope: Scope; consent: ConsentCategory }> = {
-  'crew.document.processed': { scope: 'crew:documents:read', consent: 'documents' },
-  'crew.document.updated': { scope: 'crew:documents:read', consent: 'documents' },
-  'crew.compliance.changed': { scope: 'crew:compliance:read', consent: 'compliance' },
-  'crew.status.changed': { scope: 'crew:status:subscribe', consent: 'status' },
-  'crew.profile.updated': { scope: 'crew:profile:read', consent: 'profile' },
-};
+/** The scope and consent category each event type needs, read from the catalogue (src/domain/event-catalogue.ts). */
+export const EVENT_ACCESS: Record<EventType, EventAccess> = Object.fromEntries(
+  EVENT_TYPES.map((type) => [type, EVENT_CATALOGUE[type].access]),
+) as Record<EventType, EventAccess>;
 
 /** Event types whose scope the partner holds. */
 export function eventTypesVisibleWith(scopes: ReadonlySet<Scope>, types: readonly EventType[]): EventType[] {
   return types.filter((t) => scopes.has(EVENT_ACCESS[t].scope));
 }
 
+/** Where a crew member stands with a partner now: on its fleet or not, and the consents given to it. */
+export interface CrewStanding {
+  onFleet: boolean;
+  consents: ReadonlySet<ConsentCategory>;
+}
+
 /**
- * Whether a partner may still see an event it was sent: it holds the type's scope (and
- * crew:medical:read for a medical-class document) and the crew member still gives the consent.
+ * The one access rule for an event leaving the service (webhook attempt, replay, events feed), the
+ * read API's rule applied to events: null when the partner may receive it now, else why not. The
+ * endpoint must subscribe to its type (when `subscribed` is given), the crew member must be on
+ * the partner's fleet, the partner must hold the type's scope (and crew:medical:read for a
+ * medical-class document) and the crew member must give the type's consent category.
  */
-export function eventStillVisible(
+export function accessVerdict(
   event: { type: EventType; data: Record<string, unknown> },
   scopes: ReadonlySet<Scope>,
-  consents: ReadonlySet<ConsentCategory> | undefined,
-): boolean {
+  standing: CrewStanding | undefined,
+  subscribed?: readonly string[],
+): SuppressReason | null {
   const access = EVENT_ACCESS[event.type];
-  if (!scopes.has(access.scope) || !consents?.has(access.consent)) return false;
-  if (access.consent !== 'documents') return true;
-  const documentClass = (event.data.classification as { document_class?: unknown } | undefined)?.document_class;
-  return documentClass !== 'medical' || scopes.has('crew:medical:read');
+  if (subscribed && !subscribed.includes(event.type)) return 'subscription';
+  if (!standing?.onFleet) return 'fleet';
+  if (!scopes.has(access.scope)) return 'scope';
+  if (access.consent === 'documents') {
+    const documentClass = (event.data.classification as { document_class?: unknown } | undefined)?.document_class;
+    if (documentClass === 'medical' && !scopes.has('crew:medical:read')) return 'scope';
+  }
+  return standing.consents.has(access.consent) ? null : 'consent';
 }
 
 /** The feed's delivery state of an outbox event. */

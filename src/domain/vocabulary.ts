@@ -89,12 +89,21 @@ export function isEventType(name: unknown): name is EventType {
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
-export const OUTBOX_STATUSES = ['pending', 'delivered', 'dead'] as const;
+/** `suppressed`: no longer allowed to reach the partner when it was due; never sent, never replayed. */
+export const OUTBOX_STATUSES = ['pending', 'delivered', 'dead', 'suppressed'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /** How one delivery attempt ended; `dead` is the attempt after which the event was dead-lettered. */
 export const DELIVERY_OUTCOMES = ['delivered', 'retry', 'failed_permanent', 'dead'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/**
+ * Why an event was not sent when it was due (docs/webhooks.md, "Access at send time"): the
+ * endpoint no longer subscribes to its type, the crew member left the partner's fleet, the
+ * partner no longer holds its scope, or the crew member withdrew the consent.
+ */
+export const SUPPRESS_REASONS = ['subscription', 'fleet', 'scope', 'consent'] as const;
+export type SuppressReason = (typeof SUPPRESS_REASONS)[number];
 
 /** An integer query parameter's range and its value when left out. */
 export interface QueryBound {
@@ -110,7 +119,7 @@ export const FLEET_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satis
 export const EXPIRING_WINDOW_DAYS = { min: 0, max: 730, default: 30 } as const satisfies QueryBound;
 
 /** Where an event of the events feed stands: `retrying` is pending after a failed attempt. */
-export const EVENT_DELIVERY_STATES = ['pending', 'delivered', 'retrying', 'dead'] as const;
+export const EVENT_DELIVERY_STATES = ['pending', 'delivered', 'retrying', 'dead', 'suppressed'] as const;
 export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
 
 /** `limit` of the events feed. */

@@ -1,4 +1,4 @@
-import type { OutboxStatus, WebhookEndpointStatus } from './vocabulary.ts';
+import type { OutboxStatus, SuppressReason, WebhookEndpointStatus } from './vocabulary.ts';
 
 /** A partner's webhook endpoint (one per partner), with its signing secret. */
 export interface WebhookEndpoint {
@@ -39,4 +39,7 @@ export interface OutboxEvent {
   lockedUntil: string | null;
   createdAt: string;
   deliveredAt: string | null;
+  /** Set when the access rule refused the event when it was due (status `suppressed`). */
+  suppressedReason: SuppressReason | null;
+  suppressedAt: string | null;
 }

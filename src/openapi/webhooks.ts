@@ -76,7 +76,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
     },
     delivery_status: {
       enum: [...EVENT_DELIVERY_STATES],
-      description: '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered',
+      description: '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered; `suppressed`: not sent, because the access rule (fleet, scope, consent, subscription) refused it when it was due',
     },
   });
   out.EventsPage = object({

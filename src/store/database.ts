@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type {
   ApiKeyKind, ApiKeyStatus, AssignmentStatus, BackgroundCheckStatus, ConsentCategory, DeliveryOutcome, OutboxStatus, PartnerKind,
-  PartnerTier, ProcessingState, ReviewStatus, TradingArea, VerificationStatus, WebhookEndpointStatus,
+  PartnerTier, ProcessingState, ReviewStatus, SuppressReason, TradingArea, VerificationStatus, WebhookEndpointStatus,
 } from '../domain/vocabulary.ts';
 
 /*
@@ -187,6 +187,9 @@ export interface OutboxEventsTable {
   locked_until: string | null;
   created_at: string;
   delivered_at: string | null;
+  /** Set with status `suppressed`: which part of the access rule the event failed, and when. */
+  suppressed_reason: SuppressReason | null;
+  suppressed_at: string | null;
 }
 
 export interface DeliveryAttemptsTable {

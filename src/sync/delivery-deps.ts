@@ -3,27 +3,10 @@ import type { Config } from '../config/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { systemResolver } from '../services/webhooks/destination.ts';
 import { pinnedFetch } from '../services/webhooks/pinned-fetch.ts';
+import { BREAKER_FAILURES, type DeliveryProgress } from './delivery/outcomes.ts';
 import type { AttemptTransport } from './send-attempt.ts';
 
-/** Per-partner counts of what a delivery run did. */
-export interface PartnerTally {
-  delivered: number;
-  retrying: number;
-  deadLettered: number;
-  /** Claimed by another run first, or its endpoint went away: not attempted by this run. */
-  skipped: number;
-  /** In flight when the run was stopped and not finished within the grace period: nothing stored, claim released. */
-  interrupted: number;
-  /** A store error stopped the event's delivery; it stays pending. */
-  failed: number;
-}
-
-/** Progress of a delivery run, after each event. */
-export interface DeliveryProgress {
-  done: number;
-  total: number;
-  totals: PartnerTally;
-}
+export type { DeliveryProgress, PartnerTally } from './delivery/outcomes.ts';
 
 /**
  * Everything the delivery engine takes from outside, so tests run it on loopback with a fixed
@@ -40,6 +23,13 @@ export interface DeliveryDeps extends AttemptTransport {
   perEndpointConcurrency: number;
   /** How long a run's claim on an event lasts; longer than the in-run attempts and waits together. */
   claimMs: number;
+  /**
+   * The run's delivery time budget, by `clock`: once spent, nothing more is claimed or started and
+   * the run ends with its summary (SVC_SYNC_DELIVERY_BUDGET_MS).
+   */
+  budgetMs: number;
+  /** Consecutive failed attempts to one endpoint after which the run stops sending to it (its circuit breaker opens). */
+  breakerFailures: number;
   /**
    * The real time, for the signature timestamp (X-Service-Timestamp) alone: a receiver checks it
    * against its own clock, so it never follows SVC_NOW, which `clock` (event, attempt and retry
@@ -79,10 +69,8 @@ export function deliveryDepsFromConfig(
     concurrency: config.webhookConcurrency,
     perEndpointConcurrency: config.webhookConcurrencyPerEndpoint,
     claimMs: DEFAULT_CLAIM_MS,
+    budgetMs: config.syncDeliveryBudgetMs,
+    breakerFailures: BREAKER_FAILURES,
     ...overrides,
   };
-}
-
-export function emptyTally(): PartnerTally {
-  return { delivered: 0, retrying: 0, deadLettered: 0, skipped: 0, interrupted: 0, failed: 0 };
 }

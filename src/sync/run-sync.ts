@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import { pruneEvents } from '../services/events/prune.ts';
 import type { Database } from '../store/database.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
-import { deliverDue, listAllDue, type DeliveryReport } from './deliver-due.ts';
+import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
+import type { DeliveryReport } from './delivery/outcomes.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import { acquireSyncLease, holderName, type LeaseOwner } from './sync-lease.ts';
 

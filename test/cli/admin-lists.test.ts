@@ -84,7 +84,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.equal(summary.dry_run, false);
     assert.equal(summary.totals.dead_lettered, 1);
     assert.deepEqual(summary.partners.find((p: { partner_id: string }) => p.partner_id === 'ptn_a'), {
-      partner_id: 'ptn_a', created: 0, delivered: 0, retrying: 0, dead_lettered: 1, held: 0,
+      partner_id: 'ptn_a', created: 0, delivered: 0, retrying: 0, dead_lettered: 1, suppressed: 0, held: 0,
     });
     assert.deepEqual(summary.errors, []);
 

@@ -10,7 +10,7 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
 import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
-import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
+import { replaceConsents, upsertAssignments } from '../../src/store/repositories/reference-data-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
 
@@ -31,6 +31,7 @@ const caseArb = fc.record({
   events: fc.array(eventArb, { maxLength: 24 }),
   scopes: fc.subarray(EVENT_SCOPES),
   consents: fc.tuple(fc.subarray([...CONSENT_CATEGORIES]), fc.subarray([...CONSENT_CATEGORIES])),
+  onFleet: fc.tuple(fc.boolean(), fc.boolean()),
   limit: fc.integer({ min: 1, max: 7 }),
   type: fc.option(fc.constantFrom(...EVENT_TYPES), { nil: undefined }),
   crew: fc.option(fc.constantFrom(...CREW), { nil: undefined }),
@@ -43,7 +44,7 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
     partner = (await findPartner(store().db, 'ptn_a'))!;
   });
 
-  it('keyset pages over random events, scopes, consents and filters (fast-check)', async () => {
+  it('keyset pages over random events, fleet membership, scopes, consents and filters (fast-check)', async () => {
     await fc.assert(fc.asyncProperty(caseArb, async (c) => {
       const db = store().db;
       await db.deleteFrom('outbox_events').execute();
@@ -55,10 +56,19 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
         status: e.state[0] as 'pending', attempts: e.state[1], next_attempt_at: TIMES[e.time]!, locked_by: null, locked_until: null,
         created_at: TIMES[e.time]!, delivered_at: null,
       })));
-      for (const [i, crew] of CREW.entries()) await replaceConsents(db, crew, 'ptn_a', c.consents[i]!);
+      for (const [i, crew] of CREW.entries()) {
+        await replaceConsents(db, crew, 'ptn_a', c.consents[i]!);
+        // A signed-off crew member has left the fleet: the feed no longer lists their events.
+        await db.deleteFrom('assignments').where('crew_unique_id', '=', crew).execute();
+        await upsertAssignments(db, [{
+          assignment_id: `asg_paging_${crew}`, crew_unique_id: crew, vessel_id: 'ves_a', role: 'master', position_name: null,
+          status: c.onFleet[i] ? 'active' : 'signed_off', as_of: TIMES[0]!,
+        }]);
+      }
       const scopes = new Set(c.scopes);
       const expected = rows
         .filter((e) => (c.type === undefined || e.type === c.type) && (c.crew === undefined || e.crew === c.crew))
+        .filter((e) => c.onFleet[CREW.indexOf(e.crew)])
         .filter((e) => scopes.has(EVENT_ACCESS[e.type as EventType].scope) && c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type as EventType].consent))
         .filter((e) => !(e.type.startsWith('crew.document') && e.medical) || scopes.has('crew:medical:read'))
         .sort((a, b) => (a.time - b.time) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/database.ts';
 import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
-import { upsertEmployers, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
+import {
+  replaceConsents, upsertAssignments, upsertCrew, upsertEmployers, upsertPartners, upsertVessels,
+} from '../../src/store/repositories/reference-data-repo.ts';
+import { CONSENT_CATEGORIES, type EventType } from '../../src/domain/vocabulary.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../src/sync/delivery-deps.ts';
 
@@ -49,6 +52,8 @@ export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): 
     concurrency: 4,
     perEndpointConcurrency: 2,
     claimMs: DEFAULT_CLAIM_MS,
+    budgetMs: 10 * 60_000,
+    breakerFailures: 5,
     sleeps,
     ...overrides,
   };
@@ -67,6 +72,28 @@ export async function seedPartners(db: Kysely<Database>, ...partnerIds: string[]
     partner_id, name: `Partner ${partner_id}`, kind: 'customer' as const, employer_id: 'emp_sync', tier: 'management' as const,
     scope_overrides: null, upgraded: 0 as const, contract_scopes: null, rate_limit: null, created_at: T0,
   })));
+  // crew_1, whom seedEvent's events are about, is on every such partner's fleet and consents to
+  // everything, so the access rule lets the events through until a test changes that.
+  await seedCrewOnFleet(db, 'crew_1');
+  for (const partnerId of partnerIds) await replaceConsents(db, 'crew_1', partnerId, CONSENT_CATEGORIES);
+}
+
+/** A crew member with an active assignment on emp_sync's vessel (the fleet of seedPartners' partners). */
+export async function seedCrewOnFleet(db: Kysely<Database>, crewUniqueId: string): Promise<void> {
+  await upsertVessels(db, [{
+    vessel_id: 'ves_sync', employer_id: 'emp_sync', vessel_name: 'Sync Star', imo: null, mmsi: null, flag_state: 'GB',
+    vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000, trading_area: 'unlimited', is_test: 0,
+  }]);
+  await upsertCrew(db, [{
+    crew_unique_id: crewUniqueId, name: `Crew ${crewUniqueId}`, rank: null, email: null, email_normalized: null, phone: null, country_code: null,
+    nationality: null, languages: '[]', skills: '[]', years_experience: null, bio: null, date_of_birth: null, address: null,
+    passport: null, visas: '[]', employment_history: '[]', photo_file_id: null, verification_status: 'verified',
+    background_check_status: 'clear', profile_updated_at: T0, updated_at: T0,
+  }]);
+  await upsertAssignments(db, [{
+    assignment_id: `asg_sync_${crewUniqueId}`, crew_unique_id: crewUniqueId, vessel_id: 'ves_sync', role: 'master', position_name: null,
+    status: 'active', as_of: T0,
+  }]);
 }
 
 export async function seedEndpoint(
@@ -82,15 +109,18 @@ let seq = 0;
 
 /** Writes one pending event, as the diff would; returns its id and exact body. */
 export async function seedEvent(
-  db: Kysely<Database>, partnerId: string, options: { eventId?: string; nextAttemptAt?: string; attempts?: number } = {},
+  db: Kysely<Database>, partnerId: string,
+  options: { eventId?: string; nextAttemptAt?: string; attempts?: number; eventType?: EventType; crewUniqueId?: string; data?: Record<string, unknown> } = {},
 ): Promise<{ eventId: string; body: string }> {
   const eventId = options.eventId ?? `evt_test_${(++seq).toString().padStart(6, '0')}_${partnerId}`;
+  const eventType = options.eventType ?? 'crew.status.changed';
+  const crewUniqueId = options.crewUniqueId ?? 'crew_1';
   const body = JSON.stringify({
-    schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: T0, partner_id: partnerId,
-    data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear', note: 'café ✓' },
+    schema_version: 1, event_id: eventId, event_type: eventType, occurred_at: T0, partner_id: partnerId,
+    data: options.data ?? { crew_unique_id: crewUniqueId, verification_status: 'verified', background_check_status: 'clear', note: 'café ✓' },
   });
   await insertOutboxEvents(db, [{
-    event_id: eventId, partner_id: partnerId, event_type: 'crew.status.changed', crew_unique_id: 'crew_1', occurred_at: T0,
+    event_id: eventId, partner_id: partnerId, event_type: eventType, crew_unique_id: crewUniqueId, occurred_at: T0,
     body, status: 'pending', attempts: options.attempts ?? 0, next_attempt_at: options.nextAttemptAt ?? T0,
     locked_by: null, locked_until: null, created_at: T0, delivered_at: null,
   }]);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
-import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { cli } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';

@@ -4,7 +4,7 @@ import { findDeadLetters, replayDeadLetters } from '../../src/services/dead-lett
 import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
-import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
@@ -68,11 +68,11 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
 
     tc.advance(HOUR);
     status = 200;
-    const replayed = await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock);
+    const { replayed } = await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock);
     assert.deepEqual(replayed.map((d) => [d.eventId, d.replayedAt]), [[eventId, tc.iso()]]);
     const event = await findOutboxEvent(db, eventId);
     assert.deepEqual([event?.status, event?.attempts, event?.nextAttemptAt], ['pending', 0, tc.iso()]);
-    assert.deepEqual(await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock), [], 'replaying twice does nothing more');
+    assert.deepEqual(await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock), { replayed: [], skipped: [] }, 'replaying twice does nothing more');
 
     const report = await deliverDue(db, testDeps(tc), 'run_2');
     assert.equal(report.totals.delivered, 1);
@@ -101,7 +101,7 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     await assert.rejects(replayDeadLetters(db, { eventType: 'crew.nope' }, tc.clock), { code: 'invalid_input' });
     await assert.rejects(replayDeadLetters(db, { since: 'yesterday' }, tc.clock), { code: 'invalid_input' });
 
-    const replayed = await replayDeadLetters(db, { partnerId: 'ptn_a', eventType: 'crew.status.changed', until: T0 }, tc.clock);
+    const { replayed } = await replayDeadLetters(db, { partnerId: 'ptn_a', eventType: 'crew.status.changed', until: T0 }, tc.clock);
     assert.deepEqual(replayed.map((d) => d.eventId), [a1.eventId]);
     assert.equal((await findOutboxEvent(db, a2.eventId))?.status, 'dead');
     assert.equal((await findOutboxEvent(db, b1.eventId))?.status, 'dead');
@@ -119,6 +119,6 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     await deliverDue(db, testDeps(tc), 'run_2');
     const [letter] = await listDeadLetters(db);
     assert.deepEqual([letter?.eventId, letter?.deadAt, letter?.replayedAt], [eventId, tc.iso(), null]);
-    assert.equal((await replayDeadLetters(db, {}, tc.clock)).length, 1);
+    assert.equal((await replayDeadLetters(db, {}, tc.clock)).replayed.length, 1);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { it } from 'node:test';
-import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import type { Received } from '../support/receiver.ts';

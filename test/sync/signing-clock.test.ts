@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
-import { deliverDue } from '../../src/sync/deliver-due.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
+import { describeSkips, findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { deliveryHistory } from '../../services/deliveries.ts';
 import { positiveInt } from '../arguments.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
@@ -20,13 +20,17 @@ function query(opts: { partner?: string; eventType?: string; since?: string; unt
 /** `svc admin replay-dead-letters`, `list-dead-letters` and `deliveries`: added to the admin command. */
 export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
   withFilters(admin.command('replay-dead-letters'))
-    .description('put dead-lettered events back for delivery (same event_id, fresh attempt count); the next sync sends them')
+    .description('put dead-lettered events back for delivery (same event_id, fresh attempt count); the next sync sends them; ' +
+      'events the access rule refuses now (fleet, scope, consent, subscription) are skipped and end suppressed')
     .action(async (opts, cmd: Command) => {
       const route = 'svc admin replay-dead-letters';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
-        const replayed = await replayDeadLetters(store.db, query(opts), deps.clock);
+        const { replayed, skipped } = await replayDeadLetters(store.db, query(opts), deps.clock);
         for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, timeCell(d.deadAt)].join('\t'));
         println(deps.stderr, `replayed ${replayed.length} dead letter(s); run \`svc sync\` to deliver them now`);
+        if (skipped.length > 0) {
+          println(deps.stderr, `skipped ${skipped.length} the access rule refuses now (${describeSkips(skipped)}): suppressed, never sent`);
+        }
       }));
     });
 

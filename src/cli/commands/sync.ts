@@ -45,6 +45,8 @@ function printSummary(deps: CliDeps, s: SyncSummary): void {
   out(`sync ${s.runId}: ${created} created, ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered` +
     `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}` +
     `${t.failed ? `, ${t.failed} failed` : ''}${d.notStarted ? `, ${d.notStarted} left for the next run` : ''}` +
+    `${t.suppressed ? `, ${t.suppressed} suppressed (access refused now)` : ''}` +
+    `${t.breakerOpen ? `, ${t.breakerOpen} left by an open breaker` : ''}${t.budgetSpent ? `, ${t.budgetSpent} left when the time budget ran out` : ''}` +
     `${s.pruned ? `, ${s.pruned} past retention deleted` : ''}`);
   const partners = [...new Set([...s.created.keys(), ...d.perPartner.keys(), ...s.held.keys()])].sort();
   if (partners.length === 0) return;

@@ -1,9 +1,9 @@
-import { eventStillVisible, eventTypesVisibleWith, deliveryState } from '../../domain/event-access.ts';
+import { eventTypesVisibleWith, deliveryState } from '../../domain/event-access.ts';
 import { EVENT_TYPES, type EventDeliveryState, type EventType } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { consentsFor } from '../../store/repositories/consents-repo.ts';
 import { listFeedEvents, type FeedEvent, type FeedKey } from '../../store/repositories/event-feed-repo.ts';
 import { signToken, verifyToken } from '../read-api/signed-token.ts';
+import { judgeEvents } from '../visibility/event-visibility.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 
 /** The filters of a feed; a cursor is bound to them, to the partner and to the key's mode. */
@@ -58,14 +58,14 @@ export interface FeedPageQuery {
   since: string;
 }
 
-// Events hidden since they were sent (scope or consent gone) are skipped; a page scans at most
+// Events hidden since they were sent (fleet, scope or consent gone) are skipped; a page scans at most
 // this many batches before it ends early with a cursor, so a long hidden stretch stays cheap.
 const MAX_BATCHES = 5;
 
 /**
  * A page of the events created for the partner, oldest first (keyset on created_at, event_id).
- * An event is listed only while the partner holds its scope and the crew member's consent allows
- * it. `svc sync` diffs the live fleet only, so every stored event is live data: a test key's
+ * An event is listed only while it passes the access rule now (src/services/visibility/event-visibility.ts):
+ * the crew member is on the partner's fleet, the partner holds its scope and the consent allows it. `svc sync` diffs the live fleet only, so every stored event is live data: a test key's
  * feed is empty.
  */
 export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buffer, q: FeedPageQuery): Promise<FeedPageWire> {
@@ -80,11 +80,11 @@ export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buf
       partnerId: ctx.partner.partnerId, types, crewUniqueId: q.filters.crewUniqueId, since: q.since, after, limit: q.limit + 1,
     });
     exhausted = rows.length <= q.limit;
-    const consents = await consentsFor(db, ctx.partner.partnerId, [...new Set(rows.flatMap((r) => (r.crewUniqueId ? [r.crewUniqueId] : [])))]);
+    const verdicts = await judgeEvents(db, ctx, rows);
     for (const row of rows) {
       scanned = row;
+      if (verdicts.get(row.eventId) !== null) continue;
       const event = JSON.parse(row.body) as FeedItemWire['event'];
-      if (!eventStillVisible({ type: event.event_type, data: event.data }, ctx.scopes, consents.get(row.crewUniqueId ?? ''))) continue;
       shown.push({ row, item: { event, delivery_status: deliveryState(row.status, row.attempts) } });
       if (shown.length > q.limit) break;
     }

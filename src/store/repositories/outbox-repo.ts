@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { OutboxStatus } from '../../domain/vocabulary.ts';
+import type { OutboxStatus, SuppressReason } from '../../domain/vocabulary.ts';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
@@ -21,6 +21,7 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
     occurredAt: row.occurred_at, body: row.body, status: row.status, attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at, lockedBy: row.locked_by, lockedUntil: row.locked_until,
     createdAt: row.created_at, deliveredAt: row.delivered_at,
+    suppressedReason: row.suppressed_reason ?? null, suppressedAt: row.suppressed_at ?? null,
   };
 }
 
@@ -200,4 +201,50 @@ export async function requeueDeadEvents(db: Db, eventIds: readonly string[], now
     n += Number(res.numUpdatedRows);
   }
   return n;
+}
+
+/** Events the access rule refused, with the reason, grouped so one statement sets each reason. */
+function byReason(items: readonly { eventId: string; reason: SuppressReason }[]): Map<SuppressReason, string[]> {
+  const out = new Map<SuppressReason, string[]>();
+  for (const i of items) out.set(i.reason, [...(out.get(i.reason) ?? []), i.eventId]);
+  return out;
+}
+
+/**
+ * Ends events a run holds as `suppressed` with their reason (one statement per reason), only while
+ * `runId` holds the claim; returns the ids it changed.
+ */
+export async function suppressClaimedEvents(
+  db: Db, items: readonly { eventId: string; reason: SuppressReason }[], runId: string, at: string,
+): Promise<Set<string>> {
+  const done = new Set<string>();
+  for (const [reason, ids] of byReason(items)) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db.updateTable('outbox_events')
+        .set({ status: 'suppressed', suppressed_reason: reason, suppressed_at: at, locked_by: null, locked_until: null })
+        .where('event_id', 'in', ids.slice(i, i + 500)).where('locked_by', '=', runId).where('status', '=', 'pending')
+        .returning('event_id').execute();
+      for (const r of rows) done.add(r.event_id);
+    }
+  }
+  return done;
+}
+
+/** Ends dead events that a replay found refused by the access rule as `suppressed`, with the reason. */
+export async function suppressDeadEvents(db: Db, items: readonly { eventId: string; reason: SuppressReason }[], at: string): Promise<void> {
+  for (const [reason, ids] of byReason(items)) {
+    for (let i = 0; i < ids.length; i += 500) {
+      await db.updateTable('outbox_events').set({ status: 'suppressed', suppressed_reason: reason, suppressed_at: at })
+        .where('event_id', 'in', ids.slice(i, i + 500)).where('status', '=', 'dead').execute();
+    }
+  }
+}
+
+/** The stored envelopes of these events, for the access rule. */
+export async function findOutboxEvents(db: Db, eventIds: readonly string[]): Promise<OutboxEvent[]> {
+  const out: OutboxEvent[] = [];
+  for (let i = 0; i < eventIds.length; i += 500) {
+    out.push(...(await db.selectFrom('outbox_events').selectAll().where('event_id', 'in', eventIds.slice(i, i + 500)).execute()).map(toOutboxEvent));
+  }
+  return out;
 }

@@ -1,0 +1,43 @@
+import { accessVerdict } from '../../domain/event-access.ts';
+import { fleetOf, type Partner } from '../../domain/partner.ts';
+import type { Scope } from '../../domain/scopes.ts';
+import { isEventType, type KeyMode, type SuppressReason } from '../../domain/vocabulary.ts';
+import type { Db } from '../../store/database.ts';
+import { crewStandings } from '../../store/repositories/crew-standing-repo.ts';
+
+/** An event about to leave the service: its stored envelope and whom it is about. */
+export interface EventToJudge {
+  eventId: string;
+  eventType: string;
+  crewUniqueId: string | null;
+  /** The stored envelope (JSON), whose `data` the rule reads (a document's class). */
+  body: string;
+}
+
+/** Who the events would reach: the partner, the mode whose fleet counts, and its effective scopes. */
+export interface Audience {
+  partner: Partner;
+  mode: KeyMode;
+  scopes: ReadonlySet<Scope>;
+}
+
+/**
+ * Applies the access rule (src/domain/event-access.ts) to events of one partner as the store holds
+ * things now, in one query for the whole list: null for an event that may leave, else the reason
+ * it may not. Every door asks this: each delivery batch, each replay, each page of the events feed.
+ */
+export async function judgeEvents(
+  db: Db, audience: Audience, events: readonly EventToJudge[], subscribed?: readonly string[],
+): Promise<Map<string, SuppressReason | null>> {
+  const out = new Map<string, SuppressReason | null>();
+  if (events.length === 0) return out;
+  const crewIds = events.flatMap((e) => (e.crewUniqueId ? [e.crewUniqueId] : []));
+  const standings = await crewStandings(db, fleetOf(audience.partner, audience.mode), audience.partner.partnerId, crewIds);
+  for (const e of events) {
+    if (!isEventType(e.eventType)) throw new Error(`event ${e.eventId} has an unknown type "${e.eventType}"`);
+    const data = (JSON.parse(e.body) as { data?: Record<string, unknown> }).data ?? {};
+    const standing = e.crewUniqueId ? standings.get(e.crewUniqueId) : undefined;
+    out.set(e.eventId, accessVerdict({ type: e.eventType, data }, audience.scopes, standing, subscribed));
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { OutboxEvent, WebhookEndpoint } from '../../domain/webhooks.ts';
+import type { Audience } from '../../services/visibility/event-visibility.ts';
+import type { Database } from '../../store/database.ts';
+import { releaseEvents, renewClaim } from '../../store/repositories/outbox-repo.ts';
+import type { DeliveryDeps } from '../delivery-deps.ts';
+import { attemptsThisRun, decideAfterAttempt, IN_RUN_ATTEMPTS, judgeAttempt, MAX_IN_RUN_WAIT_MS } from '../failure-policy.ts';
+import { sendAttempt } from '../send-attempt.ts';
+import { checkAccess } from './check-access.ts';
+import type { EventOutcome, StopReason } from './outcomes.ts';
+import type { RecordStage } from './record.ts';
+import { signAttempt } from './sign.ts';
+
+/** What one event's attempts need from its lane. */
+export interface LaneHandle {
+  db: Kysely<Database>;
+  deps: DeliveryDeps;
+  runId: string;
+  record: RecordStage;
+  endpoint: WebhookEndpoint;
+  audience: Audience;
+  /** A slot of the run's fair share for this endpoint; resolves with its release. */
+  acquire(): Promise<() => void>;
+  /** Why the lane must not start another attempt now, or null. */
+  stopReason(): StopReason | null;
+  /** Tells the endpoint's circuit breaker how an attempt went. */
+  noteAttempt(failed: boolean): void;
+}
+
+/**
+ * Time an event needs left on its claim when an attempt starts: every in-run attempt and the
+ * longest waits between them. An event that waited longer has its claim renewed first, so it is
+ * never sent under a claim that may lapse (and be taken by another deliverer) before it is stored.
+ */
+function startBudgetMs(deps: DeliveryDeps): number {
+  return IN_RUN_ATTEMPTS * deps.timeoutMs + (IN_RUN_ATTEMPTS - 1) * MAX_IN_RUN_WAIT_MS;
+}
+
+/**
+ * Attempts one claimed event that passed the access check: sign, send, record, and the in-run
+ * retries of the failure policy, each retry after a fresh access check. Returns how it ended and
+ * how many attempts it made; releases the claim unless the event was delivered, dead-lettered or
+ * suppressed. Throws only on a store error (the event then stays pending).
+ */
+export async function attemptEvent(h: LaneHandle, event: OutboxEvent): Promise<{ outcome: EventOutcome; made: number }> {
+  const { db, deps, runId } = h;
+  let made = 0;
+  let outcome: EventOutcome = 'retry';
+  let lockedUntil = Date.parse(event.lockedUntil!);
+  try {
+    outcome = await (async (): Promise<EventOutcome> => {
+      for (;;) {
+        const release = await h.acquire();
+        let sent;
+        try {
+          // A run that stops, an open breaker or a spent budget make no further attempt; one made
+          // already set when the event is due next.
+          const stop = h.stopReason();
+          if (stop) return made === 0 ? stop : 'retry';
+          if (made > 0) {
+            const checked = await checkAccess(db, runId, deps.clock(), [event], h.endpoint, h.audience);
+            if (checked.suppressed.length > 0) return 'suppressed';
+            if (checked.lost.length > 0) return 'claim_lost';
+          }
+          const now = deps.clock().getTime();
+          if (now > lockedUntil - startBudgetMs(deps)) {
+            lockedUntil = now + deps.claimMs;
+            if (!(await renewClaim(db, event.eventId, runId, new Date(lockedUntil).toISOString()))) return 'claim_lost';
+          }
+          const at = deps.clock();
+          const headers = signAttempt(event, h.endpoint, at, deps.wallClock);
+          sent = { at, result: await sendAttempt(h.endpoint.url, headers, event.body, deps) };
+        } finally {
+          release();
+        }
+        // No answer because the stopping run gave up waiting: not an attempt the partner's record should count.
+        if (sent.result.statusCode === null && deps.cancel?.aborted) return 'interrupted';
+        const attemptNo = event.attempts + made + 1;
+        made += 1;
+        const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
+        h.noteAttempt(judgeAttempt(sent.result) === 'retry');
+        const held = await h.record({ runId, event, url: h.endpoint.url, a: { attemptNo, at: sent.at, result: sent.result, decision } });
+        if (!held) return 'claim_lost';
+        if (decision.outcome === 'delivered') return 'delivered';
+        if (decision.outcome !== 'retry') return 'dead';
+        // A wait longer than a run should hold (a long Retry-After) is left to a later run.
+        if (made >= attemptsThisRun(event.attempts) || decision.waitMs > MAX_IN_RUN_WAIT_MS || h.stopReason()) return 'retry';
+        await deps.sleep(decision.waitMs, deps.drain);
+      }
+    })();
+    return { outcome, made };
+  } finally {
+    // Delivered, dead and suppressed events had their claim cleared with their last write.
+    if (!['delivered', 'dead', 'suppressed', 'claim_lost'].includes(outcome)) await releaseEvents(db, [event.eventId], runId);
+  }
+}

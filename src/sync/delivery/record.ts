@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+import type { OutboxEvent } from '../../domain/webhooks.ts';
+import { groupCommit } from '../../services/plumbing/group-commit.ts';
+import type { Database } from '../../store/database.ts';
+import { dialectOf } from '../../store/dialect-of.ts';
+import { upsertDeadLetter } from '../../store/repositories/dead-letters-repo.ts';
+import { insertDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
+import { updateClaimedEvents, type EventProgress } from '../../store/repositories/outbox-repo.ts';
+import type { AttemptDecision, AttemptResult } from '../failure-policy.ts';
+
+/** One attempt as the record stage stores it. */
+export interface Attempt {
+  attemptNo: number;
+  at: Date;
+  result: AttemptResult;
+  decision: AttemptDecision;
+}
+
+/** One attempt to store with its effect on the event. */
+export interface AttemptRecord {
+  runId: string;
+  event: OutboxEvent;
+  url: string;
+  a: Attempt;
+}
+
+/** Stores one attempt; resolves false when the run's claim on the event was lost (nothing stored). */
+export type RecordStage = (r: AttemptRecord) => Promise<boolean>;
+
+export function describeResult(r: AttemptResult): string {
+  return r.statusCode !== null ? `HTTP ${r.statusCode}` : (r.error ?? 'no response');
+}
+
+function progressOf(a: Attempt): EventProgress {
+  const at = a.at.toISOString();
+  switch (a.decision.outcome) {
+    case 'delivered': return { status: 'delivered', attempts: a.attemptNo, at };
+    case 'retry': return { status: 'pending', attempts: a.attemptNo, nextAttemptAt: new Date(a.at.getTime() + a.decision.waitMs).toISOString() };
+    default: return { status: 'dead', attempts: a.attemptNo };
+  }
+}
+
+/** Transactions of attempts that one recorder on Postgres may have in flight at once. */
+const PG_PARALLEL_WRITES = 4;
+
+/**
+ * The record stage: stores attempts and their effect on their events (and dead letters) in one
+ * transaction, each only while its run's claim holds. Attempts finishing together share the
+ * transaction (group commit) and its few statements: one update per kind of progress and one
+ * insert, however many attempts.
+ */
+export function attemptRecorder(db: Kysely<Database>): RecordStage {
+  // Postgres runs several such transactions at once on separate connections (rows of different
+  // events do not conflict); SQLite has one writer at a time, so one is all it can use.
+  const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db));
+  const pending = writers.map(() => 0);
+  return async (r) => {
+    const i = pending.indexOf(Math.min(...pending));
+    pending[i]! += 1;
+    try {
+      return await writers[i]!(r);
+    } finally {
+      pending[i]! -= 1;
+    }
+  };
+}
+
+function recordBatches(db: Kysely<Database>): RecordStage {
+  return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
+    const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.a) })));
+    const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
+    for (const { event, url, a } of records) {
+      if (!updated.has(event.eventId)) continue;
+      const at = a.at.toISOString();
+      const { outcome } = a.decision;
+      const r = a.result;
+      attempts.push({
+        eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
+        latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
+      });
+      if (outcome === 'failed_permanent' || outcome === 'dead') {
+        const reason = outcome === 'dead' ? `gave up after ${a.attemptNo} attempts: ${describeResult(r)}` : `permanent failure: ${describeResult(r)}`;
+        await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
+      }
+    }
+    await insertDeliveryAttempts(trx, attempts);
+    return records.map((r) => updated.has(r.event.eventId));
+  }));
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { KyselyPlugin } from 'kysely';
+import { replayDeadLetters } from '../../src/services/dead-letters.ts';
+import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
+import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
+import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
+import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
+import { receiverWorld } from '../support/receiver-world.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { seedCrewOnFleet, seedEndpoint, seedEvent, SECRET, testClock, testDeps } from '../support/sync-world.ts';
+
+const ALL = ['status', 'profile', 'documents', 'compliance'] as const;
+
+describeEachStore('access is checked when an event is sent, not only when it was created', ({ store }) => {
+  const world = receiverWorld(store);
+
+  const setAssignment = (status: 'active' | 'signed_off') =>
+    store().db.updateTable('assignments').set({ status }).where('crew_unique_id', '=', 'crew_1').execute();
+  const setTier = (tier: 'management' | 'basic') => store().db.updateTable('partners').set({ tier }).where('partner_id', '=', 'ptn_a').execute();
+  const restore = async () => {
+    await replaceConsents(store().db, 'crew_1', 'ptn_a', ALL);
+    await setAssignment('active');
+    await setTier('management');
+  };
+
+  /** Nine waiting events, one failed attempt each, then `change`, then a later run: none is sent. */
+  async function waitThenChange(change: () => Promise<unknown>, reason: string): Promise<void> {
+    const db = store().db;
+    await seedEndpoint(db, 'ptn_a', world.rx.url);
+    const ids = [];
+    for (let i = 0; i < 9; i++) ids.push((await seedEvent(db, 'ptn_a')).eventId);
+    const tc = testClock();
+    world.reply = () => ({ status: 500 });
+    const first = (await deliverDue(db, testDeps(tc), 'run_1')).totals;
+    assert.equal(first.retrying + first.breakerOpen, 9, 'attempted and failed, or left by the open breaker');
+    const sentBefore = world.rx.received.length;
+    await change();
+    world.reply = () => ({ status: 200 });
+    tc.advance(6 * 60_000);
+    const report = await deliverDue(db, testDeps(tc), 'run_2');
+    assert.equal(world.rx.received.length, sentBefore, 'nothing reaches the receiver');
+    assert.equal(report.totals.suppressed, 9);
+    assert.equal(report.totals.delivered, 0);
+    for (const id of ids) {
+      const e = await findOutboxEvent(db, id);
+      assert.deepEqual([e?.status, e?.suppressedReason, e?.lockedBy], ['suppressed', reason, null]);
+    }
+    assert.deepEqual(await listDeadLetters(db), [], 'a suppressed event is not dead-lettered');
+    tc.advance(24 * 3600_000);
+    await restore();
+    assert.equal((await deliverDue(db, testDeps(tc), 'run_3')).due, 0, 'a suppressed event is final, even once access returns');
+  }
+
+  it('consent withdrawn while events wait: the next run suppresses them (consent)', async () => {
+    try {
+      await waitThenChange(() => replaceConsents(store().db, 'crew_1', 'ptn_a', []), 'consent');
+    } finally {
+      await restore();
+    }
+  });
+
+  it('the crew member left the fleet: suppressed (fleet)', async () => {
+    try {
+      await waitThenChange(() => setAssignment('signed_off'), 'fleet');
+    } finally {
+      await restore();
+    }
+  });
+
+  it('the partner\'s plan lost the scope: suppressed (scope)', async () => {
+    try {
+      await waitThenChange(() => setTier('basic'), 'scope');
+    } finally {
+      await restore();
+    }
+  });
+
+  it('the endpoint no longer subscribes to the type: suppressed (subscription)', async () => {
+    await waitThenChange(() => seedEndpointSubscribing(['crew.profile.updated']), 'subscription');
+  });
+
+  async function seedEndpointSubscribing(types: string[]): Promise<void> {
+    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(types) }).where('partner_id', '=', 'ptn_a').execute();
+  }
+
+  it('an in-run retry checks again: consent withdrawn during the wait stops the second attempt', async () => {
+    const db = store().db;
+    try {
+      await seedEndpoint(db, 'ptn_a', world.rx.url);
+      const { eventId } = await seedEvent(db, 'ptn_a');
+      world.reply = () => ({ status: 503 });
+      const tc = testClock();
+      const deps = testDeps(tc, {
+        sleep: async (ms) => {
+          tc.advance(ms);
+          await replaceConsents(db, 'crew_1', 'ptn_a', []);
+        },
+      });
+      const report = await deliverDue(db, deps, 'run_1');
+      assert.equal(world.rx.received.length, 1, 'the first attempt only');
+      assert.deepEqual(report.events.map((e) => [e.outcome, e.attempts]), [['suppressed', 1]]);
+      assert.equal((await findOutboxEvent(db, eventId))?.suppressedReason, 'consent');
+    } finally {
+      await restore();
+    }
+  });
+
+  it('replay after consent was withdrawn skips the dead letters, says why, and sends nothing', async () => {
+    const db = store().db;
+    try {
+      await seedEndpoint(db, 'ptn_a', world.rx.url);
+      for (let i = 0; i < 9; i++) await seedEvent(db, 'ptn_a');
+      world.reply = () => ({ status: 400 });
+      const tc = testClock();
+      assert.equal((await deliverDue(db, testDeps(tc), 'run_1')).totals.deadLettered, 9);
+      await replaceConsents(db, 'crew_1', 'ptn_a', []);
+      const result = await replayDeadLetters(db, {}, tc.clock);
+      assert.equal(result.replayed.length, 0);
+      assert.deepEqual(result.skipped.map((s) => s.reason), Array(9).fill('consent'));
+      await restore();
+      world.reply = () => ({ status: 200 });
+      tc.advance(60_000);
+      const again = await replayDeadLetters(db, {}, tc.clock);
+      assert.deepEqual([again.replayed.length, again.skipped.length], [0, 9], 'a suppressed event cannot be replayed');
+      assert.equal((await deliverDue(db, testDeps(tc), 'run_2')).due, 0);
+      assert.equal(world.rx.received.length, 9, 'only the nine first attempts were ever sent');
+    } finally {
+      await restore();
+    }
+  });
+
+  it('the check costs one query per claimed batch, however many events', async () => {
+    const db = store().db;
+    await seedCrewOnFleet(db, 'crew_2');
+    await replaceConsents(db, 'crew_2', 'ptn_a', ALL);
+    await seedEndpoint(db, 'ptn_a', world.rx.url, SECRET);
+    for (let i = 0; i < 20; i++) await seedEvent(db, 'ptn_a', { crewUniqueId: i % 2 ? 'crew_1' : 'crew_2' });
+    let consentQueries = 0;
+    const counter: KyselyPlugin = {
+      transformQuery(args) {
+        if (args.node.kind === 'SelectQueryNode' && JSON.stringify(args.node).includes('"consents"')) consentQueries += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const report = await deliverDue(db.withPlugin(counter), testDeps(testClock()), 'run_1');
+    assert.equal(report.totals.delivered, 20);
+    assert.equal(consentQueries, 1, 'one claimed batch (20 events under the batch size), one access query');
+    const attempts = await listDeliveryAttempts(db, {});
+    assert.equal(attempts.length, 20);
+  });
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import fc from 'fast-check';
+import type { ConsentCategory, EventType } from '../../src/domain/vocabulary.ts';
+import { replayDeadLetters } from '../../src/services/dead-letters.ts';
+import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
+import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { resetDelivery, seedCrewOnFleet, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
+
+/*
+ * Part A of issue 19 as a model: random interleavings of consent, fleet, plan and subscription
+ * changes, receiver answers, delivery runs at advancing times and replays. The model's rule below
+ * is written from docs/decisions.md (§2 scopes of the two plans, §3 consent per event type, §4
+ * fleet), not taken from the code under test.
+ */
+const CREW = ['crew_1', 'crew_2'] as const;
+const TYPES = ['crew.status.changed', 'crew.profile.updated', 'crew.document.processed', 'crew.compliance.changed'] as const;
+const CONSENT: Record<(typeof TYPES)[number], ConsentCategory> = {
+  'crew.status.changed': 'status', 'crew.profile.updated': 'profile', 'crew.document.processed': 'documents', 'crew.compliance.changed': 'compliance',
+};
+/** The event types each plan's scopes cover: basic lacks crew:status:subscribe and crew:documents:read. */
+const PLAN_TYPES = { management: new Set<string>(TYPES), basic: new Set<string>(['crew.profile.updated', 'crew.compliance.changed']) };
+type Answer = 200 | 500 | 410 | 'none';
+
+interface World {
+  consents: Record<string, ConsentCategory[]>;
+  onFleet: Record<string, boolean>;
+  plan: 'management' | 'basic';
+  subscribed: string[];
+  answer: Answer;
+}
+
+function allowed(w: World, e: { type: (typeof TYPES)[number]; crew: string }): boolean {
+  return w.subscribed.includes(e.type) && w.onFleet[e.crew]! && PLAN_TYPES[w.plan].has(e.type) && w.consents[e.crew]!.includes(CONSENT[e.type]);
+}
+
+const categories = fc.subarray(['status', 'profile', 'documents', 'compliance'] as ConsentCategory[]);
+const step = fc.oneof(
+  fc.record({ do: fc.constant('event' as const), type: fc.constantFrom(...TYPES), crew: fc.constantFrom(...CREW) }),
+  fc.record({ do: fc.constant('consent' as const), crew: fc.constantFrom(...CREW), categories }),
+  fc.record({ do: fc.constant('fleet' as const), crew: fc.constantFrom(...CREW), on: fc.boolean() }),
+  fc.record({ do: fc.constant('plan' as const), plan: fc.constantFrom('management' as const, 'basic' as const) }),
+  fc.record({ do: fc.constant('subscribe' as const), types: fc.subarray([...TYPES], { minLength: 1 }) }),
+  fc.record({ do: fc.constant('answer' as const), answer: fc.constantFrom<Answer>(200, 500, 410, 'none') }),
+  fc.record({ do: fc.constant('run' as const), laterMs: fc.constantFrom(0, 6 * 60_000, 3 * 3600_000, 11 * 3600_000) }),
+  fc.record({ do: fc.constant('replay' as const) }),
+);
+
+describeEachStore('the access rule at send time, as a model (fast-check)', ({ store }) => {
+  before(async () => {
+    await seedPartners(store().db, 'ptn_a');
+    await seedCrewOnFleet(store().db, 'crew_2');
+  });
+
+  it('every delivered body passed the rule when sent; every event ends delivered, dead or suppressed; none delivered twice', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+      const db = store().db;
+      await resetDelivery(db);
+      const w: World = { consents: { crew_1: [], crew_2: [] }, onFleet: { crew_1: true, crew_2: true }, plan: 'management', subscribed: [...TYPES], answer: 200 };
+      const apply = async () => {
+        for (const crew of CREW) {
+          await replaceConsents(db, crew, 'ptn_a', w.consents[crew]!);
+          await db.updateTable('assignments').set({ status: w.onFleet[crew] ? 'active' : 'signed_off' }).where('crew_unique_id', '=', crew).execute();
+        }
+        await db.updateTable('partners').set({ tier: w.plan }).where('partner_id', '=', 'ptn_a').execute();
+        await db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(w.subscribed) }).where('partner_id', '=', 'ptn_a').execute();
+      };
+      w.consents = { crew_1: ['status', 'profile', 'documents', 'compliance'], crew_2: ['status', 'profile', 'documents', 'compliance'] };
+      await seedEndpoint(db, 'ptn_a', 'http://127.0.0.1:9/hook', undefined, [...TYPES]);
+      await apply();
+      const events = new Map<string, { type: (typeof TYPES)[number]; crew: string; refusedOnce: boolean }>();
+      const delivered = new Map<string, number>();
+      const tc = testClock();
+      // The receiver: answers as the world says, and checks the rule at the moment of each request.
+      const fetch = (async (_url: string, init: RequestInit) => {
+        const id = (init.headers as Record<string, string>)['X-Service-Event-Id']!;
+        const e = events.get(id)!;
+        assert.ok(allowed(w, e), `${id} (${e.type} about ${e.crew}) was sent while the rule refused it: ${JSON.stringify(w)}`);
+        if (w.answer === 'none') throw Object.assign(new Error('timeout'), { name: 'TimeoutError' });
+        if (w.answer === 200) delivered.set(id, (delivered.get(id) ?? 0) + 1);
+        return new Response('ok', { status: w.answer });
+      }) as typeof globalThis.fetch;
+      const run = async (laterMs: number) => {
+        tc.advance(laterMs);
+        await deliverDue(db, testDeps(tc, { fetch }), `run_${tc.iso()}`);
+      };
+      const noteRefusals = () => {
+        for (const e of events.values()) if (!allowed(w, e)) e.refusedOnce = true;
+      };
+
+      for (const s of steps) {
+        if (s.do === 'event') {
+          const { eventId } = await seedEvent(db, 'ptn_a', { eventType: s.type as EventType, crewUniqueId: s.crew, nextAttemptAt: tc.iso() });
+          events.set(eventId, { type: s.type, crew: s.crew, refusedOnce: !allowed(w, s) });
+        } else if (s.do === 'run') await run(s.laterMs);
+        else if (s.do === 'replay') await replayDeadLetters(db, {}, tc.clock);
+        else {
+          if (s.do === 'consent') w.consents[s.crew] = s.categories;
+          if (s.do === 'fleet') w.onFleet[s.crew] = s.on;
+          if (s.do === 'plan') w.plan = s.plan;
+          if (s.do === 'subscribe') w.subscribed = s.types;
+          if (s.do === 'answer') w.answer = s.answer;
+          await apply();
+          noteRefusals();
+        }
+      }
+      // Then the receiver recovers and cron keeps running: every event comes to an end.
+      w.answer = 200;
+      for (let i = 0; i < 10; i++) await run(11 * 3600_000);
+      const rows = await db.selectFrom('outbox_events').select(['event_id', 'status', 'suppressed_reason']).execute();
+      for (const r of rows) {
+        const e = events.get(r.event_id)!;
+        assert.notEqual(r.status, 'pending', `${r.event_id} still pending`);
+        if (r.status === 'suppressed') assert.ok(e.refusedOnce, `${r.event_id} suppressed (${r.suppressed_reason}) though the rule never refused it`);
+        if (r.status === 'delivered') assert.equal(delivered.get(r.event_id), 1, `${r.event_id} delivered once`);
+        if (r.status !== 'delivered') assert.equal(delivered.has(r.event_id), false, `${r.event_id} got a 2xx but is ${r.status}`);
+        // Passing now and never refused: it must have reached the receiver or been dead-lettered by its answers.
+        if (!e.refusedOnce) assert.ok(['delivered', 'dead'].includes(r.status), `${r.event_id} passes the rule yet ended ${r.status}`);
+      }
+    }), { numRuns: 25 });
+  });
+});
