@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'crew_not_found'
   | 'document_not_found'
   | 'photo_not_found'
+  | 'vessel_not_found'
   | 'partner_not_found'
   | 'key_not_found'
   | 'not_found'
@@ -36,6 +37,7 @@ const STATUS: Record<ErrorCode, number> = {
   crew_not_found: 404,
   document_not_found: 404,
   photo_not_found: 404,
+  vessel_not_found: 404,
   partner_not_found: 404,
   key_not_found: 404,
   not_found: 404,

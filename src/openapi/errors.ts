@@ -4,7 +4,7 @@ import { ref, type JsonObject } from './types.ts';
 /** Every `detail.code` the HTTP API can answer with (docs/decisions.md §1). */
 export const ERROR_CODES: readonly ErrorCode[] = [
   'bad_request', 'headers_too_large', 'request_timeout', 'invalid_api_key', 'insufficient_scope', 'consent_required', 'crew_not_found',
-  'document_not_found', 'photo_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
+  'document_not_found', 'photo_not_found', 'vessel_not_found', 'partner_not_found', 'key_not_found', 'not_found', 'method_not_allowed', 'payload_too_large',
   'unsupported_media_type', 'rate_limited', 'compliance_unavailable', 'link_expired', 'operator_key_revoke_only',
   'store_unavailable', 'internal_error',
 ];
