@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { onDate, onDateIssue } from '../../domain/compliance/on-date.ts';
 import { FORECAST_HORIZON_DAYS } from '../../domain/compliance/status-forecast.ts';
 import { utcDate } from '../../domain/document.ts';
@@ -9,6 +10,7 @@ import {
   decodeFleetComplianceCursor, listFleetCompliancePage, type FleetComplianceFilters,
 } from '../../services/read-api/fleet-compliance.ts';
 import type { AppContext, RouteDeps } from '../app-deps.ts';
+import { noneMatchHits } from '../conditional.ts';
 import { partnerOf, pathParam } from '../request-context.ts';
 import { route, routeModule } from '../route.ts';
 import { ref } from '../../openapi/types.ts';
@@ -101,7 +103,7 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
   route({
     method: 'get',
     path: '/api/v2/employers/me/vessels/:vessel_id/compliance-matrix',
-    // The tag is a hash of the JSON answer; a CSV answer carries none (the data tag would not tell the two apart).
+    // Tagged from the answer's bytes: a data tag would not tell the JSON and the CSV answers apart.
     etag: 'body',
     access: 'partner',
     scopes: { all: ['crew:compliance:read'] },
@@ -134,10 +136,21 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
         catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays,
       }, pathParam(ctx, 'vessel_id'), query.on ?? utcDate(deps.clock()));
       ctx.vary('Accept');
-      if (ctx.accepts('application/json', 'text/csv') === 'text/csv') {
-        ctx.type = 'text/csv; charset=utf-8; header=present';
-        ctx.body = Buffer.from(matrixCsv(matrix));
-      } else ctx.body = matrix;
+      if (ctx.accepts('application/json', 'text/csv') !== 'text/csv') {
+        ctx.body = matrix;
+        return;
+      }
+      // The conditional helper tags JSON only; the file gets its own tag from its bytes, with the same If-None-Match rule.
+      const bytes = Buffer.from(matrixCsv(matrix));
+      const etag = `"c${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+      ctx.set('ETag', etag);
+      const asked = ctx.get('If-None-Match');
+      if (asked && noneMatchHits(asked, etag)) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = 'text/csv; charset=utf-8; header=present';
+      ctx.body = bytes;
     },
   }),
 ]);
