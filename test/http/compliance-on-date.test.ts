@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { bstExampleFixture } from '../support/bst-example.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
 import { describeEachWorld, NOW, startWorld, type World } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -69,5 +71,22 @@ describeEachStore('the stored-result fallback applies to today only', ({ store }
     const fallback = await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: {} });
     assert.deepEqual([fallback.json.compliance_source, fallback.json.on, fallback.json.as_of], ['serviceCompliance_fallback', '2026-11-22', today.json.as_of]);
     expectError(await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: { on: '2026-11-23' } }), 503, 'compliance_unavailable');
+  });
+});
+
+describeEachWorld('the worked example of docs/compliance.md: a BST that expires, on three dates', { catalogue: true, fixture: bstExampleFixture() }, (w) => {
+  it('compliant, at risk, non-compliant; the fleet list names the next change', async () => {
+    const key = (await issuePartnerKey(w.db, 'ptn_bo', 'live', () => NOW)).key;
+    const on = async (date: string) => {
+      const r = (await w.api.request('POST', check('crew_bo'), { key, body: { on: date } })).json;
+      const bst = r.requirements.find((x: any) => x.key === 'bst');
+      return [bst.status, bst.days_until_expiry, r.overall_status];
+    };
+    assert.deepEqual(await on('2026-11-22'), ['met', 129, 'compliant']);
+    assert.deepEqual(await on('2027-01-15'), ['expiring', 75, 'at_risk']);
+    assert.deepEqual(await on('2027-04-01'), ['expired', -1, 'non_compliant']);
+    const list = async (date: string) => (await w.api.get(`/api/v2/employers/me/compliance?on=${date}`, { key })).json.items[0].next_change;
+    assert.deepEqual(await list('2026-11-22'), { on: '2026-12-31', overall_status: 'at_risk', requirement_keys: ['bst'] });
+    assert.deepEqual(await list('2027-01-15'), { on: '2027-04-01', overall_status: 'non_compliant', requirement_keys: ['bst'] });
   });
 });
