@@ -150,8 +150,10 @@ async function complianceWalks(dialect: string, port: number, key: string, vesse
   const out = [
     [dialect, `fleet compliance walk (${compliance.items} items, ${compliance.pages} pages of 200)`, `${compliance.ms.toFixed(0)} ms`,
       `fleet roster walk (${roster.items} items, ${roster.pages} pages)`, `${roster.ms.toFixed(0)} ms`, `${(compliance.ms / roster.ms).toFixed(2)}x`],
-    [dialect, `compliance matrix of ${vessel.vessel_id} (${Number(vessel.n)} consenting crew)`, `${matrix.toFixed(1)} ms`,
-      'one fleet page of 200', `${page.toFixed(1)} ms`, `${(matrix / page).toFixed(2)}x`],
+    [dialect, `compliance matrix of ${vessel.vessel_id} (${Number(vessel.n)} consenting crew), reused at the same data version`,
+      `${matrix.median.toFixed(1)} ms`, 'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.median / page.median).toFixed(2)}x`],
+    [dialect, 'the same matrix, first call (built: roster, documents, evaluation)', `${matrix.first.toFixed(1)} ms`,
+      'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.first / page.median).toFixed(2)}x`],
   ];
   for (const line of out) process.stderr.write(`  ${line.join('  ')}\n`);
   return out;
@@ -187,7 +189,8 @@ ${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req
 Fleet compliance (issue 20; targets: at most 3x), one client, sequential, on the svc process without the body cache, medians of
 3 walks and of 7 calls: the whole fleet's compliance (\`GET /employers/me/compliance\`, pages of 200, every item evaluated on
 today with its next change) against the roster walk (\`GET /employers/me/fleet\`, pages of 200), and the matrix of the largest
-live vessel against one fleet page of 200.
+live vessel against one fleet page of 200: reused while the data version holds (as the compliance check's evaluations are), and
+its first call after a change, when it is built.
 
 ${table(['store', 'walk or call', 'time', 'compared with', 'time', 'ratio'], walks)}`;
 if (!FILTERED) writeSection('API under load', body);

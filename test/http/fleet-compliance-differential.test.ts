@@ -70,6 +70,8 @@ describeEachWorld('the fleet compliance list and matrix against the single check
         assert.equal(res.status, 200);
         const m = res.json;
         assert.equal(m.on, on);
+        // A second call at the same data version may be answered from the matrix cache: the same answer.
+        assert.deepEqual((await w.api.get(`/api/v2/employers/me/vessels/ves_a/compliance-matrix?on=${on}`, { key })).json, m);
         for (const row of m.rows) {
           const single = (await w.api.request('POST', `/api/v2/employers/me/crew/${row.crew_unique_id}/compliance-checks?vessel_id=ves_a`,
             { key, body: { on } })).json;

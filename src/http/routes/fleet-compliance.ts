@@ -133,7 +133,7 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
     },
     async handle(ctx, { query }, deps) {
       const matrix = await complianceMatrix(deps.db, partnerOf(ctx), {
-        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays,
+        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, reuse: { version: deps.dataVersion, matrices: deps.matrices },
       }, pathParam(ctx, 'vessel_id'), query.on ?? utcDate(deps.clock()));
       ctx.vary('Accept');
       if (ctx.accepts('application/json', 'text/csv') !== 'text/csv') {

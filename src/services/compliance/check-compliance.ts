@@ -63,7 +63,7 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
 /** A number per catalogue array: a reloaded catalogue is a new array, so evaluations with the old one are not reused. */
 const catalogueIds = new WeakMap<object, number>();
 let nextCatalogueId = 0;
-function catalogueId(catalogue: object): number {
+export function catalogueId(catalogue: object): number {
   let id = catalogueIds.get(catalogue);
   if (id === undefined) catalogueIds.set(catalogue, (id = ++nextCatalogueId));
   return id;

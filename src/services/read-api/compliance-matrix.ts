@@ -5,7 +5,10 @@ import type { CrewAssignment } from '../../domain/fleet.ts';
 import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
 import { complianceRosterPage, isFleetVessel, type RosterKey } from '../../store/repositories/compliance-roster-repo.ts';
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { CatalogueCache } from '../compliance/catalogue-cache.ts';
+import { catalogueId } from '../compliance/check-compliance.ts';
+import type { VersionedCache } from '../versioned-cache.ts';
 import { evaluateRoster } from '../compliance/evaluate-roster.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 
@@ -56,21 +59,41 @@ async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): 
   }
 }
 
+/** What the matrix needs besides the store; with `reuse`, matrices are reused while the data version holds. */
+export interface MatrixDeps {
+  catalogue: CatalogueCache;
+  windowDays: number;
+  reuse?: { version: () => Promise<string | null>; matrices: VersionedCache<ComplianceMatrixWire> };
+}
+
 /**
  * `GET …/vessels/{vessel_id}/compliance-matrix`: a vessel of the fleet (else vessel_not_found, 404,
  * the same for another partner's vessel and one that does not exist), one row per consenting crew
  * member evaluated on `on` as the single check would, one column per requirement key of their
- * roles in the order first met.
+ * roles in the order first met. With `deps.reuse`, the data version is read first and a matrix
+ * built at it for the same fleet, partner, vessel, date, window, medical visibility and catalogue
+ * is returned instead: nothing it read can have changed while the version holds.
  */
-export async function complianceMatrix(
-  db: Db, ctx: PartnerContext, deps: { catalogue: CatalogueCache; windowDays: number }, vesselId: string, on: string,
+export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: MatrixDeps, vesselId: string, on: string): Promise<ComplianceMatrixWire> {
+  const version = deps.reuse ? await deps.reuse.version() : null;
+  const fleet = fleetOf(ctx.partner, ctx.mode);
+  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const catalogue = await deps.catalogue.get(db);
+  const build = () => buildMatrix(db, ctx, { catalogue, windowDays: deps.windowDays, medicalVisible }, vesselId, on);
+  if (!deps.reuse) return build();
+  const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
+  return deps.reuse.matrices.obtain(version, key, build);
+}
+
+async function buildMatrix(
+  db: Db, ctx: PartnerContext, o: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean }, vesselId: string, on: string,
 ): Promise<ComplianceMatrixWire> {
   if (!await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
-  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const { medicalVisible } = o;
   const evaluated = await evaluateRoster(db, await consentingCrewOn(db, ctx, vesselId), {
-    catalogue: await deps.catalogue.get(db), on, windowDays: deps.windowDays, medicalVisible, nextChange: false,
+    catalogue: o.catalogue, on, windowDays: o.windowDays, medicalVisible, nextChange: false,
   });
   const columns = new Map<string, MatrixColumnWire>();
   for (const { evaluation } of evaluated) {
