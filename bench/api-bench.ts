@@ -13,6 +13,7 @@ import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { openStore, type Store } from '../src/store/connect.ts';
 import { freshStore, partnerKey, postgresAvailable, seed, storeUrl } from './support/setup.ts';
+import { timeCall, walkList } from './support/walks.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
@@ -71,7 +72,7 @@ async function reusedStore(dialect: 'sqlite' | 'postgres'): Promise<Store | null
   return null;
 }
 
-async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
+async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: string[][]; walks: string[][] }> {
   const url = storeUrl(dialect, DB_NAME);
   const store = await reusedStore(dialect) ?? await seeded(dialect);
   const key = await partnerKey(store, 'gen_ptn_000');
@@ -91,6 +92,10 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
     where c.partner_id = 'gen_ptn_000' and c.category = 'profile' and v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
     order by c.crew_unique_id limit 5000`.execute(store.db);
   const profiles = many.rows.map((r) => `/api/v2/employers/me/crew/${r.crew_unique_id}/profile`);
+  const biggest = await sql<{ vessel_id: string; n: number }>`select a.vessel_id, count(*) as n from assignments a
+    join vessels v on v.vessel_id = a.vessel_id join consents k on k.crew_unique_id = a.crew_unique_id and k.partner_id = 'gen_ptn_000'
+    and k.category = 'compliance' where v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
+    group by a.vessel_id order by count(*) desc, a.vessel_id limit 1`.execute(store.db);
   await store.close();
   process.stderr.write(`${dialect}: fleet of ${fleetSize.rows[0]!.n} crew entries; crew ${id}\n`);
   const cases: Case[] = [
@@ -102,6 +107,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
     { name: 'compliance check', method: 'POST', path: `/api/v2/employers/me/crew/${id}/compliance-checks`, body: '{}' },
   ];
   const rows: string[][] = [];
+  const walks: string[][] = [];
   const svc = await startChild(['svc', url], undefined, SVC_NODE_ARGS);
   const uncached = await startChild(['svc', url, 'uncached'], undefined, SVC_NODE_ARGS);
   try {
@@ -121,17 +127,50 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<string[][]> {
       process.stderr.write(`  ${line.join('  ')}\n`);
       rows.push(line);
     }
+    if (CASE_FILTER.length === 0 || CASE_FILTER.some((f) => 'fleet compliance walk'.includes(f))) {
+      walks.push(...await complianceWalks(dialect, uncached.port, key, biggest.rows[0]!));
+    }
   } finally {
     await svc.stop();
     await uncached.stop();
   }
-  return rows;
+  return { rows, walks };
+}
+
+/**
+ * Issue 20's ratios, on the server without the body cache (each page built, as on a first walk):
+ * the fleet's compliance walked against the roster walk, and the matrix of the largest vessel
+ * against one fleet page.
+ */
+async function complianceWalks(dialect: string, port: number, key: string, vessel: { vessel_id: string; n: number }): Promise<string[][]> {
+  const roster = await walkList(port, key, '/api/v2/employers/me/fleet?limit=200');
+  const compliance = await walkList(port, key, '/api/v2/employers/me/compliance?limit=200');
+  const page = await timeCall(port, key, '/api/v2/employers/me/fleet?limit=200');
+  const matrix = await timeCall(port, key, `/api/v2/employers/me/vessels/${vessel.vessel_id}/compliance-matrix`);
+  const out = [
+    [dialect, `fleet compliance walk (${compliance.items} items, ${compliance.pages} pages of 200)`, `${compliance.ms.toFixed(0)} ms`,
+      `fleet roster walk (${roster.items} items, ${roster.pages} pages)`, `${roster.ms.toFixed(0)} ms`, `${(compliance.ms / roster.ms).toFixed(2)}x`],
+    [dialect, `compliance matrix of ${vessel.vessel_id} (${Number(vessel.n)} consenting crew), reused at the same data version`,
+      `${matrix.median.toFixed(1)} ms`, 'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.median / page.median).toFixed(2)}x`],
+    [dialect, 'the same matrix, first call (built: roster, documents, evaluation)', `${matrix.first.toFixed(1)} ms`,
+      'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.first / page.median).toFixed(2)}x`],
+  ];
+  for (const line of out) process.stderr.write(`  ${line.join('  ')}\n`);
+  return out;
 }
 
 const loadAtStart = loadavg()[0]!.toFixed(1);
-const rows = STORES.includes('sqlite') ? await runDialect('sqlite') : [];
-if (STORES.includes('postgres') && await postgresAvailable()) rows.push(...(await runDialect('postgres')));
-else if (STORES.includes('postgres')) process.stderr.write('Postgres does not answer: its half is skipped\n');
+const rows: string[][] = [];
+const walks: string[][] = [];
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  if (!STORES.includes(dialect) || (dialect === 'postgres' && !await postgresAvailable())) continue;
+  const figures = await runDialect(dialect);
+  rows.push(...figures.rows);
+  walks.push(...figures.walks);
+}
+if (STORES.includes('postgres') && !await postgresAvailable()) {
+  process.stderr.write('Postgres does not answer: its half is skipped\n');
+}
 
 const body = `Command: \`BENCH_SECONDS=${DURATION} npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in
 the parent process, each server in its own process; \`BENCH_API_DB\`, \`BENCH_API_CASES\`, \`BENCH_API_STORES\`, \`BENCH_API_REUSE\` and
@@ -145,6 +184,14 @@ read for each call); the compliance check (a POST) is never an answer from a cac
 answer are reused while the data version holds, its links are signed and its body built on every call; the rotating profile case
 is served by a second svc process without the body cache.
 
-${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare', 'non-2xx'], rows)}`;
+${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare', 'non-2xx'], rows)}
+
+Fleet compliance (issue 20; targets: at most 3x), one client, sequential, on the svc process without the body cache, medians of
+3 walks and of 7 calls: the whole fleet's compliance (\`GET /employers/me/compliance\`, pages of 200, every item evaluated on
+today with its next change) against the roster walk (\`GET /employers/me/fleet\`, pages of 200), and the matrix of the largest
+live vessel against one fleet page of 200: reused while the data version holds (as the compliance check's evaluations are), and
+its first call after a change, when it is built.
+
+${table(['store', 'walk or call', 'time', 'compared with', 'time', 'ratio'], walks)}`;
 if (!FILTERED) writeSection('API under load', body);
 console.log(body);

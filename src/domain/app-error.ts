@@ -14,6 +14,7 @@ const ERRORS = {
   crew_not_found: { status: 404 },
   document_not_found: { status: 404 },
   photo_not_found: { status: 404 },
+  vessel_not_found: { status: 404 },
   partner_not_found: { status: 404 },
   key_not_found: { status: 404 },
   not_found: { status: 404 },

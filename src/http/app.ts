@@ -37,6 +37,8 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
     evaluations: new VersionedCache({ maxEntries: 1_000 }),
     crewAccess: new VersionedCache({ maxEntries: 5_000 }),
+    // Sized by cells: a 550-crew vessel's matrix is about 7,000 of them.
+    matrices: new VersionedCache({ maxEntries: 200, sizeOf: (m) => 64 * (1 + m.rows.length * (1 + m.columns.length)) }),
   };
 }
 

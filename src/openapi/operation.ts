@@ -61,6 +61,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   crew_unique_id: 'the crew member, as in the fleet list or the crew lookup',
   document_id: 'a document_id from the documents list',
   partner_id: 'the partner',
+  vessel_id: 'one of your vessels, as in the vessels list',
   key_id: 'the key to revoke or delete',
   token: 'the token from download_url',
   file: 'e.g. `swagger-ui-bundle.js`, as the page names it',

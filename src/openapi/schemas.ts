@@ -6,6 +6,7 @@ import {
   REVIEW_STATUSES, VERIFICATION_STATUSES, WEBHOOK_ENDPOINT_STATUSES,
 } from '../domain/vocabulary.ts';
 import { registrationFields, SECRET_MAX, SECRET_MIN } from '../domain/webhook-registration.ts';
+import { complianceSchemas, complianceSummary } from './compliance-schemas.ts';
 import { ERROR_CODES } from './errors.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
@@ -158,14 +159,12 @@ const resources: Record<string, JsonObject> = {
     vessel_id: nullable(str),
     position_name: nullable(str),
     as_of: dateTime,
+    on: { ...date, description: 'the date evaluated: the request\'s `on`, else today; for a fallback, the day the result was stored' },
     overall_status: { enum: [...OVERALL_STATUSES] },
     compliance_source: { enum: [...COMPLIANCE_SOURCES] },
-    summary: object({
-      total: { type: 'integer', minimum: 0 }, met: { type: 'integer', minimum: 0 }, expiring: { type: 'integer', minimum: 0 },
-      expired: { type: 'integer', minimum: 0 }, missing: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 },
-    }),
+    summary: complianceSummary,
     requirements: { type: 'array', items: ref('RequirementRow') },
-  }),
+  }, ['crew_unique_id', 'vessel_id', 'position_name', 'as_of', 'on', 'overall_status', 'compliance_source', 'summary', 'requirements']),
   // The rules registration applies (src/domain/webhook-registration.ts); the URL policy itself is in the descriptions.
   WebhookEndpointRequest: objectSchema(registrationFields(() => null)),
   WebhookEndpoint: object({
@@ -211,4 +210,4 @@ const errors: Record<string, JsonObject> = {
   ValidationError: object({ detail: { type: 'array', items: ref('ValidationIssue'), minItems: 1 } }),
 };
 
-export const schemas: Record<string, JsonObject> = { ...resources, ...errors };
+export const schemas: Record<string, JsonObject> = { ...resources, ...complianceSchemas, ...errors };

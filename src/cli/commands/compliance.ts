@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
 import { checkAnyAssignment } from '../../services/compliance/check-compliance.ts';
+import { forecastCommand } from './compliance-forecast.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
 function table(rows: string[][]): string {
@@ -51,5 +52,6 @@ export function complianceCommand(deps: CliDeps): Command {
       });
     });
 
+  compliance.addCommand(forecastCommand(deps));
   return compliance;
 }

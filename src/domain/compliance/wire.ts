@@ -12,6 +12,8 @@ export interface WireOptions {
   medicalVisible: boolean;
   /** The service-hosted file link of a document, or null when the key may not download. */
   downloadPath: (documentId: string) => string | null;
+  /** YYYY-MM-DD the documents were evaluated on; shown as `on` when given. */
+  on?: string;
 }
 
 export interface SatisfyingDocumentWire {
@@ -50,6 +52,8 @@ export interface ComplianceCheckWire {
   vessel_id: string | null;
   position_name: string | null;
   as_of: string;
+  /** The date evaluated: today, or the check's `on` (docs/compliance.md). */
+  on?: string;
   overall_status: OverallStatus;
   compliance_source: WireOptions['source'];
   summary: ComplianceSummary;
@@ -106,6 +110,7 @@ export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): Compl
     vessel_id: e.vesselId,
     position_name: e.positionName,
     as_of: wireTime(o.asOf),
+    ...(o.on !== undefined ? { on: o.on } : {}),
     overall_status: e.overallStatus,
     compliance_source: o.source,
     // The summary's counts are the wire's, name for name (total and one per row status).

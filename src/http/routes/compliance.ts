@@ -1,6 +1,10 @@
+import { onDate, onDateIssue } from '../../domain/compliance/on-date.ts';
+import { FORECAST_HORIZON_DAYS } from '../../domain/compliance/status-forecast.ts';
+import { utcDate } from '../../domain/document.ts';
 import { str } from '../../domain/fields.ts';
 import { runComplianceCheck } from '../../services/read-api/compliance.ts';
 import { route, routeModule } from '../route.ts';
+import { throwValidation } from '../validation/issues.ts';
 import { baseUrl, partnerOf, pathParam } from '../request-context.ts';
 
 /** The compliance check of one crew member, with the stored-result fallback. */
@@ -16,7 +20,11 @@ export const complianceRoutes = routeModule('compliance', [
         description: 'picks the vessel when the crew member is on more than one of your vessels',
       },
     },
-    body: { fields: {}, schema: 'EmptyBody', description: 'exactly {}: the check takes no fields' },
+    body: {
+      fields: { on: { parse: onDate, description: `the date to evaluate on, today to today + ${FORECAST_HORIZON_DAYS} days (UTC); default today` } },
+      schema: 'ComplianceCheckRequest',
+      description: '`{}` checks today; `{"on": "YYYY-MM-DD"}` checks the documents held now as they will stand on that date',
+    },
     doc: {
       operationId: 'checkCrewCompliance',
       tags: ['compliance'],
@@ -26,13 +34,18 @@ export const complianceRoutes = routeModule('compliance', [
         + 'recent stored result is returned with `compliance_source: serviceCompliance_fallback` and its own `as_of`, and with none stored the '
         + 'answer is 503 `compliance_unavailable`. Without `crew:medical:read`, medical rows keep their status but show no documents and no expiry. '
         + '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes, null without '
-        + '`crew:documents:download` or documents consent.',
+        + '`crew:documents:download` or documents consent. With `on`, the documents held now are evaluated as they will stand on that '
+        + 'date (no renewal assumed): statuses, `days_until_expiry` and the expiring window count from `on`, which the answer echoes; '
+        + 'the stored-result fallback applies to today only (docs/compliance.md).',
       responses: { 200: { description: 'The compliance check result', schema: 'ComplianceCheck' } },
       errors: { 403: ['consent_required'], 404: ['crew_not_found'], 503: ['compliance_unavailable'] },
     },
-    async handle(ctx, { query }, deps) {
+    async handle(ctx, { query, body }, deps) {
+      const issue = onDateIssue(['body', 'on'], body.on, utcDate(deps.clock()));
+      if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
-      ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), query.vessel_id, {
+      const target = { ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}), ...(body.on !== undefined ? { on: body.on } : {}) };
+      ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), target, {
         clock: deps.clock,
         catalogue: deps.catalogue,
         windowDays: deps.config.complianceWindowDays,

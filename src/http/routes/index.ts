@@ -9,6 +9,7 @@ import { docsRoutes } from './docs.ts';
 import { documentsRoutes } from './documents.ts';
 import { eventsRoutes } from './events.ts';
 import { filesRoutes } from './files.ts';
+import { fleetComplianceRoutes } from './fleet-compliance.ts';
 import { fleetRoutes } from './fleet.ts';
 import { healthRoutes } from './health.ts';
 import { openapiRoutes } from './openapi.ts';
@@ -31,6 +32,7 @@ export const routeModules: readonly RouteModule[] = [
   crewRoutes,
   documentsRoutes,
   complianceRoutes,
+  fleetComplianceRoutes,
   eventsRoutes,
   filesRoutes,
   adminKeysRoutes,

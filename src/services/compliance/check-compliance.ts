@@ -63,7 +63,7 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
 /** A number per catalogue array: a reloaded catalogue is a new array, so evaluations with the old one are not reused. */
 const catalogueIds = new WeakMap<object, number>();
 let nextCatalogueId = 0;
-function catalogueId(catalogue: object): number {
+export function catalogueId(catalogue: object): number {
   let id = catalogueIds.get(catalogue);
   if (id === undefined) catalogueIds.set(catalogue, (id = ++nextCatalogueId));
   return id;
@@ -75,10 +75,9 @@ function catalogueId(catalogue: object): number {
  * returned instead: the documents and catalogue cannot have changed while the version holds, so it
  * is the evaluation this call would make.
  */
-async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment): Promise<LiveEvaluation> {
+async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment, today: string): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
-  const today = utcDate(deps.clock());
   const catalogue = await deps.catalogue.get(db);
   const evaluate = async (): Promise<LiveEvaluation> => {
     const documents = await listListableDocuments(db, [crewUniqueId], true);
@@ -107,17 +106,23 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Evaluates live under the deadline and stores the result (through `deps.results`); when the evaluator fails or times out,
- * returns the latest stored result flagged as the fallback, or compliance_unavailable (503).
+ * Evaluates live under the deadline, on `on` (YYYY-MM-DD) or today, and stores a result of today
+ * (through `deps.results`); when the evaluator fails or times out, returns the latest stored result
+ * flagged as the fallback, or compliance_unavailable (503). A stored result stands for today only:
+ * a check on another date has no fallback, and its result is not stored.
  */
-export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment): Promise<ComplianceOutcome> {
+export async function checkCompliance(
+  db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, on?: string,
+): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
   const results = deps.results ?? storedResults(db);
+  const today = utcDate(deps.clock());
+  const isToday = on === undefined || on === today;
   let live: LiveEvaluation;
   try {
-    live = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment), deps.deadlineMs);
+    live = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, on ?? today), deps.deadlineMs);
   } catch (cause) {
-    const stored = await results.latest(crewUniqueId, vesselId);
+    const stored = isToday ? await results.latest(crewUniqueId, vesselId) : undefined;
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
     throw new AppError('compliance_unavailable', 'the compliance evaluator is unavailable and no earlier result is stored; retry shortly', {
       headers: { 'Retry-After': '30' },
@@ -125,7 +130,7 @@ export async function checkCompliance(db: Db, deps: ComplianceDeps, crewUniqueId
     });
   }
   const asOf = deps.clock().toISOString();
-  await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
+  if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
   return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents };
 }
 

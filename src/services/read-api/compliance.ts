@@ -1,4 +1,5 @@
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
+import { utcDate } from '../../domain/document.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
@@ -43,18 +44,20 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>>
  * version read.
  */
 export async function runComplianceCheck(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, vesselId: string | undefined, deps: CheckDeps, links: LinkOptions,
+  db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
   const { reuse, ...check } = deps;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
   const evaluating: ComplianceDeps = reuse ? { ...check, reuse: { version, cache: reuse.evaluations } } : check;
-  const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
+  const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;
   return toComplianceWire(outcome.evaluation, {
     asOf: outcome.asOf,
+    // A fallback is an evaluation of the day it was stored on.
+    on: outcome.source === 'live_evaluator' ? target.on ?? utcDate(deps.clock()) : outcome.asOf.slice(0, 10),
     crewUniqueId,
     source: outcome.source,
     medicalVisible: ctx.scopes.has('crew:medical:read'),

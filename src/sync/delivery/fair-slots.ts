@@ -1,13 +1,15 @@
 /**
  * The run's delivery slots (requests in flight at once), shared fairly between endpoints: each
  * holds at most `perLane`, and a freed slot goes to the waiting endpoint with the fewest in flight
- * (the longest waiting among equals). An endpoint that hangs thus holds its share and no more, and
- * a healthy endpoint never waits behind another's queue.
+ * (the longest waiting among equals). An endpoint whose last attempt failed (`setFailing`) holds
+ * at most one slot and is served after every endpoint that is not failing: endpoints that hang
+ * cannot keep a healthy one waiting for more than one timeout, however many of them there are.
  */
 export class FairSlots {
   readonly #perLane: number;
   #free: number;
   readonly #inFlight = new Map<string, number>();
+  readonly #failing = new Set<string>();
   #waiting: Array<{ lane: string; grant: () => void }> = [];
 
   constructor(total: number, perLane: number) {
@@ -21,6 +23,17 @@ export class FairSlots {
       this.#waiting.push({ lane, grant: () => resolve(this.#releaser(lane)) });
       this.#dispatch();
     });
+  }
+
+  /** Marks `lane` failing (its last attempt failed) or not; takes effect at the next free slot. */
+  setFailing(lane: string, failing: boolean): void {
+    if (failing) this.#failing.add(lane);
+    else this.#failing.delete(lane);
+  }
+
+  /** Lower is served first: endpoints not failing, then the fewest in flight. */
+  #rank(lane: string): number {
+    return (this.#failing.has(lane) ? this.#perLane + 1 : 0) + (this.#inFlight.get(lane) ?? 0);
   }
 
   #releaser(lane: string): () => void {
@@ -37,10 +50,16 @@ export class FairSlots {
   #dispatch(): void {
     while (this.#free > 0) {
       let best = -1;
+      let bestRank = Infinity;
       for (let i = 0; i < this.#waiting.length; i++) {
-        const n = this.#inFlight.get(this.#waiting[i]!.lane) ?? 0;
-        if (n >= this.#perLane) continue;
-        if (best < 0 || n < (this.#inFlight.get(this.#waiting[best]!.lane) ?? 0)) best = i;
+        const lane = this.#waiting[i]!.lane;
+        const inFlight = this.#inFlight.get(lane) ?? 0;
+        if (inFlight >= (this.#failing.has(lane) ? 1 : this.#perLane)) continue;
+        const rank = this.#rank(lane);
+        if (rank < bestRank) {
+          best = i;
+          bestRank = rank;
+        }
       }
       if (best < 0) return;
       const [next] = this.#waiting.splice(best, 1);

@@ -71,6 +71,7 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
       stopReason,
       noteAttempt(failed) {
         failuresInRow = failed ? failuresInRow + 1 : 0;
+        ctx.slots.setFailing(partnerId, failed);
         if (failuresInRow >= deps.breakerFailures && !breakerOpen) {
           breakerOpen = true;
           ctx.sink.breakerOpened(partnerId);

@@ -1,0 +1,52 @@
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
+import { nextStatusChange, type StatusChange } from '../../domain/compliance/status-forecast.ts';
+import type { CrewDocument } from '../../domain/document.ts';
+import type { CrewAssignment } from '../../domain/fleet.ts';
+import type { Db } from '../../store/database.ts';
+import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+
+/** One assignment evaluated on a date, with the first change the calendar brings after it. */
+export interface RosterEvaluation {
+  assignment: CrewAssignment;
+  evaluation: ComplianceEvaluation;
+  nextChange: StatusChange | null;
+}
+
+/** How a roster is evaluated: the catalogue, the date and window, and what the reader may see. */
+export interface RosterOptions {
+  catalogue: readonly RequirementDefinition[];
+  on: string;
+  windowDays: number;
+  /** Without it, medical rows are held at their status on `on` when the next change is worked out. */
+  medicalVisible: boolean;
+  nextChange: boolean;
+}
+
+/**
+ * Evaluates each assignment as the single compliance check would on `options.on` (the same
+ * evaluator and documents: every listable document, medical included), reading the documents of
+ * all the assignments' crew in one query.
+ */
+export async function evaluateRoster(db: Db, assignments: readonly CrewAssignment[], options: RosterOptions): Promise<RosterEvaluation[]> {
+  const crewIds = [...new Set(assignments.map((a) => a.assignment.crewUniqueId))];
+  const byCrew = new Map<string, CrewDocument[]>();
+  for (const d of await listListableDocuments(db, crewIds, true)) {
+    let list = byCrew.get(d.crewUniqueId);
+    if (!list) byCrew.set(d.crewUniqueId, (list = []));
+    list.push(d);
+  }
+  const hidden = options.medicalVisible ? undefined : (r: { group: string }) => r.group === 'medical';
+  return assignments.map((a) => {
+    const documents = byCrew.get(a.assignment.crewUniqueId) ?? [];
+    const evaluateOn = (today: string) => evaluateCompliance({
+      role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel,
+      catalogue: options.catalogue, documents, today, windowDays: options.windowDays,
+    });
+    const evaluation = evaluateOn(options.on);
+    const nextChange = options.nextChange
+      ? nextStatusChange(evaluateOn, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) }, evaluation)
+      : null;
+    return { assignment: a, evaluation, nextChange };
+  });
+}

@@ -1,0 +1,133 @@
+import { stringify } from 'csv-stringify/sync';
+import { AppError } from '../../domain/app-error.ts';
+import type { OverallStatus, RequirementRow, RequirementStatus } from '../../domain/compliance/index.ts';
+import type { CrewAssignment } from '../../domain/fleet.ts';
+import { fleetOf } from '../../domain/partner.ts';
+import type { Db } from '../../store/database.ts';
+import { complianceRosterPage, isFleetVessel, type RosterKey } from '../../store/repositories/compliance-roster-repo.ts';
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import type { CatalogueCache } from '../compliance/catalogue-cache.ts';
+import { catalogueId } from '../compliance/check-compliance.ts';
+import type { VersionedCache } from '../plumbing/versioned-cache.ts';
+import { evaluateRoster } from '../compliance/evaluate-roster.ts';
+import type { PartnerContext } from '../visibility/partner-context.ts';
+
+export interface MatrixColumnWire {
+  key: string;
+  title: string;
+  group: string;
+}
+
+/** A requirement's status and expiry on the date; null where the crew member's role lacks it. */
+export interface MatrixCellWire {
+  status: RequirementStatus;
+  expiry_date: string | null;
+}
+
+export interface MatrixRowWire {
+  crew_unique_id: string;
+  position_name: string | null;
+  overall_status: OverallStatus;
+  /** One per column, in column order. */
+  cells: (MatrixCellWire | null)[];
+}
+
+export interface ComplianceMatrixWire {
+  vessel_id: string;
+  on: string;
+  columns: MatrixColumnWire[];
+  rows: MatrixRowWire[];
+}
+
+// As in the single check (docs/decisions.md §6): a medical row keeps its status, not its expiry.
+function cellOf(r: RequirementRow, medicalVisible: boolean): MatrixCellWire {
+  return { status: r.status, expiry_date: !medicalVisible && r.group === 'medical' ? null : r.expiryDate };
+}
+
+const PAGE = 500;
+
+/** Every on-fleet assignment on the vessel of crew who give the partner compliance consent. */
+async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): Promise<CrewAssignment[]> {
+  const out: CrewAssignment[] = [];
+  let after: RosterKey | null = null;
+  for (;;) {
+    const rows = await complianceRosterPage(db, fleetOf(ctx.partner, ctx.mode), ctx.partner.partnerId, { vesselId, after, limit: PAGE });
+    out.push(...rows);
+    const last = rows.at(-1);
+    if (rows.length < PAGE || !last) return out;
+    after = { vesselId, crewUniqueId: last.assignment.crewUniqueId };
+  }
+}
+
+/** What the matrix needs besides the store; with `reuse`, matrices are reused while the data version holds. */
+export interface MatrixDeps {
+  catalogue: CatalogueCache;
+  windowDays: number;
+  reuse?: { version: () => Promise<string | null>; matrices: VersionedCache<ComplianceMatrixWire> };
+}
+
+/**
+ * `GET …/vessels/{vessel_id}/compliance-matrix`: a vessel of the fleet (else vessel_not_found, 404,
+ * the same for another partner's vessel and one that does not exist), one row per consenting crew
+ * member evaluated on `on` as the single check would, one column per requirement key of their
+ * roles in the order first met. With `deps.reuse`, the data version is read first and a matrix
+ * built at it for the same fleet, partner, vessel, date, window, medical visibility and catalogue
+ * is returned instead: nothing it read can have changed while the version holds.
+ */
+export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: MatrixDeps, vesselId: string, on: string): Promise<ComplianceMatrixWire> {
+  const version = deps.reuse ? await deps.reuse.version() : null;
+  const fleet = fleetOf(ctx.partner, ctx.mode);
+  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const catalogue = await deps.catalogue.get(db);
+  const build = () => buildMatrix(db, ctx, { catalogue, windowDays: deps.windowDays, medicalVisible }, vesselId, on);
+  if (!deps.reuse) return build();
+  const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
+  return deps.reuse.matrices.obtain(version, key, build);
+}
+
+async function buildMatrix(
+  db: Db, ctx: PartnerContext, o: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean }, vesselId: string, on: string,
+): Promise<ComplianceMatrixWire> {
+  if (!await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
+    throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
+  }
+  const { medicalVisible } = o;
+  const evaluated = await evaluateRoster(db, await consentingCrewOn(db, ctx, vesselId), {
+    catalogue: o.catalogue, on, windowDays: o.windowDays, medicalVisible, nextChange: false,
+  });
+  const columns = new Map<string, MatrixColumnWire>();
+  for (const { evaluation } of evaluated) {
+    for (const r of evaluation.requirements) if (!columns.has(r.key)) columns.set(r.key, { key: r.key, title: r.title, group: r.group });
+  }
+  const keys = [...columns.keys()];
+  return {
+    vessel_id: vesselId,
+    on,
+    columns: [...columns.values()],
+    rows: evaluated.map(({ assignment, evaluation }) => {
+      const byKey = new Map(evaluation.requirements.map((r) => [r.key, r]));
+      return {
+        crew_unique_id: assignment.assignment.crewUniqueId,
+        position_name: assignment.assignment.positionName,
+        overall_status: evaluation.overallStatus,
+        cells: keys.map((k) => {
+          const r = byKey.get(k);
+          return r ? cellOf(r, medicalVisible) : null;
+        }),
+      };
+    }),
+  };
+}
+
+/**
+ * The matrix as CSV (RFC 4180: CRLF line ends, fields quoted when they need it): a header row,
+ * then one row per crew member; each requirement has a `<key> status` and a `<key> expiry_date`
+ * column, both empty where the role lacks it. Null is an empty field.
+ */
+export function matrixCsv(m: ComplianceMatrixWire): string {
+  const header = ['crew_unique_id', 'position_name', 'overall_status', ...m.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`])];
+  const rows = m.rows.map((r) => [
+    r.crew_unique_id, r.position_name ?? '', r.overall_status, ...r.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
+  ]);
+  return stringify([header, ...rows], { record_delimiter: 'windows' });
+}
