@@ -20,13 +20,18 @@ import { dropStore, freshStore, postgresAvailable } from './support/setup.ts';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const PARTNERS = 10;
 const NOW = new Date().toISOString();
-const SECRET = 'whsec_bench-secret-0123456789abcdef';
+// Serves both signature schemes, so each delivery carries both (as a newly registered endpoint's do).
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const config = loadConfig(process.env, { allowInsecureWebhooks: true });
 
 function bodyOf(eventId: string, partnerId: string, i: number): string {
   return JSON.stringify({ schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: NOW, partner_id: partnerId,
     data: { crew_unique_id: `crew_${i}`, verification_status: 'verified', background_check_status: 'clear' } });
 }
+
+const BARE_ENDPOINT = {
+  endpointId: 'whe_bare', partnerId: 'ptn_bare', url: '', subscribedEvents: [], secret: SECRET, status: 'active' as const, createdAt: NOW, updatedAt: NOW,
+};
 
 /** The reference: sign and POST the same number of bodies at the same concurrency, storing nothing. */
 async function bare(receiverUrl: string): Promise<number> {
@@ -35,7 +40,7 @@ async function bare(receiverUrl: string): Promise<number> {
   await Promise.all(Array.from({ length: EVENTS }, (_, i) => overall(async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = bodyOf(eventId, 'ptn_bare', i);
-    const headers = deliveryHeaders({ eventId, eventType: 'crew.status.changed' }, SECRET, Math.floor(Date.now() / 1000), body);
+    const headers = deliveryHeaders(BARE_ENDPOINT, { eventId, eventType: 'crew.status.changed' }, new Date(), Math.floor(Date.now() / 1000), body);
     const res = await fetch(receiverUrl, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(config.webhookTimeoutMs) });
     await res.text();
   })));

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import pRetry, { AbortError } from 'p-retry';
-import { signingSecret, type OutboxEvent, type WebhookEndpoint } from '../domain/webhooks.ts';
+import type { OutboxEvent, WebhookEndpoint } from '../domain/webhooks.ts';
 import { groupCommit } from '../services/plumbing/group-commit.ts';
 import type { Database } from '../store/database.ts';
 import { dialectOf } from '../store/dialect-of.ts';
@@ -139,7 +139,7 @@ async function attemptClaimed(
         // Re-signed at every attempt: a fresh timestamp, the same event id and body. The timestamp is
         // the real time (a receiver compares it with its clock), whatever the business clock says.
         const signedAt = Math.floor(deps.wallClock().getTime() / 1000);
-        const headers = deliveryHeaders(event, signingSecret(endpoint, at), signedAt, event.body);
+        const headers = deliveryHeaders(endpoint, event, at, signedAt, event.body);
         return { at, result: await sendAttempt(endpoint.url, headers, event.body, deps) };
       });
     } catch (err) {
