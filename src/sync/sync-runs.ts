@@ -4,7 +4,14 @@ import { syncRunOutcome } from '../domain/sync-run.ts';
 import type { SyncRunKind } from '../domain/vocabulary.ts';
 import type { Database } from '../store/database.ts';
 import { finishSyncRun, insertSyncRun } from '../store/repositories/sync-runs-repo.ts';
-import type { SyncSummary } from './run-sync.ts';
+import type { PartnerTally } from './delivery-deps.ts';
+
+/** What a run reports that its record needs (run-sync.ts's SyncSummary has it). */
+export interface RunCounts {
+  created: Map<string, number>;
+  stopped: boolean;
+  delivery: { totals: PartnerTally; errors: readonly unknown[] } | null;
+}
 
 /**
  * Runs one (not dry) sync run recorded in `sync_runs`: `running` from its start, then its counts
@@ -12,11 +19,11 @@ import type { SyncSummary } from './run-sync.ts';
  * them with its own, also for a run under SVC_NOW. A store that refuses the record fails the run,
  * as it would fail the run's own writes.
  */
-export async function recordedSyncRun(
-  db: Kysely<Database>, run: { runId: string; kind: SyncRunKind; wallClock: Clock }, body: () => Promise<SyncSummary>,
-): Promise<SyncSummary> {
+export async function recordedSyncRun<S extends RunCounts>(
+  db: Kysely<Database>, run: { runId: string; kind: SyncRunKind; wallClock: Clock }, body: () => Promise<S>,
+): Promise<S> {
   await insertSyncRun(db, { runId: run.runId, kind: run.kind, startedAt: run.wallClock().toISOString() });
-  let summary: SyncSummary;
+  let summary: S;
   try {
     summary = await body();
   } catch (err) {
