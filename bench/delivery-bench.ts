@@ -26,6 +26,10 @@ const config = loadConfig(process.env, { allowInsecureWebhooks: true });
 
 const bodyOf = (eventId: string, partnerId: string, i: number) => benchBody(eventId, partnerId, i, NOW);
 
+const BARE_ENDPOINT = {
+  endpointId: 'whe_bare', partnerId: 'ptn_bare', url: '', subscribedEvents: [], secret: SECRET, status: 'active' as const, createdAt: NOW, updatedAt: NOW,
+};
+
 /** The reference: sign and POST the same number of bodies at the same concurrency, storing nothing. */
 async function bare(receiverUrl: string): Promise<number> {
   const overall = pLimit(Math.min(config.webhookConcurrency, PARTNERS * config.webhookConcurrencyPerEndpoint));
@@ -33,7 +37,7 @@ async function bare(receiverUrl: string): Promise<number> {
   await Promise.all(Array.from({ length: EVENTS }, (_, i) => overall(async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = bodyOf(eventId, 'ptn_bare', i);
-    const headers = deliveryHeaders({ eventId, eventType: 'crew.status.changed' }, SECRET, Math.floor(Date.now() / 1000), body);
+    const headers = deliveryHeaders(BARE_ENDPOINT, { eventId, eventType: 'crew.status.changed' }, new Date(), Math.floor(Date.now() / 1000), body);
     const res = await fetch(receiverUrl, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(config.webhookTimeoutMs) });
     await res.text();
   })));

@@ -5,7 +5,8 @@ import {
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 
-export const BENCH_SECRET = 'whsec_bench-secret-0123456789abcdef';
+/** Serves both signature schemes, so each delivery carries both (as a newly registered endpoint's do). */
+export const BENCH_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 /** Crew the benchmark events are about, on every bench partner's fleet with every consent: the access rule lets all through. */
 export const BENCH_CREW = 100;
 

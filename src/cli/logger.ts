@@ -1,16 +1,28 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
 import type { Config } from '../config/config.ts';
 import type { CliDeps } from './context.ts';
+import { requestLine, type RequestEntry } from './request-line.ts';
 
 /**
- * The server's logger on the command's standard output: readable pino-pretty lines when
- * SVC_LOG_FORMAT is `pretty`, or `auto` (the default) and standard output is a terminal; one JSON
- * object per line otherwise (files, pipes, log collectors).
+ * The server's logger on the command's standard output: readable lines when SVC_LOG_FORMAT is
+ * `pretty`, or `auto` (the default) and standard output is a terminal, one JSON object per line
+ * otherwise (files, pipes, log collectors). Readable means one line per request (request-line.ts)
+ * and pino-pretty for the rest.
  */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, stdout: CliDeps['stdout']): Logger {
   const options = { level: config.logLevel, base: { service: 'svc' } };
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && stdout.isTTY === true);
   if (!pretty) return pino(options, stdout);
-  return pino(options, PinoPretty({ destination: stdout, colorize: stdout.isTTY === true, sync: true, ignore: 'pid,hostname' }));
+  const colour = stdout.isTTY === true;
+  const others = PinoPretty({ destination: stdout, colorize: colour, sync: true, ignore: 'pid,hostname,service' });
+  // pino hands each entry over as one JSON line: request entries get their one-line form here.
+  const destination: DestinationStream = {
+    write(line: string) {
+      const entry = JSON.parse(line) as RequestEntry;
+      if (entry.msg === 'request') stdout.write(requestLine(entry, colour));
+      else others.write(line);
+    },
+  };
+  return pino(options, destination);
 }

@@ -46,6 +46,10 @@ export interface Config {
   readonly now: string | undefined;
   /** Days the events feed lists an event; `svc sync` deletes delivered and dead events older than this. */
   readonly eventRetentionDays: number;
+  /** `svc serve`: the port of the Prometheus listener (GET /metrics); unset: no metrics listener. */
+  readonly metricsPort: number | undefined;
+  /** `svc serve`: the address the metrics listener binds. */
+  readonly metricsHost: string;
 }
 
 const ConfigStruct = object({
@@ -74,6 +78,8 @@ const ConfigStruct = object({
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
   now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
   eventRetentionDays: defaulted(max(min(integer(), 1), 3650), 30),
+  metricsPort: optional(max(min(integer(), 0), 65535)),
+  metricsHost: defaulted(string(), '127.0.0.1'),
 });
 
 /** Environment variables read by the service, and the setting each one feeds. */
@@ -102,12 +108,14 @@ export const ENV_VARS = {
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
   SVC_NOW: 'now',
   SVC_EVENT_RETENTION_DAYS: 'eventRetentionDays',
+  SVC_METRICS_PORT: 'metricsPort',
+  SVC_METRICS_HOST: 'metricsHost',
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs', 'metricsPort',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
 

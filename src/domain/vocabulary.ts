@@ -126,5 +126,17 @@ export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
 export const EVENTS_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satisfies QueryBound;
 
 /** How `svc serve` writes its log: `auto` is readable lines on a terminal, JSON lines otherwise. */
+/**
+ * How a recorded `svc sync` run ended (docs/operations.md): `running` until it does; `ok`;
+ * `delivery_failures` when it finished but dead-lettered events or recorded delivery errors;
+ * `stopped` by a signal; `error` when it ended on an unexpected error.
+ */
+export const SYNC_RUN_OUTCOMES = ['running', 'ok', 'delivery_failures', 'stopped', 'error'] as const;
+export type SyncRunOutcome = (typeof SYNC_RUN_OUTCOMES)[number];
+
+/** A leased run (`svc sync`) or one that only delivers (`svc sync --deliver-only`). */
+export const SYNC_RUN_KINDS = ['sync', 'deliver_only'] as const;
+export type SyncRunKind = (typeof SYNC_RUN_KINDS)[number];
+
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];

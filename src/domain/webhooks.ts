@@ -24,6 +24,34 @@ export function signingSecret(e: WebhookEndpoint, at: Date): string {
   return e.nextSecret && e.nextSecretFrom && Date.parse(e.nextSecretFrom) <= at.getTime() ? e.nextSecret : e.secret;
 }
 
+const STANDARD_PREFIX = 'whsec_';
+/** Canonical standard base64 (padded), as every Standard Webhooks library decodes it. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Whether one secret serves both signature schemes: the contract's (HMAC keyed with the whole
+ * string) and Standard Webhooks' (keyed with the bytes after `whsec_`, standard base64, 24 to 64
+ * bytes as the specification asks). Secrets generated before svc sent the standard headers were
+ * base64url without padding and do not.
+ */
+export function servesStandardWebhooks(secret: string): boolean {
+  if (!secret.startsWith(STANDARD_PREFIX)) return false;
+  const encoded = secret.slice(STANDARD_PREFIX.length);
+  if (!BASE64.test(encoded)) return false;
+  const bytes = Buffer.from(encoded, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
+/** The Standard Webhooks key of a secret that serves both schemes. */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64');
+}
+
+/** Whether deliveries to the endpoint carry the Standard Webhooks headers (its current secret serves both schemes). */
+export function endpointSendsStandardWebhooks(e: WebhookEndpoint, at: Date): boolean {
+  return servesStandardWebhooks(signingSecret(e, at));
+}
+
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */
 export interface OutboxEvent {
   eventId: string;

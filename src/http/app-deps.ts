@@ -4,6 +4,7 @@ import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { ErrorCode } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { OperationDeclaration } from '../openapi/operation.ts';
 import type { BodyCache } from './body-cache.ts';
@@ -34,6 +35,17 @@ export interface AppDeps {
   authenticator?: Authenticator;
   /** Answers of the data-versioned GETs (src/http/body-cache.ts); by default one per app, null for none. */
   bodyCache?: BodyCache | null;
+  /** Where request counts and latencies go (`svc serve --metrics-port`, src/http/metrics/); null: nowhere. */
+  metrics?: HttpMetrics | null;
+}
+
+/** What the app tells monitoring about each request; kept free of any metrics library. */
+export interface HttpMetrics {
+  request(r: { method: string; route: string; status: number; seconds: number }): void;
+  /** A call refused by the per-partner rate limit (429). */
+  rateLimited(): void;
+  /** A call that failed because the store did not answer, or refused (503 store_unavailable, or a store error behind a 500). */
+  storeError(): void;
 }
 
 /** What route modules and middleware receive: the app deps plus services built once per app. */
@@ -93,6 +105,8 @@ export interface AppState {
   operator?: OperatorContext;
   /** Whether the audit log had room for this call's row (set by the audit middleware). */
   auditAdmitted: boolean;
+  /** Set by renderErrors: the error the call ended with, and whether the store caused it. */
+  failure?: { code: ErrorCode; fromStore: boolean };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

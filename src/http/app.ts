@@ -17,6 +17,7 @@ import { compression } from './middleware/compression.ts';
 import { renderErrors } from './middleware/errors.ts';
 import { fallback } from './middleware/fallback.ts';
 import { requestId } from './middleware/request-id.ts';
+import { observeRequests } from './middleware/observe.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { serializeJson } from './middleware/serialize.ts';
 import { routeModules } from './routes/index.ts';
@@ -33,6 +34,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
     catalogue: new CatalogueCache(deps.clock),
     bodyCache: deps.bodyCache === undefined ? new BodyCache() : deps.bodyCache,
+    metrics: deps.metrics ?? null,
     dataVersion: dataVersionReader(deps.db),
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
     evaluations: new VersionedCache({ maxEntries: 1_000 }),
@@ -60,6 +62,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.use(requestId(shared.randomBytes));
   app.use(apiHeaders());
   app.use(requestLog(deps.logger));
+  if (deps.metrics) app.use(observeRequests(deps.metrics));
   app.use(audit(shared.audit, deps.clock));
   app.use(compression());
   app.use(serializeJson(deps.logger));

@@ -178,7 +178,7 @@ const resources: Record<string, JsonObject> = {
     updated_at: dateTime,
   }),
   SecretRotationRequest: object({
-    secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: '^[!-~]+$', description: 'the next secret; generated (`whsec_` + 32 random bytes, base64url) when absent' },
+    secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: '^[!-~]+$', description: 'the next secret; generated (`whsec_` + 32 random bytes, standard base64) when absent' },
     activate_at: { ...dateTime, description: 'when deliveries switch to the next secret; not in the past; default: in 24 hours' },
   }, [], { additionalProperties: false }),
   SecretRotation: object({

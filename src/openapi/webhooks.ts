@@ -88,6 +88,9 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
 
 const header = (name: string, description: string, schema: JsonObject): JsonObject => ({ name, in: 'header', required: true, description, schema });
 
+/** Sent only to endpoints whose secret serves both schemes (docs/webhooks.md, "Standard Webhooks"). */
+const standard = (name: string, description: string, schema: JsonObject): JsonObject => ({ ...header(name, description, schema), required: false });
+
 function deliveryParameters(type: EventType): JsonObject[] {
   return [
     header('X-Service-Event-Id', 'the event id, as in the body', { type: 'string', pattern: '^evt_' }),
@@ -95,6 +98,11 @@ function deliveryParameters(type: EventType): JsonObject[] {
     header('X-Service-Timestamp', 'Unix seconds when this attempt was signed; reject it when more than 300 s from your clock', { type: 'string', pattern: '^[0-9]+$' }),
     header('X-Service-Signature', '`v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<X-Service-Timestamp>.<raw body bytes>`; compare in constant time', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }),
     header('X-Service-Schema-Version', 'the envelope version', { type: 'string', const: String(SCHEMA_VERSION) }),
+    // Standard Webhooks (https://www.standardwebhooks.com): only when the endpoint's secret serves both schemes.
+    standard('webhook-id', 'Standard Webhooks: the event id, as in X-Service-Event-Id', { type: 'string', pattern: '^evt_' }),
+    standard('webhook-timestamp', 'Standard Webhooks: the same Unix seconds as X-Service-Timestamp', { type: 'string', pattern: '^[0-9]+$' }),
+    standard('webhook-signature', 'Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with '
+      + 'the base64-decoded part of the secret after `whsec_`; space-separated, one per secret while a rotation is pending', { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]{44}( v1,[A-Za-z0-9+/=]{44})*$' }),
   ];
 }
 

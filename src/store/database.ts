@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type {
   ApiKeyKind, ApiKeyStatus, AssignmentStatus, BackgroundCheckStatus, ConsentCategory, DeliveryOutcome, OutboxStatus, PartnerKind,
-  PartnerTier, ProcessingState, ReviewStatus, SuppressReason, TradingArea, VerificationStatus, WebhookEndpointStatus,
+  PartnerTier, ProcessingState, ReviewStatus, SuppressReason, SyncRunKind, SyncRunOutcome, TradingArea, VerificationStatus, WebhookEndpointStatus,
 } from '../domain/vocabulary.ts';
 
 /*
@@ -268,6 +268,19 @@ export interface ChangesTable {
   partner_id: string | null;
 }
 
+/** One `svc sync` run (migration 1100-sync-runs), read by the metrics at scrape time. */
+export interface SyncRunsTable {
+  run_id: string;
+  kind: SyncRunKind;
+  started_at: string;
+  finished_at: string | null;
+  outcome: SyncRunOutcome;
+  events_created: number;
+  delivered: number;
+  dead_lettered: number;
+  delivery_errors: number;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -311,6 +324,7 @@ export interface Database {
   changes: ChangesTable;
   rate_limits: RateLimitsTable;
   auth_version: AuthVersionTable;
+  sync_runs: SyncRunsTable;
 }
 
 /** The store handle passed to repositories: the database itself or an open transaction. */

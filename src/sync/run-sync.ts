@@ -8,6 +8,7 @@ import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
 import type { DeliveryReport } from './delivery/outcomes.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
 import { acquireSyncLease, holderName, type LeaseOwner } from './sync-lease.ts';
+import { recordedSyncRun } from './sync-runs.ts';
 
 /** What the fleet diff is told about the run it is part of. */
 export interface DiffContext {
@@ -98,26 +99,35 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
   const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
   try {
-    if (options.diff && !options.deliverOnly && !deps.drain?.aborted) {
-      try {
-        const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
-        summary.created = report.created;
-        summary.planned = report.planned ?? [];
-      } catch (err) {
-        if (!(err instanceof RunStopped)) throw err;
-      }
-    }
-    // deliverDue claims nothing once drained, and reports what it left.
-    if (dryRun) summary.due = await listAllDue(db, deps.clock());
-    else summary.delivery = await deliverDue(db, deps, runId);
-    summary.held = await countHeldEvents(db);
-    summary.stopped = deps.drain?.aborted ?? false;
-    // Pruning is the leased run's job: deliver-only runs leave it alone.
-    if (!dryRun && !options.deliverOnly && !summary.stopped && options.retentionDays !== undefined) {
-      summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
-    }
-    return summary;
+    if (dryRun) return await runStages(db, deps, options, summary);
+    // Recorded once the lease is held: a run refused by the lock did not run.
+    const kind = options.deliverOnly ? 'deliver_only' : 'sync';
+    return await recordedSyncRun(db, { runId, kind, wallClock: deps.wallClock }, () => runStages(db, deps, options, summary));
   } finally {
     await lease?.release();
   }
+}
+
+/** The stages of one run, under its lease when it takes one: the diff, delivery, pruning. */
+async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions, summary: SyncSummary): Promise<SyncSummary> {
+  const { runId, dryRun } = summary;
+  if (options.diff && !options.deliverOnly && !deps.drain?.aborted) {
+    try {
+      const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
+      summary.created = report.created;
+      summary.planned = report.planned ?? [];
+    } catch (err) {
+      if (!(err instanceof RunStopped)) throw err;
+    }
+  }
+  // deliverDue claims nothing once drained, and reports what it left.
+  if (dryRun) summary.due = await listAllDue(db, deps.clock());
+  else summary.delivery = await deliverDue(db, deps, runId);
+  summary.held = await countHeldEvents(db);
+  summary.stopped = deps.drain?.aborted ?? false;
+  // Pruning is the leased run's job: deliver-only runs leave it alone.
+  if (!dryRun && !options.deliverOnly && !summary.stopped && options.retentionDays !== undefined) {
+    summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
+  }
+  return summary;
 }

@@ -68,7 +68,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.equal((await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET)).code, 0);
     const json = JSON.parse((await svc('admin', 'list-webhooks', '--json')).stdout);
     assert.equal(json.length, 1);
-    assert.deepEqual(Object.keys(json[0]), ['partner_id', 'endpoint_id', 'status', 'url', 'subscribed_events', 'updated_at', 'rotation_pending_until']);
+    assert.deepEqual(Object.keys(json[0]), ['partner_id', 'endpoint_id', 'status', 'url', 'subscribed_events', 'updated_at', 'rotation_pending_until', 'signatures']);
     assert.deepEqual(json[0].subscribed_events, ['crew.status.changed']);
     const plain = await svc('admin', 'list-webhooks');
     assert.equal(table(plain.stdout).rows[0]!.subscribed_events, 'crew.status.changed');

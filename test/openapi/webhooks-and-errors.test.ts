@@ -23,8 +23,10 @@ describe('the webhooks of the OpenAPI document', () => {
     const webhooks = openApiDocument().webhooks as Record<string, any>;
     assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES].sort());
     for (const [type, item] of Object.entries(webhooks)) {
-      const headers = item.post.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name).sort();
-      assert.deepEqual(headers, ['X-Service-Event-Id', 'X-Service-Event-Type', 'X-Service-Schema-Version', 'X-Service-Signature', 'X-Service-Timestamp'], type);
+      const headers = (required: boolean) => item.post.parameters.filter((p: any) => p.in === 'header' && p.required === required).map((p: any) => p.name).sort();
+      assert.deepEqual(headers(true), ['X-Service-Event-Id', 'X-Service-Event-Type', 'X-Service-Schema-Version', 'X-Service-Signature', 'X-Service-Timestamp'], type);
+      // Standard Webhooks: only for endpoints whose secret serves both schemes.
+      assert.deepEqual(headers(false), ['webhook-id', 'webhook-signature', 'webhook-timestamp'], type);
     }
   });
 

@@ -32,7 +32,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     const endpoint = JSON.parse(created.stdout);
     assert.deepEqual(Object.keys(endpoint), ['endpoint_id', 'partner_id', 'url', 'subscribed_events', 'secret', 'status', 'created_at', 'updated_at']);
     assert.deepEqual(endpoint.subscribed_events, ['crew.status.changed', 'crew.profile.updated']);
-    assert.match(endpoint.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     const rotated = await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
     assert.match(rotated.stderr, /^registered/);
     const again = await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);

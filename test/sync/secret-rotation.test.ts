@@ -53,7 +53,7 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
     const res = await cli(['--db', url(), 'admin', 'rotate-secret', '--partner', 'ptn_a'], {}, T0);
     assert.equal(res.code, 0, res.stderr);
     const wire = JSON.parse(res.stdout);
-    assert.match(wire.next_secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.match(wire.next_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(wire.activate_at, '2026-11-23T10:00:00Z');
     for (const [flags, problem] of [
       [['--activate-at', '2026-11-21T00:00:00Z'], /activate_at should not be in the past/],

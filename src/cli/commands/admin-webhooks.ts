@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
+import { endpointSendsStandardWebhooks } from '../../domain/webhooks.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -36,15 +37,23 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
 
   admin.command('list-webhooks')
     .description('list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
-      'takes effect); never the secrets')
+      'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both); never the secrets')
     .option(...JSON_OPTION)
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
-        const rows = (await listWebhookEndpoints(store.db)).map((e): ListRow => ({
+        const now = deps.clock();
+        const endpoints = await listWebhookEndpoints(store.db);
+        const rows = endpoints.map((e): ListRow => ({
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
-          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, deps.clock()),
+          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, now),
+          signatures: endpointSendsStandardWebhooks(e, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
+        const older = endpoints.filter((e) => !endpointSendsStandardWebhooks(e, now)).length;
+        if (older > 0) {
+          println(deps.stderr, `${older} endpoint(s) sign with an older secret that serves the X-Service-* headers only, not Standard ` +
+            'Webhooks: svc admin rotate-secret gives them one that serves both');
+        }
       });
     });
 

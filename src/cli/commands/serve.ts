@@ -6,6 +6,7 @@ import { listen } from '../../http/server.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
+import type { MetricsListener } from '../../http/metrics/listener.ts';
 import { createLogger } from '../logger.ts';
 import { commandClock, commandConfig, type CliDeps } from '../context.ts';
 
@@ -16,6 +17,8 @@ interface ServeOptions {
   tlsKey?: string;
   trustProxy?: boolean;
   allowInsecureWebhooks?: boolean;
+  metricsPort?: number;
+  metricsHost?: string;
 }
 
 /**
@@ -33,10 +36,13 @@ export function serveCommand(deps: CliDeps): Command {
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--trust-proxy', 'behind a TLS-terminating proxy: trust X-Forwarded-Proto/-Host/-For')
     .option('--allow-insecure-webhooks', 'accept webhook URLs on loopback/private addresses and http to loopback (local testing only)')
+    .option('--metrics-port <n>', 'serve Prometheus metrics (GET /metrics) on this port, apart from the API (default: $SVC_METRICS_PORT, else none)', port)
+    .option('--metrics-host <address>', 'address of the metrics listener (default: $SVC_METRICS_HOST, else 127.0.0.1)')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const config = commandConfig(deps, cmd, {
         port: opts.port, host: opts.host, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
         trustProxy: opts.trustProxy || undefined, allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
+        metricsPort: opts.metricsPort, metricsHost: opts.metricsHost,
       });
       assertServeSettings(config);
       const logger = createLogger(config, deps.stdout);
@@ -48,7 +54,11 @@ export function serveCommand(deps: CliDeps): Command {
         await store.close();
         throw err;
       }
-      const app = createApp({ db: store.db, config, clock: commandClock(deps, config), logger });
+      const clock = commandClock(deps, config);
+      // prom-client is loaded only by a server that serves metrics.
+      const metrics = config.metricsPort === undefined ? undefined
+        : (await import('../../http/metrics/registry.ts')).createServeMetrics({ db: store.db, clock: deps.clock, auditBacklog: () => app.services.audit.backlog });
+      const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {
@@ -61,6 +71,17 @@ export function serveCommand(deps: CliDeps): Command {
         await store.close();
         throw err;
       }
+      let metricsListener: MetricsListener | undefined;
+      if (metrics && config.metricsPort !== undefined) {
+        try {
+          metricsListener = await (await import('../../http/metrics/listener.ts')).listenMetrics(metrics, config.metricsHost, config.metricsPort);
+        } catch (err) {
+          await running.stop(0);
+          await store.close();
+          throw err;
+        }
+        logger.info({ url: metricsListener.url }, 'metrics listening');
+      }
       if (!tls && !config.trustProxy && !isLoopbackHost(config.host)) {
         logger.warn('serving plain HTTP on a non-loopback address: API keys travel in clear; use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy');
       }
@@ -70,6 +91,7 @@ export function serveCommand(deps: CliDeps): Command {
         const stop = async () => {
           logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
           await running.stop(config.shutdownGraceMs);
+          await metricsListener?.close();
           // Audit rows still queued are written before the store closes (retried up to the grace period).
           const unwritten = await app.close(config.shutdownGraceMs);
           if (unwritten > 0) logger.error({ unwritten }, 'audit rows could not be written before shutdown');

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppError, isAppError, type ErrorCode } from '../../domain/app-error.ts';
 import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
+import { isStoreFailure } from '../../store/store-failure.ts';
 import { issuesOf } from '../validation/issues.ts';
 
 /** Errors Koa or a library may raise with an HTTP status, mapped onto our codes. */
@@ -32,6 +33,7 @@ export function renderErrors(logger: Logger): Middleware<AppState> {
       await next();
     } catch (thrown) {
       const err = asAppError(thrown);
+      ctx.state.failure = { code: err.code, fromStore: err.code === 'store_unavailable' || isStoreFailure(thrown) };
       if (err.code === 'internal_error') {
         const cause = isAppError(thrown) ? thrown : (thrown as Error);
         logger.error({ reqId: ctx.state.requestId, err: cause }, 'unexpected error');

@@ -25,7 +25,7 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
       summary: 'Register or rotate a partner\'s webhook endpoint',
       description: 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. One endpoint per partner: the first '
         + 'registration creates it (201), a later one replaces its URL, events, secret and status (200), keeping `endpoint_id` and '
-        + '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, base64url) whenever the body has none, on rotation '
+        + '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, standard base64, which also serves Standard Webhooks) whenever the body has none, on rotation '
         + 'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. '
         + '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which '
         + 'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',

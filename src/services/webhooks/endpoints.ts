@@ -41,9 +41,12 @@ export function toEndpointWire(e: WebhookEndpoint) {
   };
 }
 
-/** `whsec_` + 32 random bytes, base64url (docs/decisions.md §7). */
+/**
+ * `whsec_` + 32 random bytes, standard base64 (docs/decisions.md §7): one secret for both the
+ * contract's signature and the Standard Webhooks one.
+ */
 export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cryptoRandomBytes): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<ValidationIssue | undefined> {

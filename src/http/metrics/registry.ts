@@ -1,0 +1,89 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Clock } from '../../domain/clock.ts';
+import { SYNC_RUN_OUTCOMES } from '../../domain/vocabulary.ts';
+import { readOperationsSnapshot, type OperationsSnapshot } from '../../services/metrics/operations-snapshot.ts';
+import type { Db } from '../../store/database.ts';
+import type { HttpMetrics } from '../app-deps.ts';
+
+/** The metrics of one `svc serve` process (docs/operations.md lists them). */
+export interface ServeMetrics {
+  http: HttpMetrics;
+  /** Reads the store-side gauges now, then renders the exposition (Prometheus text format). */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 1000 : 0);
+
+/**
+ * Builds the registry: request counts and latencies, rate-limit refusals, store errors, the audit
+ * queue, Node's process metrics, and the gauges read from the store at each scrape (outbox, dead
+ * letters, endpoints, the last sync run), so they hold with several servers and a cron job.
+ */
+export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: () => number }): ServeMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
+  const requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'svc_http_request_duration_seconds', help: 'HTTP request latency by route template and method', labelNames: ['route', 'method'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+  });
+  const rateLimited = new Counter({ name: 'svc_http_rate_limited_total', help: 'Calls refused by the per-partner rate limit (429)', registers: [registry] });
+  const storeErrors = new Counter({
+    name: 'svc_store_errors_total', help: 'Store failures: calls that failed because the store did not answer or refused, and failed scrape reads',
+    labelNames: ['source'], registers: [registry],
+  });
+  new Gauge({ name: 'svc_audit_queue_depth', help: 'Audit rows recorded in memory and not yet written', registers: [registry], collect() {
+    this.set(deps.auditBacklog());
+  } });
+  const g = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const storeUp = g('svc_store_read_up', '1 when the store-side gauges below were read at this scrape, 0 when the store did not answer');
+  const pending = g('svc_outbox_pending_events', 'Outbox events not yet delivered or dead-lettered, due or not');
+  const due = g('svc_outbox_due_events', 'Outbox events whose next attempt is due now');
+  const oldestDue = g('svc_outbox_oldest_due_age_seconds', 'Seconds since the longest-waiting due event became due (0 when none is due)');
+  const deadLetters = g('svc_dead_letters', 'Dead letters not replayed since they died');
+  const endpoints = g('svc_webhook_endpoints_unhealthy', 'Webhook endpoints disabled, or active with a failed latest delivery attempt', ['state']);
+  const runStart = g('svc_sync_last_run_start_timestamp_seconds', 'Start of the svc sync run started last (Unix seconds; 0: none recorded)');
+  const runEnd = g('svc_sync_last_run_end_timestamp_seconds', 'End of the svc sync run started last (0 while it runs)');
+  const runCounts = g('svc_sync_last_run_events', 'Events of the svc sync run started last, by what happened to them', ['kind']);
+  const runOutcome = g('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', ['outcome']);
+  const lastFinished = g('svc_sync_last_finished_timestamp_seconds', 'End of the last svc sync run that finished, whatever its outcome (0: none)');
+
+  const show = (s: OperationsSnapshot, now: Date) => {
+    pending.set(s.outbox.pending);
+    due.set(s.outbox.due);
+    oldestDue.set(s.outbox.oldestDueSince ? Math.max(0, (now.getTime() - Date.parse(s.outbox.oldestDueSince)) / 1000) : 0);
+    deadLetters.set(s.deadLetters);
+    endpoints.set({ state: 'disabled' }, s.endpoints.disabled);
+    endpoints.set({ state: 'failing' }, s.endpoints.failing);
+    runStart.set(seconds(s.lastRun?.startedAt));
+    runEnd.set(seconds(s.lastRun?.finishedAt));
+    runCounts.set({ kind: 'created' }, s.lastRun?.eventsCreated ?? 0);
+    runCounts.set({ kind: 'delivered' }, s.lastRun?.delivered ?? 0);
+    runCounts.set({ kind: 'dead_lettered' }, s.lastRun?.deadLettered ?? 0);
+    for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, s.lastRun?.outcome === outcome ? 1 : 0);
+    lastFinished.set(seconds(s.lastFinishedAt));
+  };
+
+  return {
+    http: {
+      request: (r) => {
+        requests.inc({ route: r.route, method: r.method, status: String(r.status) });
+        latency.observe({ route: r.route, method: r.method }, r.seconds);
+      },
+      rateLimited: () => rateLimited.inc(),
+      storeError: () => storeErrors.inc({ source: 'request' }),
+    },
+    async scrape() {
+      const now = deps.clock();
+      try {
+        show(await readOperationsSnapshot(deps.db, now), now);
+        storeUp.set(1);
+      } catch {
+        // The last values read stay; the scrape says they are stale.
+        storeUp.set(0);
+        storeErrors.inc({ source: 'scrape' });
+      }
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Db } from '../database.ts';
+
+/** The outbox as monitoring sees it at `now`. */
+export interface OutboxHealth {
+  /** Events not yet delivered or dead, due or not. */
+  pending: number;
+  /** Pending events whose next attempt is due. */
+  due: number;
+  /** When the longest-waiting due event became due (its next_attempt_at); null when none is due. */
+  oldestDueSince: string | null;
+}
+
+export async function outboxHealth(db: Db, now: string): Promise<OutboxHealth> {
+  const row = await db.selectFrom('outbox_events')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('pending'),
+      eb.fn.sum<number | string | null>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end()).as('due'),
+      eb.fn.min<string | null>(eb.case().when('next_attempt_at', '<=', now).then(eb.ref('next_attempt_at')).else(null).end()).as('oldest'),
+    ])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), due: Number(row.due ?? 0), oldestDueSince: row.oldest ?? null };
+}
+
+/** Dead letters not replayed since they died: what waits for an operator. */
+export async function countUnreplayedDeadLetters(db: Db): Promise<number> {
+  const row = await db.selectFrom('dead_letters').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('replayed_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Endpoints an operator should look at. */
+export interface EndpointHealth {
+  disabled: number;
+  /** Active endpoints whose latest delivery attempt failed. */
+  failing: number;
+}
+
+/**
+ * Counts disabled endpoints, and active ones whose latest delivery attempt (of any of the
+ * partner's events) did not deliver. The one place "failing" is defined: point it at stored
+ * endpoint health once the store keeps it.
+ */
+export async function endpointHealth(db: Db): Promise<EndpointHealth> {
+  const row = await db.selectFrom('webhook_endpoints as e')
+    .select((eb) => {
+      const latestOutcome = eb.selectFrom('delivery_attempts as da')
+        .innerJoin('outbox_events as o', 'o.event_id', 'da.event_id')
+        .select('da.outcome')
+        .whereRef('o.partner_id', '=', 'e.partner_id')
+        .orderBy('da.attempt_id', 'desc')
+        .limit(1);
+      return [
+        eb.fn.sum<number | string | null>(eb.case().when('e.status', '=', 'disabled').then(1).else(0).end()).as('disabled'),
+        eb.fn.sum<number | string | null>(eb.case()
+          .when(eb.and([eb('e.status', '=', 'active'), eb(latestOutcome, '<>', sql.lit('delivered'))])).then(1).else(0).end()).as('failing'),
+      ];
+    })
+    .executeTakeFirstOrThrow();
+  return { disabled: Number(row.disabled ?? 0), failing: Number(row.failing ?? 0) };
+}

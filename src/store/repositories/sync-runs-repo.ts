@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { SyncRun, SyncRunResult } from '../../domain/sync-run.ts';
+import type { SyncRunKind } from '../../domain/vocabulary.ts';
+import type { Db, SyncRunsTable } from '../database.ts';
+
+function toSyncRun(row: Selectable<SyncRunsTable>): SyncRun {
+  return {
+    runId: row.run_id, kind: row.kind, startedAt: row.started_at, finishedAt: row.finished_at, outcome: row.outcome,
+    eventsCreated: Number(row.events_created), delivered: Number(row.delivered), deadLettered: Number(row.dead_lettered),
+    deliveryErrors: Number(row.delivery_errors),
+  };
+}
+
+export async function insertSyncRun(db: Db, run: { runId: string; kind: SyncRunKind; startedAt: string }): Promise<void> {
+  await db.insertInto('sync_runs').values({
+    run_id: run.runId, kind: run.kind, started_at: run.startedAt, outcome: 'running', events_created: 0, delivered: 0, dead_lettered: 0, delivery_errors: 0,
+  }).execute();
+}
+
+export async function finishSyncRun(db: Db, runId: string, finishedAt: string, r: SyncRunResult): Promise<void> {
+  await db.updateTable('sync_runs').set({
+    finished_at: finishedAt, outcome: r.outcome, events_created: r.eventsCreated, delivered: r.delivered,
+    dead_lettered: r.deadLettered, delivery_errors: r.deliveryErrors,
+  }).where('run_id', '=', runId).execute();
+}
+
+/** The run of this kind started last, finished or not. */
+export async function latestSyncRun(db: Db, kind: SyncRunKind): Promise<SyncRun | undefined> {
+  const row = await db.selectFrom('sync_runs').selectAll().where('kind', '=', kind)
+    .orderBy('started_at', 'desc').orderBy('run_id', 'desc').limit(1).executeTakeFirst();
+  return row && toSyncRun(row);
+}
+
+/** When the last run of this kind that got to its end (any outcome but `running`) finished. */
+export async function lastSyncRunFinishedAt(db: Db, kind: SyncRunKind): Promise<string | null> {
+  const row = await db.selectFrom('sync_runs').select((eb) => eb.fn.max('finished_at').as('at'))
+    .where('kind', '=', kind).where('outcome', '<>', 'running').executeTakeFirst();
+  return row?.at ?? null;
+}

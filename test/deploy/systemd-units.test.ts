@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { cliChild } from '../support/cli.ts';
+import { PROMTOOL, promtoolMissing } from '../support/exposition.ts';
+
+const UNITS = 'deploy/systemd';
+const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
+
+function analyzeMissing(): string | false {
+  if (ANALYZE) return false;
+  if (process.env.CI === 'true') throw new Error('systemd-analyze is required under CI: .ci/run installs Debian\'s systemd package');
+  return 'systemd-analyze (Debian package systemd) is not installed: the units are not verified';
+}
+
+/** The units as installed from this checkout: /srv/svc, where the README installs svc, becomes this repository. */
+function unitsHere(dir: string, edit: (name: string, text: string) => string = (_n, t) => t): string[] {
+  return readdirSync(UNITS).map((name) => {
+    writeFileSync(join(dir, name), edit(name, readFileSync(join(UNITS, name), 'utf8').replaceAll('/srv/svc', resolve('.'))));
+    return `./${name}`;
+  });
+}
+
+function verify(dir: string, units: string[]) {
+  return spawnSync(ANALYZE!, ['verify', '--man=no', ...units], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('deploy/: systemd units for svc serve and svc sync', () => {
+  it('systemd-analyze verify accepts them without a warning; a broken timer is caught', { skip: analyzeMissing() }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-units-'));
+    try {
+      const units = unitsHere(dir);
+      assert.deepEqual(units.sort(), ['./svc-serve.service', './svc-sync.service', './svc-sync.timer']);
+      const ok = verify(dir, units);
+      assert.equal(`${ok.stdout}${ok.stderr}`, '');
+      assert.equal(ok.status, 0);
+      const broken = verify(dir, unitsHere(dir, (name, text) => (name === 'svc-sync.timer' ? text.replace('OnCalendar=', 'OnCalendr=') : text)));
+      assert.match(`${broken.stdout}${broken.stderr}`, /Unknown key 'OnCalendr'/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('what the services run are svc commands, and the timer fires every 15 minutes', async () => {
+    for (const name of ['svc-serve.service', 'svc-sync.service']) {
+      const exec = /^ExecStart=\/srv\/svc\/bin\/svc (.+)$/m.exec(readFileSync(join(UNITS, name), 'utf8'));
+      assert.ok(exec, name);
+      const res = await cliChild([...exec[1]!.split(' '), '--help']);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+    }
+    assert.match(readFileSync(join(UNITS, 'svc-sync.timer'), 'utf8'), /^OnCalendar=\*:0\/15$/m);
+    if (ANALYZE) {
+      const next = spawnSync(ANALYZE, ['calendar', '--iterations=2', '*:0/15'], { encoding: 'utf8' });
+      assert.match(next.stdout, /Normalized form: \*-\*-\* \*:00\/15:00/);
+    }
+  });
+
+  it('the alert rules of deploy/prometheus/ pass promtool check rules', { skip: promtoolMissing() }, () => {
+    const res = spawnSync(PROMTOOL!, ['check', 'rules', 'deploy/prometheus/svc-alerts.yml'], { encoding: 'utf8' });
+    assert.equal(res.status, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, /SUCCESS: 2 rules found/);
+  });
+});

@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** Debian's promtool (package prometheus), which .ci/run installs; absent outside CI, the checks say so and skip. */
+export const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));
+
+/** A reason to skip a promtool check, or false; under CI=true a missing promtool is a failure instead. */
+export function promtoolMissing(): string | false {
+  if (PROMTOOL) return false;
+  if (process.env.CI === 'true') throw new Error('promtool is required under CI: .ci/run installs Debian\'s prometheus package');
+  return 'promtool (Debian package prometheus) is not installed: the exposition is not checked by Prometheus\'s own parser';
+}
+
+/*
+ * prom-client's default Node metrics name three gauges `…_active_*_total`, which promtool's linter
+ * flags; they are the library's, kept because operators graph them. Nothing else is let through.
+ */
+const LIBRARY_LINT = /^svc_process_nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
+
+/** Prometheus's own parser and linter over an exposition (`promtool check metrics`): its complaints, empty when none. */
+export function promtoolProblems(exposition: string): string {
+  const res = spawnSync(PROMTOOL!, ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
+  if (res.status === 0) return '';
+  const problems = `${res.stdout}${res.stderr}`.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !LIBRARY_LINT.test(l));
+  return problems.join('\n') || (res.stdout + res.stderr === '' ? `promtool exited ${res.status}` : '');
+}
+
+/**
+ * The value of one sample, once promtool has accepted the text: `name{a="x",b="y"} 3` with the
+ * given labels (all of them, in any order). Undefined when absent.
+ */
+export function sampleValue(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of exposition.split('\n')) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
+  }
+  return undefined;
+}
