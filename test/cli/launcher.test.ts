@@ -19,11 +19,14 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
   });
 }
 
-/** Makes a source file newer than any build, as a `git pull` that changes it does. */
-function edit(path: string, change: (text: string) => string): void {
-  writeFileSync(path, change(readFileSync(path, 'utf8')));
-  const later = new Date(Date.now() + 2_000);
-  utimesSync(path, later, later);
+/**
+ * Changes a source file of `clone`, as a `git pull` does. The build is dated a minute back first, so
+ * the change is newer than it even where a file system's timestamps are coarse.
+ */
+function edit(clone: string, path: string, change: (text: string) => string): void {
+  const earlier = new Date(Date.now() - 60_000);
+  utimesSync(join(clone, '.build/current/js/main.js'), earlier, earlier);
+  writeFileSync(join(clone, path), change(readFileSync(join(clone, path), 'utf8')));
 }
 
 // Records every module URL the process resolves: what a command loads, whatever the bundle holds.
@@ -58,7 +61,7 @@ describe('bin/svc runs the compiled build and never a stale one', () => {
     assert.deepEqual([first.code, first.stdout], [0, '0.1.0\n'], first.stderr);
     assert.ok(existsSync(join(clone, '.build/current/js/main.js')));
 
-    edit(join(clone, 'src/cli/program.ts'), (text) => text.replace(".version('0.1.0')", ".version('0.1.0-edited')"));
+    edit(clone, 'src/cli/program.ts', (text) => text.replace(".version('0.1.0')", ".version('0.1.0-edited')"));
     const edited = await run(svc, ['--version'], clone);
     assert.deepEqual([edited.code, edited.stdout], [0, '0.1.0-edited\n'], edited.stderr);
 
@@ -83,7 +86,7 @@ describe('bin/svc runs the compiled build and never a stale one', () => {
   });
 
   it('a source that does not compile: nothing runs, and the message names the command that rebuilds', async () => {
-    edit(join(clone, 'src/main.ts'), (text) => `${text}\nconst = ;\n`);
+    edit(clone, 'src/main.ts', (text) => `${text}\nconst = ;\n`);
     const res = await run(svc, ['--version'], clone);
     assert.equal(res.code, 70);
     assert.equal(res.stdout, '');
