@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
-import pg from 'pg';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Kysely } from 'kysely';
 import { AppError } from '../domain/app-error.ts';
 import type { Database } from './database.ts';
 import type { DialectName } from './dialect-of.ts';
-import { kyselyPool } from './dialects/pg-pool.ts';
-import { Sqlite3Dialect } from './dialects/sqlite3-driver.ts';
+import type { StoreOptions } from './store-options.ts';
 
 /** An open store: the Kysely handle, which dialect it speaks, and how to close it. */
 export interface Store {
@@ -17,23 +15,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface StoreOptions {
-  /** Postgres pool size / SQLite connection count. */
-  poolSize?: number;
-  /**
-   * How long the store may keep a caller waiting before the query fails. Postgres: to connect
-   * (default 5 s) and for each statement (default unbounded: batch commands run long ones).
-   * SQLite: the busy timeout, for the write lock (default 5 s).
-   */
-  timeoutMs?: number;
-  /**
-   * Create a missing SQLite file and its folder (default true). Commands that only use a store
-   * pass false, so a mistyped path is reported instead of becoming an empty store.
-   */
-  create?: boolean;
-  /** Kysely's query log (the plan benchmark records the statements a request sends). */
-  log?: LogConfig;
-}
+export type { StoreOptions } from './store-options.ts';
 
 /** Parses a store URL: `sqlite:PATH`, `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
 export function parseStoreUrl(url: string): { dialect: DialectName; target: string } {
@@ -53,29 +35,10 @@ export function maskUrl(url: string): string {
 /** Opens the store a URL names. SQLite files and their folder are created when missing, unless `create: false`. */
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
   const { dialect, target } = parseStoreUrl(url);
-  let db: Kysely<Database>;
-  if (dialect === 'postgres') {
-    const timeoutMs = options.timeoutMs;
-    const pool = new pg.Pool({
-      connectionString: target, max: options.poolSize ?? 10, connectionTimeoutMillis: timeoutMs ?? 5000,
-      // The server gives up too, so a statement abandoned while it waited on a lock never runs later.
-      ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
-    });
-    // An idle client losing its server must not crash the process; the next query reports it.
-    pool.on('error', () => {});
-    // Nor one that is checked out: pg emits the dead socket's error on the client besides failing
-    // its queries, and a checked-out client has no listener of the pool's (background writers such
-    // as the audit log and rate-limit claims hold clients at moments no request does).
-    pool.on('connect', (client) => client.on('error', () => {}));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, { timeoutMs }) }), log: options.log });
-  } else {
-    const create = options.create ?? true;
-    if (target !== ':memory:' && create) mkdirSync(dirname(resolve(target)), { recursive: true });
-    db = new Kysely<Database>({
-      dialect: new Sqlite3Dialect({ filename: target, poolSize: options.poolSize, busyTimeoutMs: options.timeoutMs, create }),
-      log: options.log,
-    });
-  }
+  // Each dialect's driver is imported when a URL asks for it: a command loads one database driver, never both.
+  const db = dialect === 'postgres'
+    ? (await import('./dialects/postgres-kysely.ts')).postgresKysely(target, options)
+    : (await import('./dialects/sqlite-kysely.ts')).sqliteKysely(target, options);
   const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };
   try {
     await db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();

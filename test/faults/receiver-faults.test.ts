@@ -14,7 +14,12 @@ import type { Reply } from '../support/receiver.ts';
 import { receiverPool } from '../support/receiver-world.ts';
 import { emptyTally } from '../../src/sync/delivery/outcomes.ts';
 
-const TIMEOUT_MS = 250;
+// Margins an order of magnitude wider than the answers they bound: on a loaded machine a prompt
+// answer has taken over 150 ms, so "in time" is a 100 ms answer against a 2 s timeout.
+const TIMEOUT_MS = 2_000;
+const IN_TIME_MS = 100;
+// The later-runs test makes 8 timed-out attempts one after another; its answers are immediate.
+const RETRY_TIMEOUT_MS = 1_000;
 const MIN = 60_000;
 
 const HANG: Reply = { hang: true };
@@ -39,7 +44,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
       evt_hang: () => HANG,
       evt_reset: () => RESET_REPLY,
       evt_too_slow: () => ({ status: 204, delayMs: 3 * TIMEOUT_MS }),
-      evt_slow_in_time: () => ({ status: 204, delayMs: TIMEOUT_MS / 3 }),
+      evt_slow_in_time: () => ({ status: 204, delayMs: IN_TIME_MS }),
       evt_stall_body: () => ({ stallBody: true }),
       evt_reset_then_ok: (nth) => (nth === 1 ? RESET_REPLY : { status: 204 }),
       evt_hang_then_ok: (nth) => (nth === 1 ? HANG : { status: 204 }),
@@ -49,7 +54,10 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     for (const eventId of Object.keys(plan)) await seedEvent(db, 'ptn_a', { eventId });
 
     // Seven events of one endpoint, most failing: this is about each event's own policy, not the breaker.
-    const report = await deliverDue(db, testDeps(testClock(), { timeoutMs: TIMEOUT_MS, breakerFailures: Infinity }), 'run_1');
+    // Every event its own slot: the timeouts run side by side, so the run takes about 3 timeouts, not 8.
+    const report = await deliverDue(db, testDeps(testClock(), {
+      timeoutMs: TIMEOUT_MS, breakerFailures: Infinity, concurrency: 8, perEndpointConcurrency: 8,
+    }), 'run_1');
 
     assert.deepEqual(report.errors, []);
     const expected = {
@@ -101,7 +109,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     const ids = Object.keys(plan);
     for (const eventId of ids) await seedEvent(db, 'ptn_a', { eventId });
     const tc = testClock();
-    const deps = testDeps(tc, { timeoutMs: TIMEOUT_MS, breakerFailures: Infinity });
+    const deps = testDeps(tc, { timeoutMs: RETRY_TIMEOUT_MS, breakerFailures: Infinity });
 
     // Each run is due for at least one event, which gets at least one attempt: the loop ends.
     for (let run = 1; run <= ids.length * MAX_ATTEMPTS; run++) {
@@ -126,7 +134,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
       assert.equal(rx.received.filter((a) => a.eventId === id).length, attempts.length, `${id}: stored attempts are the ones made`);
     }
     const letters = new Map((await listDeadLetters(db, { partnerId: 'ptn_a' })).map((d) => [d.eventId, d.reason]));
-    assert.equal(letters.get('evt_always_hangs'), `gave up after ${MAX_ATTEMPTS} attempts: timeout after ${TIMEOUT_MS} ms`);
+    assert.equal(letters.get('evt_always_hangs'), `gave up after ${MAX_ATTEMPTS} attempts: timeout after ${RETRY_TIMEOUT_MS} ms`);
     assert.match(letters.get('evt_always_resets') ?? '', new RegExp(`^gave up after ${MAX_ATTEMPTS} attempts: .*(${RESET.source})`, 'i'));
     assert.equal(letters.has('evt_recovers_at_5'), false);
   });

@@ -90,9 +90,11 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     assert.equal(row?.crewUniqueId, 'crew_ana');
   });
 
-  it('an unexpected failure is a 500 internal_error without stack or detail, audited', async () => {
+  it('an unexpected failure is a 500 internal_error without stack or detail, audited and logged with its request id', async () => {
+    w.log.expect('unexpected error');
     const res = await w.api.get('/test/boom', { unchecked: true });
     assert.equal(res.status, 500);
+    assert.ok(w.log.lines.some((l) => l.msg === 'unexpected error' && l.reqId === res.headers.get('x-request-id')), 'the log names the request');
     checkComponent('Error', res.json);
     assert.equal(res.json.detail.code, 'internal_error');
     const text = res.bytes.toString();

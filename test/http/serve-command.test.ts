@@ -35,7 +35,8 @@ describeEachStore('svc serve', ({ store, url }) => {
     assert.deepEqual([line?.msg, line?.status, line?.method], ['request', 200, 'GET']);
     assert.ok(lines.some((l) => l.msg === 'stopped'));
     assert.ok(!log.includes(key), 'the key is never logged');
-    await assert.rejects(fetch(`${base}/_internal/health`));
+    // Stopped means the port no longer takes connections, not merely that requests fail.
+    await assert.rejects(fetch(`${base}/_internal/health`), (err: any) => err.cause?.code === 'ECONNREFUSED');
   });
 
   it('refuses to start on a store that is not migrated, or with half a TLS pair', async () => {

@@ -36,7 +36,7 @@ describeEachStore('auth version, store health and planner statistics in the stor
     const other = await openStore(url());
     await pingStore(other.db);
     await other.close();
-    await assert.rejects(pingStore(other.db));
+    await assert.rejects(pingStore(other.db), /driver has already been destroyed/);
   });
 
   it('refreshing the planner statistics leaves the data as it was', async () => {

@@ -20,12 +20,15 @@ export async function cli(argv: string[], env: Record<string, string | undefined
   return { code, stdout: chunks.out, stderr: chunks.err };
 }
 
-/** Runs bin/svc as a child process (real argv, exit code and pipes); never rejects on a non-zero exit. */
+/**
+ * Runs bin/svc as a child process (real argv, exit code and pipes); never rejects on a non-zero exit.
+ * SVC_FROM_SOURCE=1: the TypeScript through tsx, as every test runs it, not the compiled build.
+ */
 export function cliChild(
   argv: string[], env: Record<string, string | undefined> = {}, options: { cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SVC_BIN, argv, { env: { ...process.env, SVC_LOG_LEVEL: 'silent', ...env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(SVC_BIN, argv, { env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_LOG_LEVEL: 'silent', ...env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

@@ -1,5 +1,5 @@
-import { after, before } from 'node:test';
-import { pino, type Logger } from 'pino';
+import { after, afterEach, before } from 'node:test';
+import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -10,6 +10,7 @@ import type { Database } from '../../src/store/database.ts';
 import { findAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
 import { replaceConsents, replaceContractVessels, upsertPartners } from '../../src/store/repositories/reference-data-repo.ts';
 import { startTestApi, type TestApi } from './http.ts';
+import { capturingLogger, type LogCapture } from './log-capture.ts';
 import { writeFixture } from './mini-fixture.ts';
 import { describeEachStore } from './stores.ts';
 
@@ -122,6 +123,9 @@ export interface World {
   auditOf(requestId: string): Promise<AuditEntry[]>;
   /** An external partner on ves_a1 (+ ves_at) with exactly these contract scopes and crew_ana's consents; returns its live key. */
   partnerWith(scopes: string[], consents?: string[], options?: { rateLimit?: number }): Promise<string>;
+  /** The app's log (unless the test passed its own `logger`): a warning or error no test expected fails `close`. */
+  log: LogCapture;
+  /** Closes the app, then fails if its log shows a warning or error nobody expected. */
   close(): Promise<void>;
 }
 
@@ -132,6 +136,7 @@ export interface WorldOptions {
   config?: Partial<Config>;
   modules?: readonly RouteModule[];
   fixture?: Record<string, unknown>;
+  /** The app's logger, for a test that reads the lines itself; otherwise the world's `log` is used. */
   logger?: Logger;
   /** Services to use instead of the app's own (an audit service, an authenticator). */
   deps?: Partial<AppDeps>;
@@ -145,7 +150,8 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
   if (options.catalogue) await loadFixtures(db, ['data/requirements.json'], clock);
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
-  const app = createApp({ db, config, clock, logger: options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }), ...options.deps }, options.modules);
+  const log = capturingLogger('warn');
+  const app = createApp({ db, config, clock, logger: options.logger ?? log.logger, ...options.deps }, options.modules);
   const api = await startTestApi(app);
   const keys = {} as KeyNames;
   const keyIds = {} as KeyNames;
@@ -165,7 +171,7 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
   keys.operator = op.key;
   keyIds.operator = op.record.keyId;
   return {
-    api, db, config, keys, keyIds,
+    api, db, config, keys, keyIds, log,
     setNow: (at) => {
       now = at;
     },
@@ -188,6 +194,7 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
     close: async () => {
       await api.close();
       await app.close();
+      log.check('the world\'s close');
     },
   };
 }
@@ -212,7 +219,10 @@ export function describeEachWorld(
     before(async () => {
       Object.assign(w, await startWorld(ctx.store().db, options));
     });
-    after(async () => w.close?.());
+    // Checked after each test, so the test that caused an unexpected warning is the one that fails.
+    afterEach(() => w.log?.check());
     body(w, ctx);
+    // After the body's own `after` hooks, which may still use the world.
+    after(async () => w.close?.());
   });
 }

@@ -22,7 +22,7 @@ export interface ServeChild {
 /** Starts `svc serve --port 0` on `dbUrl` and resolves once it logs `listening` (rejects if it exits first or takes over `timeoutMs`). */
 export async function startServeChild(dbUrl: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ServeChild> {
   const child = spawn(SVC, ['serve', '--db', dbUrl, '--port', '0', '--host', '127.0.0.1'], {
-    env: { ...process.env, SVC_LOG_LEVEL: 'info', SVC_SHUTDOWN_GRACE_MS: '1000', ...env },
+    env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_LOG_LEVEL: 'info', SVC_SHUTDOWN_GRACE_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

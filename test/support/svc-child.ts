@@ -15,7 +15,7 @@ export interface SvcChild {
 
 /** Starts `bin/svc <args>` with `env` over this process's environment. */
 export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcChild {
-  const child = spawn(SVC, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(SVC, args, { env: { ...process.env, SVC_FROM_SOURCE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -1,13 +1,10 @@
 import { Command } from 'commander';
 import { assertServeSettings } from '../../config/config.ts';
 import { isLoopbackHost } from '../../domain/address-policy.ts';
-import { createApp } from '../../http/app.ts';
-import { listen } from '../../http/server.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
 import type { MetricsListener } from '../../http/metrics/listener.ts';
-import { createLogger } from '../logger.ts';
 import { commandClock, commandConfig, type CliDeps } from '../context.ts';
 
 interface ServeOptions {
@@ -45,6 +42,10 @@ export function serveCommand(deps: CliDeps): Command {
         metricsPort: opts.metricsPort, metricsHost: opts.metricsHost,
       });
       assertServeSettings(config);
+      // Loaded when serve runs: the HTTP stack is most of the CLI's modules, and no other command needs it (docs/architecture.md).
+      const [{ createApp }, { listen }, { createLogger }] = await Promise.all([
+        import('../../http/app.ts'), import('../../http/server.ts'), import('../logger.ts'),
+      ]);
       const logger = createLogger(config, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
       const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });

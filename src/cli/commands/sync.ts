@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import { parseStoreUrl } from '../../store/connect.ts';
-import type { PartnerTally } from '../../sync/delivery-deps.ts';
-import { deliveryDepsFromConfig, type DeliveryProgress } from '../../sync/delivery-deps.ts';
-import { fleetDiffStep } from '../../sync/fleet-diff-step.ts';
-import { runSync, type SyncSummary } from '../../sync/run-sync.ts';
+import type { DeliveryProgress, PartnerTally } from '../../sync/delivery-deps.ts';
+import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { syncSummaryJson } from '../sync-json.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
@@ -80,6 +78,10 @@ export function syncCommand(deps: CliDeps): Command {
       '(on several hosts, sharing one Postgres outbox) beside the cron job')
     .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
+      // Loaded when sync runs: the webhook client and the diff are needed by no other command (docs/architecture.md).
+      const [{ deliveryDepsFromConfig }, { fleetDiffStep }, { runSync }] = await Promise.all([
+        import('../../sync/delivery-deps.ts'), import('../../sync/fleet-diff-step.ts'), import('../../sync/run-sync.ts'),
+      ]);
       const deliveryDeps = deliveryDepsFromConfig(config, { clock: commandClock(deps, config), wallClock: deps.clock }, { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
