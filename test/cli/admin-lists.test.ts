@@ -78,7 +78,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
   it('sync --json: the summary as one object; deliveries and list-dead-letters --json list what happened', async () => {
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     const res = await svc('sync', '--json');
-    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.code, 76, res.stderr);
     const summary = JSON.parse(res.stdout);
     assert.match(summary.run_id, /^run_/);
     assert.equal(summary.dry_run, false);

@@ -132,6 +132,6 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     stderr.on('data', (c) => (err += c));
     const code = await runCli(['--db', url(), 'sync'], { env, stdout, stderr, clock: testClock().clock });
     assert.equal(code, 0);
-    assert.match(err, /\rdelivering 2\/2: 2 delivered, 0 retrying, 0 dead-lettered\x1b\[K\n$/);
+    assert.match(err, /\rdelivering 2 of 2 \(100%\) events: 2 delivered, 0 retrying, 0 dead-lettered\x1b\[K\n$/);
   });
 });

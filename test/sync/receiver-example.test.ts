@@ -77,7 +77,7 @@ describeEachStore('the service delivering to the example receiver', ({ store, ur
       await seedEndpoint(db, 'ptn_a', rx.url);
       const { eventId } = await seedEvent(db, 'ptn_a');
       // The CLI's injected clock is the real time the receiver also has (T0); SVC_NOW moves only the business clock.
-      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
+      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /: 0 created, 1 delivered/);
       await new Promise((resolve) => setImmediate(resolve));
