@@ -5,9 +5,11 @@
  *
  * What every receiver should do (docs/webhooks.md):
  * 1. Verify X-Service-Signature over the RAW body bytes (never a re-serialised JSON), comparing in
- *    constant time: `v1=` + hex HMAC-SHA256(secret, `${X-Service-Timestamp}.${raw body}`).
- * 2. Reject timestamps more than 300 s away from your clock (a captured request cannot be replayed
- *    later; there is no nonce).
+ *    constant time: exactly `v1=` + 64 lower-case hex digits of HMAC-SHA256(secret,
+ *    `${X-Service-Timestamp}.${raw body}`). Compare the hex text itself: decoding it first would
+ *    accept altered forms (upper case, trailing garbage, an odd digit) that Buffer.from drops.
+ * 2. Accept only a timestamp of digits without a leading zero, at most 300 s away from your clock
+ *    (a captured request cannot be replayed later; there is no nonce).
  * 3. Deduplicate on event_id: delivery is at-least-once.
  * 4. Answer 2xx at once and process afterwards. Any other answer is retried, except a 4xx other
  *    than 408/429, which makes the service give up on the event (it is dead-lettered).
@@ -17,6 +19,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 export const TOLERANCE_SECONDS = 300;
+/** The one form of a signature: the scheme, then the HMAC as 64 lower-case hex digits. */
+const SIGNATURE = /^v1=[0-9a-f]{64}$/;
+/** Unix seconds as the service writes them: digits, no sign, no leading zero. */
+const TIMESTAMP = /^[1-9][0-9]{0,15}$/;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The envelope every event arrives in. */
@@ -35,16 +41,17 @@ export type Verification = { ok: true } | { ok: false; reason: string };
 export function verifyDelivery(
   secret: string, timestampHeader: string | undefined, signatureHeader: string | undefined, rawBody: Buffer, nowSeconds: number,
 ): Verification {
-  if (!timestampHeader || !/^\d+$/.test(timestampHeader)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp' };
+  if (!timestampHeader || !TIMESTAMP.test(timestampHeader)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp' };
   if (Math.abs(nowSeconds - Number(timestampHeader)) > TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp outside the 300 s tolerance' };
-  const expected = createHmac('sha256', secret).update(`${timestampHeader}.`).update(rawBody).digest();
-  // Several v1= values may be sent one day (during a secret rotation); any match is enough.
-  const candidates = (signatureHeader ?? '').split(/[,\s]+/).filter((s) => s.startsWith('v1='));
+  const expected = Buffer.from(`v1=${createHmac('sha256', secret).update(`${timestampHeader}.`).update(rawBody).digest('hex')}`, 'latin1');
+  // Several signatures may be sent one day (during a secret rotation); any exact match is enough.
+  const candidates = (signatureHeader ?? '').split(/[ ,]+/).filter((s) => SIGNATURE.test(s));
+  let match = false;
   for (const candidate of candidates) {
-    const given = Buffer.from(candidate.slice(3), 'hex');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true };
+    // Same length by the pattern; every candidate is compared, so the time says nothing of which matched.
+    if (timingSafeEqual(Buffer.from(candidate, 'latin1'), expected)) match = true;
   }
-  return { ok: false, reason: 'signature does not match' };
+  return match ? { ok: true } : { ok: false, reason: 'signature does not match' };
 }
 
 /**
@@ -125,8 +132,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(1);
   }
   const port = Number(process.env.PORT ?? 8787);
-  createReceiver({
+  const server = createReceiver({
     secret,
     onEvent: (e) => console.log(`${e.occurred_at} ${e.event_type} ${e.event_id} crew=${String(e.data.crew_unique_id ?? '-')}`),
-  }).listen(port, () => console.log(`webhook receiver listening on http://127.0.0.1:${port}/`));
+  });
+  // Loopback only: put a TLS-terminating proxy in front of it to take deliveries from the service.
+  server.listen(port, '127.0.0.1', () => {
+    const bound = server.address() as { address: string; port: number };
+    console.log(`webhook receiver listening on http://${bound.address}:${bound.port}/`);
+  });
 }

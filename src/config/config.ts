@@ -44,6 +44,8 @@ export interface Config {
   readonly storeTimeoutMs: number;
   /** `SVC_NOW`: the instant sync, serve and compliance check start their clock at (ISO 8601); unset: the real clock. */
   readonly now: string | undefined;
+  /** `SVC_NOW_ALLOW_WRITES`: let `svc sync` write and deliver while `now` is set (tests, demos, replaying a day). */
+  readonly nowAllowWrites: boolean;
   /** Days the events feed lists an event; `svc sync` deletes delivered and dead events older than this. */
   readonly eventRetentionDays: number;
   /** `svc serve`: the port of the Prometheus listener (GET /metrics); unset: no metrics listener. */
@@ -77,6 +79,7 @@ const ConfigStruct = object({
   syncDeliveryBudgetMs: defaulted(max(min(integer(), 1000), 3_600_000), 600_000),
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
   now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
+  nowAllowWrites: defaulted(boolean(), false),
   eventRetentionDays: defaulted(max(min(integer(), 1), 3650), 30),
   metricsPort: optional(max(min(integer(), 0), 65535)),
   metricsHost: defaulted(string(), '127.0.0.1'),
@@ -107,6 +110,7 @@ export const ENV_VARS = {
   SVC_SYNC_DELIVERY_BUDGET_MS: 'syncDeliveryBudgetMs',
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
   SVC_NOW: 'now',
+  SVC_NOW_ALLOW_WRITES: 'nowAllowWrites',
   SVC_EVENT_RETENTION_DAYS: 'eventRetentionDays',
   SVC_METRICS_PORT: 'metricsPort',
   SVC_METRICS_HOST: 'metricsHost',
@@ -117,7 +121,7 @@ const NUMERIC = new Set<keyof Config>([
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
   'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs', 'metricsPort',
 ]);
-const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks']);
+const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks', 'nowAllowWrites']);
 
 function coerce(key: keyof Config, raw: string): unknown {
   if (NUMERIC.has(key)) return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;

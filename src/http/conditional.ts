@@ -34,48 +34,49 @@ function jsonBytes(ctx: AppContext): Buffer | undefined {
 
 /**
  * Runs a GET handler with a strong ETag and If-None-Match (docs/api.md, "Conditional requests").
- * `data`: the tag is computed before the handler from the store's data version (one cheap query,
- * shared by concurrent calls) and everything else the body depends on: route, path and query,
- * partner, key mode and scopes, today's date (expiring counts), the public origin (links); a match
- * answers 304 without running the handler, and an answer already built for the tag is sent from
- * the body cache (src/http/body-cache.ts) without running it either. When the store cannot give a
- * safe version, and for `body`: the handler runs and the tag is a hash of the JSON it produced; a
- * match answers 304 without sending it. Errors carry no tag and are never cached.
+ * The tag is always a hash of the JSON body served, so it changes when, and only when, what this
+ * caller is sent changes: another partner's writes never move it. A 304 answers only a request
+ * that would otherwise get 200 (RFC 9110, 13.1.2), `If-None-Match: *` included: after the handler
+ * has run its fleet, consent and existence checks, or from an answer built for the same request.
+ *
+ * `data`: the answer is held in the body cache (src/http/body-cache.ts) with its tag, per request
+ * (route, path and query, partner, key mode and scopes, today's date, the public origin) for as
+ * long as the store's data version holds (one cheap query, shared by concurrent calls); a repeat
+ * is answered from it (304 or the held bytes) without running the handler. Any write change
+ * capture records moves the version, and the next call builds its answer again. When the store
+ * cannot give a safe version, and for `body`: the handler runs every time. Errors carry no tag and
+ * are never cached.
  */
 export async function answerConditionally(
   ctx: AppContext, deps: RouteDeps, routePath: string, source: EtagSource, handle: () => Promise<void>,
 ): Promise<void> {
   if (source === false) return handle();
   const asked = ctx.get('If-None-Match');
-  if (source === 'data') {
-    const version = await deps.dataVersion();
-    if (version !== null) {
-      const p = partnerOf(ctx);
-      const etag = tag('d', TAG_FORMAT, routePath, ctx.url, p.partner.partnerId, p.mode, [...p.scopes].sort().join(' '),
-        utcDate(deps.clock()), baseUrl(ctx, deps.config), version);
-      if (asked && noneMatchHits(asked, etag)) {
-        ctx.set('ETag', etag);
-        ctx.status = 304;
-        return;
-      }
-      const held = deps.bodyCache?.get(version, etag);
-      if (held) {
-        ctx.status = 200;
-        ctx.type = 'application/json';
-        ctx.body = held;
-      } else {
-        await handle();
-        const bytes = jsonBytes(ctx);
-        if (bytes) deps.bodyCache?.set(version, etag, bytes);
-      }
-      if (ctx.status === 200) ctx.set('ETag', etag);
-      return;
-    }
+  const version = source === 'data' && deps.bodyCache ? await deps.dataVersion() : null;
+  let key: string | undefined;
+  if (version !== null) {
+    const p = partnerOf(ctx);
+    key = tag('r', TAG_FORMAT, routePath, ctx.url, p.partner.partnerId, p.mode, [...p.scopes].sort().join(' '),
+      utcDate(deps.clock()), baseUrl(ctx, deps.config));
+    const held = deps.bodyCache!.get(version, key);
+    if (held) return send(ctx, held.etag, asked, held.bytes);
   }
   await handle();
   const bytes = jsonBytes(ctx);
   if (!bytes) return;
   const etag = tag('b', TAG_FORMAT, bytes);
+  if (version !== null) deps.bodyCache!.set(version, key!, { etag, bytes });
+  send(ctx, etag, asked, bytes);
+}
+
+/** A 200 answer with its tag, or 304 when If-None-Match matches it. */
+function send(ctx: AppContext, etag: string, asked: string, bytes: Buffer): void {
   ctx.set('ETag', etag);
-  if (asked && noneMatchHits(asked, etag)) ctx.status = 304;
+  if (asked && noneMatchHits(asked, etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = bytes;
 }

@@ -40,9 +40,9 @@ export interface OperationDeclaration {
   query?: FieldSpecs;
   body?: BodyDeclaration;
   /**
-   * GETs of the partner API answer with a strong ETag and honour If-None-Match (304): computed from
-   * the store's data version before the body is built (`data`), or from the body (`body`, the
-   * default); `false` for a route with its own caching.
+   * GETs of the partner API answer with a strong ETag, a hash of the body, and honour If-None-Match
+   * (304): `data` also keeps the answer per request while the store's data version holds, `body`
+   * (the default) builds it every time; `false` for a route with its own caching.
    */
   etag?: 'data' | 'body' | false;
   doc: {

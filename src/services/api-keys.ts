@@ -5,7 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { KeyMode } from '../domain/vocabulary.ts';
 import type { Db } from '../store/database.ts';
 import { deleteApiKey, findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../store/repositories/api-keys-repo.ts';
-import { findPartner } from '../store/repositories/partners-repo.ts';
+import { requireKnownIds } from './known-ids.ts';
 
 /** A key just issued: the full secret, to show once, and its stored record. */
 export interface IssuedKey {
@@ -13,7 +13,19 @@ export interface IssuedKey {
   record: ApiKeyRecord;
 }
 
+// C0 controls, DEL and C1 controls: a label holding one could rewrite the terminal of whoever lists keys.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Throws invalid_input when a key label holds a terminal control character. */
+function checkLabel(label: string | null): void {
+  const at = label === null ? -1 : label.search(CONTROL);
+  if (at < 0) return;
+  const code = label!.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  throw new AppError('invalid_input', `the key label may not hold control characters (U+${code} at character ${at + 1}); use printable text`);
+}
+
 async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | null, label: string | null, clock: Clock): Promise<IssuedKey> {
+  checkLabel(label);
   const generated = generateKey(kind);
   const record: ApiKeyRecord = {
     keyId: `key_${randomBytes(8).toString('hex')}`,
@@ -36,15 +48,13 @@ async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | 
 
 /** Issues a partner key in live or test mode. */
 export async function issuePartnerKey(db: Db, partnerId: string, mode: KeyMode, clock: Clock, label: string | null = null): Promise<IssuedKey> {
-  if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
+  await requireKnownIds(db, { partnerId });
   return store(db, mode, partnerId, label, clock);
 }
 
 /** Issues an operator key (admin routes only), optionally tied to a partner's account. */
 export async function issueOperatorKey(db: Db, clock: Clock, options: { partnerId?: string; label?: string } = {}): Promise<IssuedKey> {
-  if (options.partnerId && !(await findPartner(db, options.partnerId))) {
-    throw new AppError('partner_not_found', `no partner with id "${options.partnerId}"`);
-  }
+  await requireKnownIds(db, { partnerId: options.partnerId });
   return store(db, 'operator', options.partnerId ?? null, options.label ?? null, clock);
 }
 
@@ -59,7 +69,7 @@ export async function revokeKey(
 ): Promise<ApiKeyRecord> {
   const key = await findApiKey(db, keyId);
   if (!key || (partnerId !== undefined && key.partnerId !== partnerId)) {
-    throw new AppError('key_not_found', partnerId ? `partner ${partnerId} has no key ${keyId}` : `no key ${keyId}`);
+    throw new AppError('key_not_found', partnerId && key ? `partner ${partnerId} has no key with id "${keyId}"` : `no key with id "${keyId}"`);
   }
   if (hard && key.kind === 'operator') {
     throw new AppError('operator_key_revoke_only', 'operator keys are revoked, not deleted; retry without hard=true');

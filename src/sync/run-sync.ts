@@ -7,7 +7,7 @@ import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-rep
 import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
 import type { DeliveryReport } from './delivery/outcomes.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
-import { acquireSyncLease, holderName, type LeaseOwner } from './sync-lease.ts';
+import { acquireSyncLease, holderName, type HolderCheck, type LeaseOwner } from './sync-lease.ts';
 import { recordedSyncRun } from './sync-runs.ts';
 
 /** What the fleet diff is told about the run it is part of. */
@@ -57,6 +57,8 @@ export interface SyncOptions {
   leaseMs?: number;
   /** The process taking the lease, named in it (default: this process on this host). */
   owner?: LeaseOwner;
+  /** Take over a lease whose holder is gone from this machine, with its claims (sync-lease.ts). */
+  takeOver?: HolderCheck;
   /** Delete delivered and dead events older than this many days at the end of the run (the events feed's retention). */
   retentionDays?: number;
   /**
@@ -97,7 +99,7 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
   const dryRun = options.dryRun ?? false;
   const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false, pruned: 0 };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
-  const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs);
+  const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs, options.takeOver);
   try {
     if (dryRun) return await runStages(db, deps, options, summary);
     // Recorded once the lease is held: a run refused by the lock did not run.

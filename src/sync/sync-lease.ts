@@ -34,19 +34,40 @@ const at = (clock: Clock, plusMs: number) => new Date(clock().getTime() + plusMs
 
 function lockedMessage(current: Lease | undefined): string {
   return `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current ? wireTime(current.expiresAt) : '?'}; ` +
-    'this run exits without doing anything. The lease lapses by itself then; if its holder is gone (killed with SIGKILL, ' +
-    'its machine lost), clear it now with `svc admin release-sync-lock`';
+    'this run exits without doing anything. The lease lapses by itself then, and a holder gone from this machine is taken over ' +
+    'by the next run; if its holder is gone from another machine, clear it now with `svc admin release-sync-lock` (--force)';
+}
+
+/** How a run tells whether the holder of a lease is gone: this machine's host name, and whether a process of it runs. */
+export interface HolderCheck {
+  host: string;
+  isAlive: (pid: number) => boolean;
+}
+
+/** Whether `lease`'s holder ran on this machine and its process is gone (killed, or it died with its store). */
+function holderGone(lease: Lease, check: HolderCheck): boolean {
+  const owner = parseHolder(lease.holder);
+  return owner !== undefined && owner.host === check.host && !check.isAlive(owner.pid);
 }
 
 /**
  * Takes the store-wide sync lease for `holder`, or throws sync_locked (exit code 75) naming the
- * run that holds it, until when, and how to clear it. The lease is renewed every third of its
- * length while the run goes on.
+ * run that holds it, until when, and how to clear it. With `takeOver`, a lease whose holder is gone
+ * from this machine (a run ended by a store outage or SIGKILL before it could release it) is taken
+ * over without an operator: its claims are released first, so this run sends those events with
+ * their event ids. The lease is renewed every third of its length while the run goes on.
  */
-export async function acquireSyncLease(db: Db, holder: string, clock: Clock, leaseMs = SYNC_LEASE_MS): Promise<HeldLease> {
-  if (!(await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs)))) {
-    throw new AppError('sync_locked', lockedMessage(await findLease(db, SYNC_LEASE)));
+export async function acquireSyncLease(db: Db, holder: string, clock: Clock, leaseMs = SYNC_LEASE_MS, takeOver?: HolderCheck): Promise<HeldLease> {
+  let acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
+  if (!acquired && takeOver) {
+    const current = await findLease(db, SYNC_LEASE);
+    if (current && holderGone(current, takeOver)) {
+      await releaseLease(db, SYNC_LEASE, current.holder);
+      await releaseClaimsOf(db, runOf(current.holder));
+      acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
+    }
   }
+  if (!acquired) throw new AppError('sync_locked', lockedMessage(await findLease(db, SYNC_LEASE)));
   const timer = setInterval(() => {
     renewLease(db, SYNC_LEASE, holder, at(clock, leaseMs)).catch(() => {});
   }, Math.max(1000, Math.floor(leaseMs / 3)));
@@ -60,17 +81,16 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
   };
 }
 
+/** The run id at the start of a holder name: what its outbox claims are held under. */
+const runOf = (holder: string): string => holder.split(' ')[0]!;
+
 /** Why release-sync-lock cleared the lease, or that there was none. */
 export type LockRelease =
   | { released: false; reason: 'none' }
   | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease; claims: number };
 
-export interface ReleaseLockDeps {
+export interface ReleaseLockDeps extends HolderCheck {
   clock: Clock;
-  /** This machine's host name: a holder on it can be checked. */
-  host: string;
-  /** Whether a process with this id runs on this machine. */
-  isAlive: (pid: number) => boolean;
 }
 
 /**
@@ -87,7 +107,7 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
   const owner = parseHolder(lease.holder);
   let reason: 'expired' | 'holder_gone' | 'forced';
   if (lease.expiresAt <= deps.clock().toISOString()) reason = 'expired';
-  else if (owner && owner.host === deps.host && !deps.isAlive(owner.pid)) reason = 'holder_gone';
+  else if (holderGone(lease, deps)) reason = 'holder_gone';
   else if (force) reason = 'forced';
   else {
     const why = owner?.host === deps.host
@@ -97,6 +117,6 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
       'or pass --force if you know it is gone');
   }
   await releaseLease(db, SYNC_LEASE, lease.holder);
-  const claims = await releaseClaimsOf(db, lease.holder.split(' ')[0]!);
+  const claims = await releaseClaimsOf(db, runOf(lease.holder));
   return { released: true, reason, lease, claims };
 }

@@ -78,7 +78,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
   it('sync --json: the summary as one object; deliveries and list-dead-letters --json list what happened', async () => {
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     const res = await svc('sync', '--json');
-    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.code, 76, res.stderr);
     const summary = JSON.parse(res.stdout);
     assert.match(summary.run_id, /^run_/);
     assert.equal(summary.dry_run, false);
@@ -92,7 +92,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.equal(attempts.length, 1);
     assert.deepEqual({ ...attempts[0], latency_ms: 0 }, {
       attempted_at: '2026-11-22T10:00:00Z', event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', attempt_no: 1,
-      outcome: 'failed_permanent', status_code: 410, latency_ms: 0, error: attempts[0].error, url: rx.url,
+      outcome: 'failed_permanent', status_code: 410, latency_ms: 0, error: attempts[0].error, url: rx.url, next_attempt_at: null,
     });
     const plainAttempts = table((await svc('admin', 'deliveries', '--event', eventId)).stdout);
     assert.deepEqual(plainAttempts.header, Object.keys(attempts[0]));
@@ -126,7 +126,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     }
     const replayed = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a');
     assert.equal(replayed.code, 0, replayed.stderr);
-    assert.match(replayed.stdout.split('\t')[3]!.trim(), WIRE, 'replay-dead-letters: dead at');
+    assert.match(table(replayed.stdout).rows[0]!.dead_at!, WIRE, 'replay-dead-letters: dead at');
     const [letter] = JSON.parse((await svc('admin', 'list-dead-letters', '--json')).stdout);
     assert.equal(letter.replayed_at, '2026-11-22T10:00:00Z');
   });

@@ -28,7 +28,7 @@ describeEachStore('the shared data version read', ({ store }) => {
 describe('body cache bounds', () => {
   it('drops the least recently used past its entries or bytes, never holds an answer over an eighth of its bytes', () => {
     const cache = new BodyCache({ maxEntries: 3, maxBytes: 800 });
-    const body = (n: number) => Buffer.alloc(n, 1);
+    const body = (n: number) => ({ etag: '"t"', bytes: Buffer.alloc(n, 1) });
     cache.set('1.1', 'a', body(100));
     cache.set('1.1', 'b', body(100));
     cache.set('1.1', 'c', body(100));
@@ -46,13 +46,13 @@ describe('body cache bounds', () => {
 
   it('a newer version drops everything held; an answer built at an older version is not kept', () => {
     const cache = new BodyCache();
-    cache.set('5.9', 'a', Buffer.from('old'));
+    cache.set('5.9', 'a', { etag: '"o"', bytes: Buffer.from('old') });
     assert.equal(cache.get('6.1', 'a'), undefined);
     assert.equal(cache.size.entries, 0);
-    cache.set('5.9', 'late', Buffer.from('built before the write'));
+    cache.set('5.9', 'late', { etag: '"l"', bytes: Buffer.from('built before the write') });
     assert.equal(cache.get('6.1', 'late'), undefined);
     assert.equal(cache.get('5.9', 'late'), undefined);
-    cache.set('6.10', 'b', Buffer.from('new'));
-    assert.equal(cache.get('6.10', 'b')?.toString(), 'new', '6.10 is newer than 6.1: numbers, not text');
+    cache.set('6.10', 'b', { etag: '"n"', bytes: Buffer.from('new') });
+    assert.equal(cache.get('6.10', 'b')?.bytes.toString(), 'new', '6.10 is newer than 6.1: numbers, not text');
   });
 });

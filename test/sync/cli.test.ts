@@ -62,7 +62,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.match(res.stdout, /^ptn_a\t0\t1\t0\t0\t0$/m);
     assert.equal(rx.received.at(-1)?.eventId, eventId);
     const history = await svc('admin', 'deliveries', '--event', eventId);
-    assert.match(history.stdout, /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\n/);
+    assert.match(history.stdout, /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\tnext_attempt_at\n/);
     assert.match(history.stdout, new RegExp(`^${wireTime(T0)}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'));
   });
 
@@ -98,7 +98,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     status = 204;
     const replay = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a', '--since', '2026-11-22');
     assert.equal(replay.code, 0, replay.stderr);
-    assert.equal(replay.stdout, `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\n`);
+    assert.equal(replay.stdout, `event_id\tpartner_id\tevent_type\tdead_at\n${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\n`);
     assert.match(replay.stderr, /replayed 1 dead letter/);
     assert.match((await svc('sync')).stdout, /1 delivered/);
     assert.equal(rx.received.at(-1)?.eventId, eventId);
@@ -132,6 +132,6 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     stderr.on('data', (c) => (err += c));
     const code = await runCli(['--db', url(), 'sync'], { env, stdout, stderr, clock: testClock().clock });
     assert.equal(code, 0);
-    assert.match(err, /\rdelivering 2\/2: 2 delivered, 0 retrying, 0 dead-lettered\x1b\[K\n$/);
+    assert.match(err, /\rdelivering 2 of 2 \(100%\) events: 2 delivered, 0 retrying, 0 dead-lettered\x1b\[K\n$/);
   });
 });

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { networkInterfaces } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createReceiver, type WebhookEvent } from '../../examples/webhook-receiver.ts';
@@ -47,6 +51,48 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
     assert.equal((await signedPost(rx.url, body, ts + 301)).status, 401);
     assert.equal((await signedPost(rx.url, body.replace('evt_x1', 'evt_x3'), ts - 300)).status, 202);
   });
+
+  it('accepts only the exact form: altered signatures and timestamps are refused, though they decode to the right bytes', async () => {
+    const hex = (t: string) => createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex');
+    const post = (t: string, signature: string) =>
+      fetch(rx.url, { method: 'POST', body, headers: { 'X-Service-Timestamp': t, 'X-Service-Signature': signature } });
+    const t = String(ts);
+    for (const [what, timestamp, signature] of [
+      ['trailing non-hex', t, `v1=${hex(t)}zz`],
+      ['upper-case hex', t, `v1=${hex(t).toUpperCase()}`],
+      ['an extra hex digit', t, `v1=${hex(t)}0`],
+      ['an odd hex digit dropped', t, `v1=${hex(t).slice(0, 63)}`],
+      ['upper-case scheme', t, `V1=${hex(t)}`],
+      ['no scheme', t, hex(t)],
+      ['a timestamp with a leading zero', `0${t}`, `v1=${hex(`0${t}`)}`],
+      ['a timestamp with a sign', `+${t}`, `v1=${hex(`+${t}`)}`],
+      ['a timestamp with a fraction', `${t}.0`, `v1=${hex(`${t}.0`)}`],
+    ] as const) {
+      const res = await post(timestamp, signature);
+      assert.equal(res.status, 401, what);
+    }
+    // The exact form, also beside another signature during a rotation.
+    assert.equal((await post(t, `v1=${'0'.repeat(64)}, v1=${hex(t)}`)).status, 200, 'the duplicate of evt_x1 is accepted again');
+  });
+
+  it('run as a program, it listens on loopback only', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../examples/webhook-receiver.ts', import.meta.url))], {
+      env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+      const port = Number(/^webhook receiver listening on http:\/\/127\.0\.0\.1:(\d+)\/$/m.exec(line)?.[1]);
+      assert.ok(port > 0, line);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 405);
+      const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+      if (outside) {
+        await assert.rejects(fetch(`http://${outside.address}:${port}/`), 'not reachable on another interface');
+      }
+    } finally {
+      child.kill();
+      await once(child, 'exit');
+    }
+  });
 });
 
 describeEachStore('the service delivering to the example receiver', ({ store, url }) => {
@@ -77,7 +123,7 @@ describeEachStore('the service delivering to the example receiver', ({ store, ur
       await seedEndpoint(db, 'ptn_a', rx.url);
       const { eventId } = await seedEvent(db, 'ptn_a');
       // The CLI's injected clock is the real time the receiver also has (T0); SVC_NOW moves only the business clock.
-      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
+      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /: 0 created, 1 delivered/);
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { AUDIT_DEFAULT_LIMIT, readAuditLog } from '../../services/audit-log.ts';
+import { requireKnownIds } from '../../services/known-ids.ts';
 import type { AuditEntry } from '../../store/repositories/audit-repo.ts';
 import { positiveInt, statusRange } from '../arguments.ts';
 import { commandConfig, withStore, type CliDeps } from '../context.ts';
@@ -26,6 +27,7 @@ export function addAuditCommand(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts: { partner?: string; since?: string; until?: string; status?: { from: number; to: number }; limit?: number; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
+        await requireKnownIds(store.db, { partnerId: opts.partner });
         const entries = await readAuditLog(store.db, {
           partnerId: opts.partner, since: opts.since, until: opts.until, status: opts.status, limit: opts.limit,
         });

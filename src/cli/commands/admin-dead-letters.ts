@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describeSkips, findDeadLetters, replayDeadLetters, type DeadLetterQuery } from '../../services/dead-letters.ts';
 import { deliveryHistory } from '../../services/deliveries.ts';
+import { requireKnownIds } from '../../services/known-ids.ts';
 import { positiveInt } from '../arguments.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -21,13 +22,17 @@ function query(opts: { partner?: string; eventType?: string; since?: string; unt
 export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
   withFilters(admin.command('replay-dead-letters'))
     .description('put dead-lettered events back for delivery (same event_id, fresh attempt count); the next sync sends them; ' +
-      'events the access rule refuses now (fleet, scope, consent, subscription) are skipped and end suppressed')
+      'prints those replayed (event, partner, type, dead at); events the access rule refuses now (fleet, scope, consent, ' +
+      'subscription) are skipped and end suppressed')
+    .option(...JSON_OPTION)
     .action(async (opts, cmd: Command) => {
       const route = 'svc admin replay-dead-letters';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
+        await requireKnownIds(store.db, { partnerId: opts.partner });
         const { replayed, skipped } = await replayDeadLetters(store.db, query(opts), deps.clock);
-        for (const d of replayed) println(deps.stdout, [d.eventId, d.partnerId, d.eventType, timeCell(d.deadAt)].join('\t'));
-        println(deps.stderr, `replayed ${replayed.length} dead letter(s); run \`svc sync\` to deliver them now`);
+        const rows = replayed.map((d): ListRow => ({ event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: timeCell(d.deadAt) }));
+        printList(deps, rows, { json: opts.json, empty: 'no dead letters match: nothing replayed' });
+        if (rows.length > 0) println(deps.stderr, `replayed ${rows.length} dead letter(s); run \`svc sync\` to deliver them now`);
         if (skipped.length > 0) {
           println(deps.stderr, `skipped ${skipped.length} the access rule refuses now (${describeSkips(skipped)}): suppressed, never sent`);
         }
@@ -40,6 +45,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
+        await requireKnownIds(store.db, { partnerId: opts.partner });
         const letters = await findDeadLetters(store.db, { ...query(opts), limit: opts.limit });
         const rows = letters.map((d): ListRow => ({
           event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: timeCell(d.deadAt), replayed_at: timeCell(d.replayedAt), reason: d.reason,
@@ -49,17 +55,20 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
     });
 
   admin.command('deliveries')
-    .description('delivery attempts, newest first: time, event, partner, type, attempt, outcome, status, latency, error')
+    .description('delivery attempts, newest first: time, event, partner, type, attempt, outcome, status, latency, error, url, ' +
+      'and when the event\'s next attempt is due (empty once it is delivered or dead-lettered)')
     .option('--partner <id>', 'only this partner')
     .option('--event <id>', 'only this event')
     .option('--limit <n>', 'at most this many (default 100)', positiveInt)
     .option(...JSON_OPTION)
     .action(async (opts: { partner?: string; event?: string; limit?: number; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
+        await requireKnownIds(store.db, { partnerId: opts.partner, eventId: opts.event });
         const attempts = await deliveryHistory(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
         const rows = attempts.map((a): ListRow => ({
           attempted_at: timeCell(a.attemptedAt), event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
           outcome: a.outcome, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, url: a.url,
+          next_attempt_at: timeCell(a.nextAttemptAt),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no delivery attempts match' });
       });

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { KEY_MODES, type KeyMode } from '../../domain/vocabulary.ts';
 import type { ApiKeyRecord } from '../../domain/api-keys.ts';
 import { issueOperatorKey, issuePartnerKey, listKeys } from '../../services/api-keys.ts';
+import { requireKnownIds } from '../../services/known-ids.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
@@ -51,6 +52,7 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     .option(...JSON_OPTION)
     .action(async (opts: { partner?: string; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
+        await requireKnownIds(store.db, { partnerId: opts.partner });
         const keys = await listKeys(store.db, opts.partner);
         printList(deps, keys.map(keyRow), { json: opts.json, empty: opts.partner ? `partner ${opts.partner} has no keys` : 'no keys' });
       });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { revokeKey } from '../../services/api-keys.ts';
+import { requireKnownIds } from '../../services/known-ids.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
 /** `svc admin revoke-key`: added to the admin command. */
@@ -13,6 +14,7 @@ export function addRevokeKeyCommand(admin: Command, deps: CliDeps): void {
     .action(async (opts: { partner?: string; key: string; hard?: boolean }, cmd: Command) => {
       const facts = { partnerId: opts.partner ?? null, keyId: opts.key };
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, 'svc admin revoke-key', facts, async (audit) => {
+        await requireKnownIds(store.db, { partnerId: opts.partner });
         const key = await revokeKey(store.db, opts.partner, opts.key, opts.hard ?? false, deps.clock);
         audit.partnerId = key.partnerId;
         const what = opts.hard ? 'deleted' : key.status === 'revoked' ? 'was already revoked' : 'revoked';

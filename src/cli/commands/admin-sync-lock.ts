@@ -2,17 +2,8 @@ import { Command } from 'commander';
 import { hostname } from 'node:os';
 import { wireTime } from '../../domain/clock.ts';
 import { releaseSyncLock } from '../../sync/sync-lease.ts';
+import { processAlive } from '../process-alive.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
-
-/** Whether process `pid` exists on this machine (EPERM: it exists, owned by someone else). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** `svc admin release-sync-lock`: added to the admin command. */
 export function addSyncLockCommand(admin: Command, deps: CliDeps): void {

@@ -1,10 +1,16 @@
 import { Command } from 'commander';
+import { hostname } from 'node:os';
 import { parseStoreUrl } from '../../store/connect.ts';
 import type { DeliveryProgress, PartnerTally } from '../../sync/delivery-deps.ts';
 import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { processAlive } from '../process-alive.ts';
 import { syncSummaryJson } from '../sync-json.ts';
+import { assertClockMayWrite, storeOutageOr, syncExitCode } from '../sync-outcome.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
+
+/** `12 of 40 (30%)`: how far a stage is. */
+const howFar = (done: number, total: number) => `${done} of ${total} (${total > 0 ? Math.floor((100 * done) / total) : 100}%)`;
 
 /** A one-line progress display on a terminal, redrawn at most every 100 ms. */
 function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void) | undefined {
@@ -15,15 +21,18 @@ function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void
     if (now - last < 100 && p.done < p.total) return;
     last = now;
     const t = p.totals;
-    stream.write(`\rdelivering ${p.done}/${p.total}: ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered\x1b[K`);
+    stream.write(`\rdelivering ${howFar(p.done, p.total)} events: ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered\x1b[K`);
     if (p.done === p.total) stream.write('\n');
   };
 }
 
-/** Crew diffed so far, on a terminal. */
-function diffProgress(stream: CliDeps['stderr']): ((crewDone: number) => void) | undefined {
+/**
+ * Crew diffed so far out of those the run knows it will diff, on a terminal. The changes since the
+ * last run are read in chunks, so the total can grow while a large incremental run goes on.
+ */
+function diffProgress(stream: CliDeps['stderr']): ((crewDone: number, crewKnown: number) => void) | undefined {
   if (!stream.isTTY) return undefined;
-  return (done) => stream.write(`\rdiffing fleets: ${done} crew\x1b[K`);
+  return (done, known) => stream.write(`\rdiffing fleets: ${howFar(done, Math.max(done, known))} crew\x1b[K`);
 }
 
 function printDryRun(deps: CliDeps, s: SyncSummary): void {
@@ -69,7 +78,8 @@ function announceStop(deps: CliDeps, graceMs: number): Parameters<typeof stopOnS
 export function syncCommand(deps: CliDeps): Command {
   return new Command('sync')
     .description('one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
-      'exits 75 at once when another run holds the lock; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
+      'exits 76 when it dead-lettered events or recorded delivery errors, 75 at once when another run holds the lock; ' +
+      'with SVC_NOW set it writes and delivers only with SVC_NOW_ALLOW_WRITES=1; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
       'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143')
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
     .option('--full', 're-diff every crew member of every fleet, not only what changed (reconcile)')
@@ -78,6 +88,7 @@ export function syncCommand(deps: CliDeps): Command {
       '(on several hosts, sharing one Postgres outbox) beside the cron job')
     .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
+      assertClockMayWrite(config, opts.dryRun ?? false);
       // Loaded when sync runs: the webhook client and the diff are needed by no other command (docs/architecture.md).
       const [{ deliveryDepsFromConfig }, { fleetDiffStep }, { runSync }] = await Promise.all([
         import('../../sync/delivery-deps.ts'), import('../../sync/fleet-diff-step.ts'), import('../../sync/run-sync.ts'),
@@ -86,13 +97,18 @@ export function syncCommand(deps: CliDeps): Command {
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
+      let exitCode = 0;
       try {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
             dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
-            retentionDays: config.eventRetentionDays,
+            retentionDays: config.eventRetentionDays, takeOver: { host: hostname(), isAlive: processAlive },
+          }).catch(async (err: unknown) => {
+            throw await storeOutageOr(err, store);
           });
-          if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary), null, 2));
+          const signal = stop.received();
+          exitCode = signal ? signalExitCode(signal) : syncExitCode(summary);
+          if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary, exitCode), null, 2));
           else if (summary.dryRun) printDryRun(deps, summary);
           else printSummary(deps, summary);
         }, { poolSize });
@@ -103,6 +119,9 @@ export function syncCommand(deps: CliDeps): Command {
       if (signal) {
         println(deps.stderr, `svc: stopped by ${signal}; the sync lock is released, the next run carries on`);
         process.exitCode = signalExitCode(signal);
+      } else if (exitCode !== 0) {
+        println(deps.stderr, `svc: the run dead-lettered events or could not record deliveries (see above, and \`svc admin list-dead-letters\`); exit ${exitCode}`);
+        process.exitCode = exitCode;
       }
     });
 }

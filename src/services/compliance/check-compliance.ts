@@ -6,6 +6,7 @@ import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { crewExists } from '../../store/repositories/crew-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
 import type { AtVersion } from '../plumbing/versioned-cache.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
@@ -136,10 +137,14 @@ export async function checkCompliance(
 
 /**
  * The operator's check (CLI): the crew member on any vessel of any fleet, `vesselId` choosing
- * among several; crew_not_found when they have no current assignment.
+ * among several; crew_not_found when no such crew member exists or they have no current assignment.
  */
 export async function checkAnyAssignment(db: Db, deps: ComplianceDeps, crewUniqueId: string, vesselId?: string): Promise<ComplianceOutcome> {
   const assignments = await crewAssignmentsOnFleet(db, { kind: 'all' }, crewUniqueId);
-  if (assignments.length === 0) throw new AppError('crew_not_found', `crew member ${crewUniqueId} has no current assignment`);
+  if (assignments.length === 0) {
+    // Only on the way out: say which of the two it is, a typo or a crew member signed off everywhere.
+    if (!(await crewExists(db, crewUniqueId))) throw new AppError('crew_not_found', `no crew member with id "${crewUniqueId}"`);
+    throw new AppError('crew_not_found', `crew member ${crewUniqueId} has no current assignment`);
+  }
   return checkCompliance(db, deps, crewUniqueId, chooseAssignment(assignments, crewUniqueId, vesselId));
 }

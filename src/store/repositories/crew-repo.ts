@@ -3,6 +3,12 @@ import type { CrewProfile, PostalAddress } from '../../domain/crew.ts';
 import type { CrewTable, Db } from '../database.ts';
 import { fromJson } from './json.ts';
 
+/** Whether a crew member with this id is held at all, on any fleet or none. */
+export async function crewExists(db: Db, crewUniqueId: string): Promise<boolean> {
+  const row = await db.selectFrom('crew').select('crew_unique_id').where('crew_unique_id', '=', crewUniqueId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The crew row as a profile; missing parts of a stored address read as null. */
 export function toCrewProfile(row: Selectable<CrewTable>): CrewProfile {
   const address = fromJson<Partial<PostalAddress>>(row.address);

@@ -21,6 +21,8 @@ export interface DeliveryAttempt {
 export interface DeliveryAttemptView extends DeliveryAttempt {
   partnerId: string;
   eventType: string;
+  /** When the event's next attempt is due; null once it is delivered or dead. */
+  nextAttemptAt: string | null;
 }
 
 export function toDeliveryAttempt(row: Selectable<DeliveryAttemptsTable>): DeliveryAttempt {
@@ -45,9 +47,11 @@ export async function listDeliveryAttempts(
   db: Db, filter: { partnerId?: string; eventId?: string; limit?: number } = {},
 ): Promise<DeliveryAttemptView[]> {
   let q = db.selectFrom('delivery_attempts as a').innerJoin('outbox_events as o', 'o.event_id', 'a.event_id')
-    .selectAll('a').select(['o.partner_id', 'o.event_type']);
+    .selectAll('a').select(['o.partner_id', 'o.event_type', 'o.status as event_status', 'o.next_attempt_at']);
   if (filter.partnerId !== undefined) q = q.where('o.partner_id', '=', filter.partnerId);
   if (filter.eventId !== undefined) q = q.where('a.event_id', '=', filter.eventId);
   const rows = await q.orderBy('a.attempted_at', 'desc').orderBy('a.attempt_id', 'desc').limit(filter.limit ?? 100).execute();
-  return rows.map((r) => ({ ...toDeliveryAttempt(r), partnerId: r.partner_id, eventType: r.event_type }));
+  return rows.map((r) => ({
+    ...toDeliveryAttempt(r), partnerId: r.partner_id, eventType: r.event_type, nextAttemptAt: r.event_status === 'pending' ? r.next_attempt_at : null,
+  }));
 }

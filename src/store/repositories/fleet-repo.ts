@@ -196,6 +196,14 @@ export async function crewPageOnVessels(db: Db, vesselIds: readonly string[], af
   return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
 }
 
+/** How many crew crewPageOnVessels pages through: distinct crew on the fleet of `vesselIds`. */
+export async function countCrewOnVessels(db: Db, vesselIds: readonly string[]): Promise<number> {
+  if (vesselIds.length === 0) return 0;
+  const row = await db.selectFrom('assignments').select((eb) => eb.fn.count<number | string>('crew_unique_id').distinct().as('n'))
+    .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The on-fleet assignments of several crew members on any of `vesselIds`. */
 export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[], crewIds: readonly string[]): Promise<Assignment[]> {
   if (crewIds.length === 0 || vesselIds.length === 0) return [];

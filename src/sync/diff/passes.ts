@@ -1,6 +1,6 @@
 import type { Change, ChangePosition } from '../../domain/changes.ts';
 import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
-import { crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
+import { countCrewOnVessels, crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
 import { diffPages, type CrewPage, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
@@ -8,8 +8,11 @@ import type { PartnerPlan } from './plan.ts';
 /** Tables whose writes concern whole fleets: a partner's (partner_id set) or every partner's (catalogue). */
 export const FLEET_WIDE_TABLES = ['partners', 'webhook_endpoints', 'contract_vessels', 'requirement_catalogue'] as const;
 
-/** Called after each committed page with the number of crew it held. */
-export type Progress = (crew: number) => void;
+/** How far the passes are: `planned` as a pass learns how many crew it will diff, `done` after each committed page. */
+export interface Progress {
+  planned(crew: number): void;
+  done(crew: number): void;
+}
 
 /**
  * Every crew member of the partners' fleets, a page at a time, then forgets those who left
@@ -17,13 +20,14 @@ export type Progress = (crew: number) => void;
  */
 export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<void> {
   const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
+  progress.planned(await countCrewOnVessels(run.db, vesselIds));
   let after: string | null = null;
   await diffPages(run, plans, async () => {
     const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
     if (crewIds.length === 0) return null;
     after = crewIds[crewIds.length - 1]!;
     return { crewIds };
-  }, (page) => progress(page.crewIds.length));
+  }, (page) => progress.done(page.crewIds.length));
   if (run.dryRun) return;
   for (const plan of plans) {
     for (let after: string | null = null; ;) {
@@ -47,13 +51,14 @@ export async function duePass(
   run: RunContext, plans: readonly PartnerPlan[], pageSize: number, docsAsBefore: (crewUniqueId: string) => boolean, done: Set<string>, progress: Progress,
 ): Promise<void> {
   const due = await dueCrew(run.db, plans.map((p) => p.partner.partnerId), run.today);
+  progress.planned(due.length);
   let at = 0;
   await diffPages(run, plans, async () => {
     const crewIds = due.slice(at, (at += pageSize));
     return crewIds.length > 0 ? { crewIds, docsAsBefore } : null;
   }, (page) => {
     for (const id of page.crewIds) done.add(id);
-    progress(page.crewIds.length);
+    progress.done(page.crewIds.length);
   });
 }
 
@@ -103,6 +108,7 @@ export async function changePass(
     const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
     for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
+    options.progress.planned(crew.length);
     const only = (partnerId: string, id: string) => {
       const partners = targets.get(id)!;
       return partners === 'all' || partners.has(partnerId);
@@ -117,6 +123,6 @@ export async function changePass(
     queued[queued.length - 1]!.also = advance;
     return true;
   };
-  await diffPages(run, plans, async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null), (page) => options.progress(page.crewIds.length));
+  await diffPages(run, plans, async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null), (page) => options.progress.done(page.crewIds.length));
   return position;
 }

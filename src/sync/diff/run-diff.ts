@@ -5,7 +5,7 @@ import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } fro
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { RunContext } from './crew-page.ts';
-import { changePass, duePass, FLEET_WIDE_TABLES, fullPass } from './passes.ts';
+import { changePass, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
 import { planPartners, type DiffDeps, type PartnerDiffResult } from './plan.ts';
 
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
@@ -33,7 +33,7 @@ export const SETTLE_MS = 2000;
  * partner whose scopes, fleet or endpoint changed, and every partner on `full`, after a catalogue
  * change, with a new compliance window, a clock moved back, or a store that has no change cursor yet.
  */
-export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number) => void): Promise<PartnerDiffResult[]> {
+export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number, crewKnown: number) => void): Promise<PartnerDiffResult[]> {
   const now = deps.clock();
   const dryRun = deps.dryRun ?? false;
   const pageSize = deps.pageSize ?? 500;
@@ -57,7 +57,11 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   for (const p of full) p.result.full = true;
 
   let done = 0;
-  const progress = (crew: number) => onPage?.((done += crew));
+  let known = 0;
+  const progress: Progress = {
+    planned: (crew) => void (known += crew),
+    done: (crew) => onPage?.((done += crew), known),
+  };
   if (full.length > 0) await fullPass(run, full, pageSize, progress);
   let position = cursor?.position ?? null;
   if (everything) {

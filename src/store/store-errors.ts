@@ -1,0 +1,22 @@
+/**
+ * Errors that mean the store went away (a connection refused, reset or timed out, the server shut
+ * down, SQLite's file unreadable), as opposed to a bug or a constraint. Drivers name them by code:
+ * Node's socket errors, Postgres SQLSTATE classes 08 (connection) and 57P (operator intervention),
+ * SQLite's I/O and open errors; pg-pool by message only.
+ */
+const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SQLITE_CODES = new Set(['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_FULL']);
+const MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i,
+  /Connection ended unexpectedly/i, /did not answer within \d+ ms/];
+
+export function isStoreConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (NODE_CODES.has(code) || SQLITE_CODES.has(code) || /^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    }
+    if (MESSAGES.some((m) => m.test(e instanceof Error ? e.message : ''))) return true;
+    if (e instanceof AggregateError && e.errors.some((x) => isStoreConnectionError(x))) return true;
+  }
+  return false;
+}
