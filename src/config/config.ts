@@ -40,6 +40,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** How long one sync run may spend delivering before it stops claiming and exits with its summary. */
   readonly syncDeliveryBudgetMs: number;
+  /** Days an endpoint may fail every delivery attempt before `svc sync` disables it (docs/webhooks.md, "Endpoint health"). */
+  readonly webhookDisableAfterDays: number;
   /** `svc serve`: how long the store may take to answer (Postgres: to connect, each statement; SQLite: the write lock) before the call fails. */
   readonly storeTimeoutMs: number;
   /** `SVC_NOW`: the instant sync, serve and compliance check start their clock at (ISO 8601); unset: the real clock. */
@@ -77,6 +79,8 @@ const ConfigStruct = object({
   shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
   // Ten minutes: a run started by the 15-minute cron ends, attempts in flight included, before the next.
   syncDeliveryBudgetMs: defaulted(max(min(integer(), 1000), 3_600_000), 600_000),
+  // Five days, as Svix and Stripe give a failing endpoint before they disable it.
+  webhookDisableAfterDays: defaulted(max(min(integer(), 1), 365), 5),
   storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
   now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
   nowAllowWrites: defaulted(boolean(), false),
@@ -108,6 +112,7 @@ export const ENV_VARS = {
   SVC_DOWNLOAD_LINK_TTL_SECONDS: 'downloadLinkTtlSeconds',
   SVC_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   SVC_SYNC_DELIVERY_BUDGET_MS: 'syncDeliveryBudgetMs',
+  SVC_WEBHOOK_DISABLE_AFTER_DAYS: 'webhookDisableAfterDays',
   SVC_STORE_TIMEOUT_MS: 'storeTimeoutMs',
   SVC_NOW: 'now',
   SVC_NOW_ALLOW_WRITES: 'nowAllowWrites',
@@ -119,7 +124,7 @@ export const ENV_VARS = {
 const NUMERIC = new Set<keyof Config>([
   'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
   'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs', 'metricsPort',
+  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs', 'webhookDisableAfterDays', 'metricsPort',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks', 'nowAllowWrites']);
 

@@ -13,6 +13,21 @@ export interface WebhookEndpoint {
   status: WebhookEndpointStatus;
   createdAt: string;
   updatedAt: string;
+  /** As the store keeps it; absent on an endpoint not yet stored. */
+  health?: EndpointHealth;
+}
+
+/**
+ * How an endpoint's delivery attempts have gone (docs/webhooks.md, "Endpoint health"): a delivered
+ * attempt resets the failures; an endpoint failing every attempt for SVC_WEBHOOK_DISABLE_AFTER_DAYS
+ * is disabled with the reason and time, both cleared when it is re-enabled.
+ */
+export interface EndpointHealth {
+  consecutiveFailures: number;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+  disabledReason: string | null;
+  disabledAt: string | null;
 }
 
 /**

@@ -176,7 +176,15 @@ const resources: Record<string, JsonObject> = {
     secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
     created_at: dateTime,
     updated_at: dateTime,
+    health: ref('WebhookEndpointHealth'),
   }),
+  WebhookEndpointHealth: object({
+    consecutive_failures: { type: 'integer', minimum: 0, description: 'delivery attempts failed in a row (a delivered one resets it)' },
+    failing_since: { ...nullable(dateTime), description: 'the first of those failed attempts; null while the latest attempt delivered' },
+    last_success_at: { ...nullable(dateTime), description: 'the latest delivered attempt' },
+    disabled_reason: { ...nullable(str), description: 'why `svc sync` disabled the endpoint (every attempt failed for SVC_WEBHOOK_DISABLE_AFTER_DAYS); cleared when it is re-enabled' },
+    disabled_at: { ...nullable(dateTime), description: 'when `svc sync` disabled it' },
+  }, undefined, { description: 'How deliveries to the endpoint have gone; an endpoint failing every attempt for SVC_WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled, its events waiting in the outbox until it is registered again with status `active`.' }),
   SecretRotationRequest: object({
     secret: { ...str, minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: '^[!-~]+$', description: 'the next secret; generated (`whsec_` + 32 random bytes, standard base64) when absent' },
     activate_at: { ...dateTime, description: 'when deliveries switch to the next secret; not in the past; default: in 24 hours' },

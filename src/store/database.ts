@@ -169,6 +169,13 @@ export interface WebhookEndpointsTable {
   status: WebhookEndpointStatus;
   created_at: string;
   updated_at: string;
+  /** Health, updated with each recorded attempt: failed attempts in a row, since when, the last delivered one. */
+  consecutive_failures: Generated<number>;
+  failing_since: string | null;
+  last_success_at: string | null;
+  /** Set when `svc sync` disabled the endpoint for failing too long; cleared when it is re-enabled. */
+  disabled_reason: string | null;
+  disabled_at: string | null;
 }
 
 export interface OutboxEventsTable {

@@ -30,6 +30,8 @@ export interface DeliveryDeps extends AttemptTransport {
   budgetMs: number;
   /** Consecutive failed attempts to one endpoint after which the run stops sending to it (its circuit breaker opens). */
   breakerFailures: number;
+  /** Days an endpoint may fail every attempt before the record stage disables it (SVC_WEBHOOK_DISABLE_AFTER_DAYS). */
+  disableAfterDays: number;
   /**
    * The real time, for the signature timestamp (X-Service-Timestamp) alone: a receiver checks it
    * against its own clock, so it never follows SVC_NOW, which `clock` (event, attempt and retry
@@ -71,6 +73,7 @@ export function deliveryDepsFromConfig(
     claimMs: DEFAULT_CLAIM_MS,
     budgetMs: config.syncDeliveryBudgetMs,
     breakerFailures: BREAKER_FAILURES,
+    disableAfterDays: config.webhookDisableAfterDays,
     ...overrides,
   };
 }

@@ -68,7 +68,9 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.equal((await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET)).code, 0);
     const json = JSON.parse((await svc('admin', 'list-webhooks', '--json')).stdout);
     assert.equal(json.length, 1);
-    assert.deepEqual(Object.keys(json[0]), ['partner_id', 'endpoint_id', 'status', 'url', 'subscribed_events', 'updated_at', 'rotation_pending_until', 'signatures']);
+    assert.deepEqual(Object.keys(json[0]), ['partner_id', 'endpoint_id', 'status', 'url', 'subscribed_events', 'updated_at', 'rotation_pending_until', 'signatures',
+      'consecutive_failures', 'failing_since', 'last_success_at', 'disabled_reason', 'disabled_at']);
+    assert.deepEqual([json[0].consecutive_failures, json[0].disabled_reason], [0, null]);
     assert.deepEqual(json[0].subscribed_events, ['crew.status.changed']);
     const plain = await svc('admin', 'list-webhooks');
     assert.equal(table(plain.stdout).rows[0]!.subscribed_events, 'crew.status.changed');

@@ -16,7 +16,8 @@ function expectEndpoint(res: TestResponse, status: 200 | 201): Record<string, an
   assert.equal(res.status, status, JSON.stringify(res.json));
   assert.equal(res.headers.get('cache-control'), 'no-store');
   assert.deepEqual(Object.keys(res.json).sort(),
-    ['created_at', 'endpoint_id', 'partner_id', 'secret', 'status', 'subscribed_events', 'updated_at', 'url']);
+    ['created_at', 'endpoint_id', 'health', 'partner_id', 'secret', 'status', 'subscribed_events', 'updated_at', 'url']);
+  assert.deepEqual(Object.keys(res.json.health), ['consecutive_failures', 'failing_since', 'last_success_at', 'disabled_reason', 'disabled_at']);
   return res.json;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServeMetrics } from '../../src/http/metrics/registry.ts';
 import { upsertDeadLetter } from '../../src/store/repositories/dead-letters-repo.ts';
-import { insertDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
+import { noteEndpointAttempts } from '../../src/store/repositories/endpoint-health-repo.ts';
 import { finishSyncRun, insertSyncRun } from '../../src/store/repositories/sync-runs-repo.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { cliChild } from '../support/cli.ts';
@@ -27,14 +27,12 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
     await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
     await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:30:00.000Z' });
     await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    const okEvent = await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    const badEvent = await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    const attempt = (eventId: string, attemptNo: number, outcome: 'delivered' | 'retry') => ({
-      eventId, attemptNo, attemptedAt: T0, url: 'https://hooks.example/x', statusCode: outcome === 'delivered' ? 204 : 503, latencyMs: 5, error: null, responseBody: null, outcome,
-    });
-    // ptn_bad delivered once, then failed: failing. ptn_ok failed, then delivered: healthy.
-    await insertDeliveryAttempts(db, [attempt(badEvent.eventId, 1, 'delivered'), attempt(okEvent.eventId, 1, 'retry')]);
-    await insertDeliveryAttempts(db, [attempt(badEvent.eventId, 2, 'retry'), attempt(okEvent.eventId, 2, 'delivered')]);
+    await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+    await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+    // ptn_bad delivered once, then failed: failing. ptn_ok failed, then delivered: healthy. As the record stage notes them.
+    const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
+    await noteEndpointAttempts(db, { partnerId: 'ptn_bad', attempts: [{ at: at(1), delivered: true }, { at: at(2), delivered: false }] });
+    await noteEndpointAttempts(db, { partnerId: 'ptn_ok', attempts: [{ at: at(1), delivered: false }, { at: at(2), delivered: true }] });
     const dead = [await seedEvent(db, 'ptn_bad'), await seedEvent(db, 'ptn_bad')].map((e) => e.eventId);
     await db.updateTable('outbox_events').set({ status: 'dead' }).where('event_id', 'in', dead).execute();
     for (const eventId of dead) await upsertDeadLetter(db, { eventId, partnerId: 'ptn_bad', eventType: 'crew.status.changed', reason: 'gave up', deadAt: T0 });

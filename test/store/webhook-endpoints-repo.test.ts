@@ -14,6 +14,7 @@ function endpoint(partnerId: string, over: Partial<WebhookEndpoint> = {}): Webho
   return {
     endpointId: `whe_${partnerId}`, partnerId, url: `https://${partnerId}.example/hooks`, subscribedEvents: ['crew.status.changed'],
     secret: 'whsec_0123456789abcdefghijklmnop', nextSecret: null, nextSecretFrom: null, status: 'active', createdAt: AT, updatedAt: AT,
+    health: { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, disabledReason: null, disabledAt: null },
     ...over,
   };
 }
@@ -54,5 +55,28 @@ describeEachStore('partners and webhook endpoints in the store', ({ store }) => 
     assert.deepEqual((await listEndpoints(db)).map((e) => e.partnerId).sort(), ['ptn_x', 'ptn_y']);
     assert.deepEqual((await listEndpoints(db, { status: 'active' })).map((e) => e.partnerId), ['ptn_y']);
     assert.deepEqual((await listEndpoints(db, { status: 'disabled' })).map((e) => e.partnerId), ['ptn_x']);
+  });
+
+  it('re-enabling a disabled endpoint clears its failures and why it was disabled; other updates keep its health', async () => {
+    const db = store().db;
+    // ptn_x's endpoint, stored by the tests above.
+    const failing = { consecutive_failures: 9, failing_since: AT, last_success_at: null, disabled_reason: 'every attempt failed', disabled_at: AT };
+    const set = (status: 'active' | 'disabled') =>
+      db.updateTable('webhook_endpoints').set({ ...failing, status }).where('partner_id', '=', 'ptn_x').execute();
+    const later = '2026-11-28T10:00:00.000Z';
+    const stored = { consecutiveFailures: 9, failingSince: AT, lastSuccessAt: null, disabledReason: 'every attempt failed', disabledAt: AT };
+
+    await set('disabled');
+    await updateEndpoint(db, endpoint('ptn_x', { status: 'disabled', updatedAt: later }));
+    assert.deepEqual((await findEndpointByPartner(db, 'ptn_x'))?.health, stored, 'still disabled: kept');
+    await set('active');
+    await updateEndpoint(db, endpoint('ptn_x', { updatedAt: later }));
+    assert.deepEqual((await findEndpointByPartner(db, 'ptn_x'))?.health, stored, 'already active (a URL change): kept');
+
+    await set('disabled');
+    await updateEndpoint(db, endpoint('ptn_x', { updatedAt: later }));
+    const e = await findEndpointByPartner(db, 'ptn_x');
+    assert.equal(e?.status, 'active');
+    assert.deepEqual(e?.health, { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, disabledReason: null, disabledAt: null });
   });
 });

@@ -54,6 +54,7 @@ export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): 
     claimMs: DEFAULT_CLAIM_MS,
     budgetMs: 10 * 60_000,
     breakerFailures: 5,
+    disableAfterDays: 5,
     sleeps,
     ...overrides,
   };

@@ -119,6 +119,7 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
     assert.deepEqual(await findEndpointByPartner(db, 'ptn_a'), {
       endpointId: first.endpoint.endpointId, partnerId: 'ptn_a', url: 'https://new.partner.example/svc',
       subscribedEvents: ['crew.profile.updated'], secret, nextSecret: null, nextSecretFrom: null, status: 'disabled', createdAt: first.endpoint.createdAt, updatedAt: tc.iso(),
+      health: { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, disabledReason: null, disabledAt: null },
     });
     const third = await registerWebhookEndpoint(db, 'ptn_a', valid, deps);
     assert.notEqual(third.endpoint.secret, secret, 'a rotation without a secret generates a new one');

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
 import { endpointSendsStandardWebhooks } from '../../domain/webhooks.ts';
-import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
+import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire, toHealthWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
@@ -37,7 +37,8 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
 
   admin.command('list-webhooks')
     .description('list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
-      'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both); never the secrets')
+      'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both, and health: ' +
+      'failed attempts in a row, failing since, last success, and why and when svc sync disabled it); never the secrets')
     .option(...JSON_OPTION)
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
@@ -47,6 +48,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
           partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
           subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, now),
           signatures: endpointSendsStandardWebhooks(e, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
+          ...toHealthWire(e),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
         const older = endpoints.filter((e) => !endpointSendsStandardWebhooks(e, now)).length;

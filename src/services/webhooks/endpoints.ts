@@ -38,6 +38,21 @@ export function toEndpointWire(e: WebhookEndpoint) {
     status: e.status,
     created_at: wireTime(e.createdAt),
     updated_at: wireTime(e.updatedAt),
+    health: toHealthWire(e),
+  };
+}
+
+const time = (at: string | null | undefined): string | null => (at ? wireTime(at) : null);
+
+/** The endpoint's health as the admin API and CLI show it (docs/webhooks.md, "Endpoint health"). */
+export function toHealthWire(e: WebhookEndpoint) {
+  const h = e.health;
+  return {
+    consecutive_failures: h?.consecutiveFailures ?? 0,
+    failing_since: time(h?.failingSince),
+    last_success_at: time(h?.lastSuccessAt),
+    disabled_reason: h?.disabledReason ?? null,
+    disabled_at: time(h?.disabledAt),
   };
 }
 
@@ -91,9 +106,10 @@ export async function registerWebhookEndpoint(
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     };
-    if (!existing && (await insertEndpoint(trx, endpoint))) return { created: true, endpoint };
+    // Read back, so the answer shows the health as stored (re-enabling clears it).
+    if (!existing && (await insertEndpoint(trx, endpoint))) return { created: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
     await updateEndpoint(trx, endpoint);
-    return { created: false, endpoint: existing ? endpoint : (await findEndpointByPartner(trx, partnerId))! };
+    return { created: false, endpoint: (await findEndpointByPartner(trx, partnerId))! };
   });
 }
 

@@ -10,6 +10,7 @@ import * as m0700 from './0700-webhook-secret-rotation.ts';
 import * as m0800 from './0800-documents-expiring-index.ts';
 import * as m0900 from './0900-drop-outbox-partner-index.ts';
 import * as m1000 from './1000-outbox-suppressed.ts';
+import * as m1010 from './1010-endpoint-health.ts';
 import * as m1100 from './1100-sync-runs.ts';
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '0800-documents-expiring-index': m0800,
   '0900-drop-outbox-partner-index': m0900,
   '1000-outbox-suppressed': m1000,
+  '1010-endpoint-health': m1010,
   '1100-sync-runs': m1100,
 };

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../database.ts';
 
 /** The outbox as monitoring sees it at `now`. */
@@ -33,30 +32,18 @@ export async function countUnreplayedDeadLetters(db: Db): Promise<number> {
 /** Endpoints an operator should look at. */
 export interface EndpointHealth {
   disabled: number;
-  /** Active endpoints whose latest delivery attempt failed. */
+  /** Active endpoints whose latest delivery attempt failed (their stored health counts failures). */
   failing: number;
 }
 
-/**
- * Counts disabled endpoints, and active ones whose latest delivery attempt (of any of the
- * partner's events) did not deliver. The one place "failing" is defined: point it at stored
- * endpoint health once the store keeps it.
- */
+/** Counts disabled endpoints, and active ones failing by their stored health (docs/webhooks.md, "Endpoint health"). */
 export async function endpointHealth(db: Db): Promise<EndpointHealth> {
-  const row = await db.selectFrom('webhook_endpoints as e')
-    .select((eb) => {
-      const latestOutcome = eb.selectFrom('delivery_attempts as da')
-        .innerJoin('outbox_events as o', 'o.event_id', 'da.event_id')
-        .select('da.outcome')
-        .whereRef('o.partner_id', '=', 'e.partner_id')
-        .orderBy('da.attempt_id', 'desc')
-        .limit(1);
-      return [
-        eb.fn.sum<number | string | null>(eb.case().when('e.status', '=', 'disabled').then(1).else(0).end()).as('disabled'),
-        eb.fn.sum<number | string | null>(eb.case()
-          .when(eb.and([eb('e.status', '=', 'active'), eb(latestOutcome, '<>', sql.lit('delivered'))])).then(1).else(0).end()).as('failing'),
-      ];
-    })
+  const row = await db.selectFrom('webhook_endpoints')
+    .select((eb) => [
+      eb.fn.sum<number | string | null>(eb.case().when('status', '=', 'disabled').then(1).else(0).end()).as('disabled'),
+      eb.fn.sum<number | string | null>(eb.case()
+        .when(eb.and([eb('status', '=', 'active'), eb('consecutive_failures', '>', 0)])).then(1).else(0).end()).as('failing'),
+    ])
     .executeTakeFirstOrThrow();
   return { disabled: Number(row.disabled ?? 0), failing: Number(row.failing ?? 0) };
 }

@@ -16,6 +16,13 @@ export function toWebhookEndpoint(row: Selectable<WebhookEndpointsTable>): Webho
     status: row.status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    health: {
+      consecutiveFailures: Number(row.consecutive_failures),
+      failingSince: row.failing_since,
+      lastSuccessAt: row.last_success_at,
+      disabledReason: row.disabled_reason,
+      disabledAt: row.disabled_at,
+    },
   };
 }
 
@@ -40,10 +47,21 @@ export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<boolea
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-/** Replaces URL, events, secrets and status of the partner's endpoint; its id and creation time stay. */
+/**
+ * Replaces URL, events, secrets and status of the partner's endpoint; its id and creation time stay.
+ * Re-enabling a disabled endpoint clears why it was disabled and its failures, so it gets the whole
+ * period again before it can be disabled anew.
+ */
 export async function updateEndpoint(db: Db, e: WebhookEndpoint): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({
-    url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, next_secret: e.nextSecret ?? null,
-    next_secret_from: e.nextSecretFrom ?? null, status: e.status, updated_at: e.updatedAt,
+  await db.updateTable('webhook_endpoints').set((eb) => {
+    const wasDisabled = eb('status', '=', 'disabled');
+    const reenabled = <T extends 'consecutive_failures' | 'failing_since' | 'disabled_reason' | 'disabled_at'>(c: T, cleared: 0 | null) =>
+      e.status === 'active' ? eb.case().when(wasDisabled).then(cleared as never).else(eb.ref(c)).end() : eb.ref(c);
+    return {
+      url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, next_secret: e.nextSecret ?? null,
+      next_secret_from: e.nextSecretFrom ?? null, status: e.status, updated_at: e.updatedAt,
+      consecutive_failures: reenabled('consecutive_failures', 0), failing_since: reenabled('failing_since', null),
+      disabled_reason: reenabled('disabled_reason', null), disabled_at: reenabled('disabled_at', null),
+    };
   }).where('partner_id', '=', e.partnerId).execute();
 }

@@ -25,6 +25,8 @@ export interface LaneHandle {
   stopReason(): StopReason | null;
   /** Tells the endpoint's circuit breaker how an attempt went. */
   noteAttempt(failed: boolean): void;
+  /** The record stage disabled the endpoint for failing too long: the lane starts nothing more. */
+  endpointDisabled(): void;
 }
 
 /**
@@ -79,8 +81,9 @@ export async function attemptEvent(h: LaneHandle, event: OutboxEvent): Promise<{
         made += 1;
         const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
         h.noteAttempt(judgeAttempt(sent.result) === 'retry');
-        const held = await h.record({ runId, event, url: h.endpoint.url, a: { attemptNo, at: sent.at, result: sent.result, decision } });
-        if (!held) return 'claim_lost';
+        const stored = await h.record({ runId, event, url: h.endpoint.url, a: { attemptNo, at: sent.at, result: sent.result, decision } });
+        if (stored === 'claim_lost') return 'claim_lost';
+        if (stored === 'endpoint_disabled') h.endpointDisabled();
         if (decision.outcome === 'delivered') return 'delivered';
         if (decision.outcome !== 'retry') return 'dead';
         // A wait longer than a run should hold (a long Retry-After) is left to a later run.

@@ -45,7 +45,8 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
   const working = new Set<Promise<void>>();
   let failuresInRow = 0;
   let breakerOpen = false;
-  const stopReason = (): StopReason | null => ctx.runStop() ?? (breakerOpen ? 'breaker_open' : null);
+  let disabled = false;
+  const stopReason = (): StopReason | null => ctx.runStop() ?? (disabled ? 'disabled' : breakerOpen ? 'breaker_open' : null);
   const report = (event: OutboxEvent, outcome: EventOutcome, attempts = 0) =>
     ctx.sink.ended({ eventId: event.eventId, partnerId, eventType: event.eventType, outcome, attempts });
 
@@ -76,6 +77,9 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
           breakerOpen = true;
           ctx.sink.breakerOpened(partnerId);
         }
+      },
+      endpointDisabled() {
+        disabled = true;
       },
     };
     for (const event of allowed) {

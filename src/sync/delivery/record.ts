@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
 import { groupCommit } from '../../services/plumbing/group-commit.ts';
-import type { Database } from '../../store/database.ts';
+import type { Database, Db } from '../../store/database.ts';
 import { dialectOf } from '../../store/dialect-of.ts';
 import { upsertDeadLetter } from '../../store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
+import { disableIfFailingSince, noteEndpointAttempts } from '../../store/repositories/endpoint-health-repo.ts';
 import { updateClaimedEvents, type EventProgress } from '../../store/repositories/outbox-repo.ts';
 import type { AttemptDecision, AttemptResult } from '../failure-policy.ts';
 
@@ -24,8 +25,17 @@ export interface AttemptRecord {
   a: Attempt;
 }
 
-/** Stores one attempt; resolves false when the run's claim on the event was lost (nothing stored). */
-export type RecordStage = (r: AttemptRecord) => Promise<boolean>;
+/**
+ * What storing one attempt did: `stored`; `claim_lost` when the run's claim on the event was lost
+ * (nothing stored); `endpoint_disabled` when stored and the attempt disabled its endpoint for
+ * failing too long (docs/webhooks.md, "Endpoint health").
+ */
+export type Recorded = 'stored' | 'claim_lost' | 'endpoint_disabled';
+
+/** Stores one attempt with its effect on the event and on its endpoint's health. */
+export type RecordStage = (r: AttemptRecord) => Promise<Recorded>;
+
+const DAY_MS = 86_400_000;
 
 export function describeResult(r: AttemptResult): string {
   return r.statusCode !== null ? `HTTP ${r.statusCode}` : (r.error ?? 'no response');
@@ -49,10 +59,10 @@ const PG_PARALLEL_WRITES = 4;
  * transaction (group commit) and its few statements: one update per kind of progress and one
  * insert, however many attempts.
  */
-export function attemptRecorder(db: Kysely<Database>): RecordStage {
+export function attemptRecorder(db: Kysely<Database>, disableAfterDays: number): RecordStage {
   // Postgres runs several such transactions at once on separate connections (rows of different
   // events do not conflict); SQLite has one writer at a time, so one is all it can use.
-  const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db));
+  const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db, disableAfterDays));
   const pending = writers.map(() => 0);
   return async (r) => {
     const i = pending.indexOf(Math.min(...pending));
@@ -65,7 +75,7 @@ export function attemptRecorder(db: Kysely<Database>): RecordStage {
   };
 }
 
-function recordBatches(db: Kysely<Database>): RecordStage {
+function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordStage {
   return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
     const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.a) })));
     const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
@@ -84,6 +94,30 @@ function recordBatches(db: Kysely<Database>): RecordStage {
       }
     }
     await insertDeliveryAttempts(trx, attempts);
-    return records.map((r) => updated.has(r.event.eventId));
+    const disabled = await noteHealth(trx, records.filter((r) => updated.has(r.event.eventId)), disableAfterDays);
+    return records.map((r): Recorded => !updated.has(r.event.eventId) ? 'claim_lost' : disabled.has(r.event.partnerId) ? 'endpoint_disabled' : 'stored');
   }));
+}
+
+/**
+ * Folds stored attempts into their endpoints' health and disables an endpoint whose every attempt
+ * has failed for `disableAfterDays` by the time of its latest attempt; returns the partners whose
+ * endpoint this disabled.
+ */
+async function noteHealth(trx: Db, stored: readonly AttemptRecord[], disableAfterDays: number): Promise<Set<string>> {
+  const byPartner = new Map<string, { at: string; delivered: boolean }[]>();
+  for (const { event, a } of [...stored].sort((x, y) => x.a.at.getTime() - y.a.at.getTime())) {
+    const list = byPartner.get(event.partnerId) ?? [];
+    list.push({ at: a.at.toISOString(), delivered: a.decision.outcome === 'delivered' });
+    byPartner.set(event.partnerId, list);
+  }
+  const disabled = new Set<string>();
+  for (const [partnerId, attempts] of byPartner) {
+    await noteEndpointAttempts(trx, { partnerId, attempts });
+    const latest = attempts.at(-1)!;
+    if (latest.delivered) continue;
+    const failingBefore = new Date(Date.parse(latest.at) - disableAfterDays * DAY_MS).toISOString();
+    if (await disableIfFailingSince(trx, partnerId, failingBefore, latest.at, disableAfterDays)) disabled.add(partnerId);
+  }
+  return disabled;
 }

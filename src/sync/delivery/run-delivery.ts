@@ -55,7 +55,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
     return null;
   };
   const slots = new FairSlots(deps.concurrency, deps.perEndpointConcurrency);
-  const record = attemptRecorder(db);
+  const record = attemptRecorder(db, deps.disableAfterDays);
   await Promise.all(endpoints.map((e) => runLane({
     db, deps, runId, runStop, slots, record,
     sink: {
