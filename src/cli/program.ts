@@ -7,13 +7,21 @@ import { serveCommand } from './commands/serve.ts';
 import { syncCommand } from './commands/sync.ts';
 import type { CliDeps } from './context.ts';
 
+/** `svc admin register-webhook`: the words a user types to reach the command. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = cmd; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
 /**
  * Settings commander does not pass on to commands added with addCommand: every command, however
  * deep, throws instead of exiting (runCli maps usage errors to 64) and writes to the injected streams.
  */
 function configureTree(cmd: Command, deps: CliDeps): void {
+  // One line and where to look, not the whole help after the error (issue 22).
   cmd.exitOverride()
-    .showHelpAfterError()
+    .showHelpAfterError(`(${commandPath(cmd)} --help lists what it accepts)`)
     .configureOutput({
       writeOut: (s) => deps.stdout.write(s),
       writeErr: (s) => deps.stderr.write(s),
