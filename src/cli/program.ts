@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { adminCommand } from './commands/admin.ts';
 import { complianceCommand } from './commands/compliance.ts';
+import { completionCommand } from './commands/completion.ts';
 import { dbCommand } from './commands/db.ts';
 import { fixturesCommand } from './commands/fixtures.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -41,6 +42,7 @@ export function buildProgram(deps: CliDeps): Command {
   program.addCommand(serveCommand(deps));
   program.addCommand(syncCommand(deps));
   program.addCommand(complianceCommand(deps));
+  program.addCommand(completionCommand(deps));
   configureTree(program, deps);
   return program;
 }
