@@ -1,8 +1,9 @@
-import { boolean, create, defaulted, enums, integer, min, max, object, optional, refine, string, StructError } from 'superstruct';
+import { create, defaulted, object, optional, string, StructError } from 'superstruct';
 import { isLoopbackHost } from '../domain/address-policy.ts';
 import { AppError } from '../domain/app-error.ts';
 import { isIsoDateTime } from '../domain/clock.ts';
-import { LOG_FORMATS, type LogFormat } from '../domain/vocabulary.ts';
+import { oneOf, onOff, satisfying, settingProblem, wholeNumber } from './setting-types.ts';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../domain/vocabulary.ts';
 
 /** Every setting of the service, validated once and frozen. Defaults live here and nowhere else. */
 export interface Config {
@@ -12,7 +13,7 @@ export interface Config {
   readonly tlsCert: string | undefined;
   readonly tlsKey: string | undefined;
   readonly trustProxy: boolean;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logLevel: LogLevel;
   /** `auto`: pino-pretty lines when standard output is a terminal, JSON lines otherwise. */
   readonly logFormat: LogFormat;
   /** Allow webhook URLs on loopback/private addresses and plain http to loopback (local testing). */
@@ -59,33 +60,33 @@ export interface Config {
 const ConfigStruct = object({
   databaseUrl: defaulted(string(), 'sqlite:data/svc.db'),
   host: defaulted(string(), '127.0.0.1'),
-  port: defaulted(max(min(integer(), 0), 65535), 8080),
+  port: defaulted(wholeNumber(0, 65535), 8080),
   tlsCert: optional(string()),
   tlsKey: optional(string()),
-  trustProxy: defaulted(boolean(), false),
-  logLevel: defaulted(enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-  logFormat: defaulted(enums(LOG_FORMATS), 'auto'),
-  allowInsecureWebhooks: defaulted(boolean(), false),
-  complianceWindowDays: defaulted(max(min(integer(), 0), 3650), 90),
-  complianceDeadlineMs: defaulted(max(min(integer(), 1), 60_000), 2000),
-  complianceFault: defaulted(enums(['none', 'fail', 'stall']), 'none'),
-  rateLimitDefault: defaulted(min(integer(), 1), 600),
-  rateLimitWindowSeconds: defaulted(min(integer(), 1), 60),
+  trustProxy: defaulted(onOff(), false),
+  logLevel: defaulted(oneOf(LOG_LEVELS), 'info'),
+  logFormat: defaulted(oneOf(LOG_FORMATS), 'auto'),
+  allowInsecureWebhooks: defaulted(onOff(), false),
+  complianceWindowDays: defaulted(wholeNumber(0, 3650), 90),
+  complianceDeadlineMs: defaulted(wholeNumber(1, 60_000), 2000),
+  complianceFault: defaulted(oneOf(['none', 'fail', 'stall'] as const), 'none'),
+  rateLimitDefault: defaulted(wholeNumber(1), 600),
+  rateLimitWindowSeconds: defaulted(wholeNumber(1), 60),
   publicBaseUrl: defaulted(string(), ''),
-  webhookTimeoutMs: defaulted(max(min(integer(), 1), 120_000), 10_000),
-  webhookConcurrency: defaulted(max(min(integer(), 1), 256), 8),
-  webhookConcurrencyPerEndpoint: defaulted(max(min(integer(), 1), 64), 2),
-  downloadLinkTtlSeconds: defaulted(max(min(integer(), 1), 86_400), 900),
-  shutdownGraceMs: defaulted(max(min(integer(), 0), 600_000), 10_000),
+  webhookTimeoutMs: defaulted(wholeNumber(1, 120_000), 10_000),
+  webhookConcurrency: defaulted(wholeNumber(1, 256), 8),
+  webhookConcurrencyPerEndpoint: defaulted(wholeNumber(1, 64), 2),
+  downloadLinkTtlSeconds: defaulted(wholeNumber(1, 86_400), 900),
+  shutdownGraceMs: defaulted(wholeNumber(0, 600_000), 10_000),
   // Ten minutes: a run started by the 15-minute cron ends, attempts in flight included, before the next.
-  syncDeliveryBudgetMs: defaulted(max(min(integer(), 1000), 3_600_000), 600_000),
+  syncDeliveryBudgetMs: defaulted(wholeNumber(1000, 3_600_000), 600_000),
   // Five days, as Svix and Stripe give a failing endpoint before they disable it.
-  webhookDisableAfterDays: defaulted(max(min(integer(), 1), 365), 5),
-  storeTimeoutMs: defaulted(max(min(integer(), 100), 600_000), 5000),
-  now: optional(refine(string(), 'ISO 8601 date-time', (v) => isIsoDateTime(v) || 'expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
-  nowAllowWrites: defaulted(boolean(), false),
-  eventRetentionDays: defaulted(max(min(integer(), 1), 3650), 30),
-  metricsPort: optional(max(min(integer(), 0), 65535)),
+  webhookDisableAfterDays: defaulted(wholeNumber(1, 365), 5),
+  storeTimeoutMs: defaulted(wholeNumber(100, 600_000), 5000),
+  now: optional(satisfying(isIsoDateTime, 'an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
+  nowAllowWrites: defaulted(onOff(), false),
+  eventRetentionDays: defaulted(wholeNumber(1, 3650), 30),
+  metricsPort: optional(wholeNumber(0, 65535)),
   metricsHost: defaulted(string(), '127.0.0.1'),
 });
 
@@ -155,7 +156,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     if (err instanceof StructError) {
       const key = err.path[0] as keyof Config;
       const envName = Object.entries(ENV_VARS).find(([, k]) => k === key)?.[0];
-      throw new AppError('invalid_setting', `invalid setting ${String(key)}${envName ? ` (${envName})` : ''}: ${err.message}`);
+      const name = overrides[key] !== undefined || !envName ? `setting ${String(key)}` : envName;
+      throw new AppError('invalid_setting', settingProblem(name, err));
     }
     throw err;
   }

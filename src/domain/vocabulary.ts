@@ -140,3 +140,7 @@ export type SyncRunKind = (typeof SYNC_RUN_KINDS)[number];
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** pino's levels, as SVC_LOG_LEVEL accepts them. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -5,6 +5,11 @@ import { endpointSendsStandardWebhooks } from '../../domain/webhooks.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire, toHealthWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
+import { inFlagWords } from '../flag-issues.ts';
+
+// The body field each flag fills, to report a bad body in the flags typed.
+const REGISTER_FLAGS = { url: '--url', subscribed_events: '--events', secret: '--secret', status: '--status' };
+const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
 export function addWebhookCommands(admin: Command, deps: CliDeps): void {
@@ -26,9 +31,9 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
           ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
           ...(opts.status !== undefined ? { status: opts.status } : {}),
         };
-        const { created, endpoint } = await registerWebhookEndpoint(store.db, opts.partner, body, {
+        const { created, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () => registerWebhookEndpoint(store.db, opts.partner, body, {
           clock: deps.clock, allowInsecure: config.allowInsecureWebhooks,
-        });
+        }));
         println(deps.stderr, `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
           'give the secret to the partner, it signs every delivery');
         println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
@@ -69,7 +74,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
       const route = 'svc admin rotate-secret';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
         const body = { ...(opts.secret !== undefined ? { secret: opts.secret } : {}), ...(opts.activateAt !== undefined ? { activate_at: opts.activateAt } : {}) };
-        const rotated = await rotateWebhookSecret(store.db, opts.partner, body, { clock: deps.clock });
+        const rotated = await inFlagWords(ROTATE_FLAGS, route, () => rotateWebhookSecret(store.db, opts.partner, body, { clock: deps.clock }));
         const wire = toRotationWire(rotated);
         println(deps.stderr, `next secret stored for partner ${opts.partner}; deliveries sign with it from ${wire.activate_at}. ` +
           'Give it to the partner now (it is not shown again): until then it accepts both');
