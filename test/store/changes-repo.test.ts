@@ -7,7 +7,7 @@ import type { Change } from '../../src/domain/changes.ts';
 import { changeMarks } from '../../src/store/repositories/data-version-repo.ts';
 import { saveSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { seedEndpoint, seedPartners } from '../support/sync-world.ts';
+import { seedEndpoint, seedPartnerRows } from '../support/sync-world.ts';
 
 describeEachStore('the change log in the store', ({ store, url, dialect }) => {
   beforeEach(async () => {
@@ -28,7 +28,7 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
 
   it('changes come in (tx, seq) order, a page at a time after a position, only below the horizon', async () => {
     const db = store().db;
-    for (const p of ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4']) await seedPartners(db, p);
+    for (const p of ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4']) await seedPartnerRows(db, p);
     const every = await all();
     assert.deepEqual(every.map((c) => [c.table, c.key, c.partnerId, c.crewUniqueId]), ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4'].map((p) => ['partners', p, p, null]));
     const horizon = await changeHorizon(db);
@@ -47,7 +47,7 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
 
   it('fleet-wide changes: distinct table and partner of the tables named, after a position', async () => {
     const db = store().db;
-    await seedPartners(db, 'ptn_1', 'ptn_2');
+    await seedPartnerRows(db, 'ptn_1', 'ptn_2');
     const start = (await all()).at(-1)!;
     await db.updateTable('partners').set({ tier: 'basic' }).execute();
     await db.updateTable('partners').set({ tier: 'recruiter' }).where('partner_id', '=', 'ptn_1').execute();
@@ -63,12 +63,12 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
 
   it('pruning forgets changes up to and including the position; the sync cursor shows in the marks', async () => {
     const db = store().db;
-    await seedPartners(db, 'ptn_1', 'ptn_2', 'ptn_3');
+    await seedPartnerRows(db, 'ptn_1', 'ptn_2', 'ptn_3');
     const every = await all();
     await pruneChanges(db, every[1]!);
     assert.deepEqual(await all(), every.slice(2));
     // From where the reader stood before: only the range after it goes.
-    await seedPartners(db, 'ptn_4', 'ptn_5');
+    await seedPartnerRows(db, 'ptn_4', 'ptn_5');
     const more = await all();
     assert.ok(more.length >= 3);
     await pruneChanges(db, more[2]!, more[0]!);
@@ -99,7 +99,7 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
       let tx = 0;
       try {
         tx = await started;
-        await seedPartners(db, 'ptn_later');
+        await seedPartnerRows(db, 'ptn_later');
         const horizon = await changeHorizon(db);
         assert.ok(horizon <= tx, `horizon ${horizon} is not past the open transaction ${tx}`);
         assert.ok((await changeMarks(db)).horizon <= tx, 'the marks carry the same horizon');

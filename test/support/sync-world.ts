@@ -68,15 +68,20 @@ export async function resetDelivery(db: Kysely<Database>): Promise<void> {
 }
 
 export async function seedPartners(db: Kysely<Database>, ...partnerIds: string[]): Promise<void> {
+  await seedPartnerRows(db, ...partnerIds);
+  // crew_1, whom seedEvent's events are about, is on every such partner's fleet and consents to
+  // everything, so the access rule lets the events through until a test changes that.
+  await seedCrewOnFleet(db, 'crew_1');
+  for (const partnerId of partnerIds) await replaceConsents(db, 'crew_1', partnerId, CONSENT_CATEGORIES);
+}
+
+/** The partners (of emp_sync) alone: no crew, no consents. */
+export async function seedPartnerRows(db: Kysely<Database>, ...partnerIds: string[]): Promise<void> {
   await upsertEmployers(db, [{ employer_id: 'emp_sync', name: 'Sync Shipping' }]);
   await upsertPartners(db, partnerIds.map((partner_id) => ({
     partner_id, name: `Partner ${partner_id}`, kind: 'customer' as const, employer_id: 'emp_sync', tier: 'management' as const,
     scope_overrides: null, upgraded: 0 as const, contract_scopes: null, rate_limit: null, created_at: T0,
   })));
-  // crew_1, whom seedEvent's events are about, is on every such partner's fleet and consents to
-  // everything, so the access rule lets the events through until a test changes that.
-  await seedCrewOnFleet(db, 'crew_1');
-  for (const partnerId of partnerIds) await replaceConsents(db, 'crew_1', partnerId, CONSENT_CATEGORIES);
 }
 
 /** A crew member with an active assignment on emp_sync's vessel (the fleet of seedPartners' partners). */
