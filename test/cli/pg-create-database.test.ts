@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { cliChild } from '../support/cli.ts';
-import { PG_ADMIN_URL } from '../support/stores.ts';
+import { adminQuery, PG_ADMIN_URL } from '../support/stores.ts';
 
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const admin = adminQuery;
 
 async function pgAnswers(): Promise<boolean> {
   try {

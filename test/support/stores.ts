@@ -36,7 +36,8 @@ function pgMissing(): string {
   return `Postgres does not answer at ${PG_ADMIN_URL}: Postgres half skipped (set SVC_TEST_PG_URL)`;
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** Runs one statement on the admin database (creating and dropping test databases and roles). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL });
   await client.connect();
   try {
