@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { before, it } from 'node:test';
 import { readAuditLog, type AuditQuery } from '../../src/services/audit-log.ts';
 import { insertAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
+import { seedPartnerRows } from '../support/sync-world.ts';
 import { cli, cliChild } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
 
@@ -52,6 +53,8 @@ describeEachStore('reading the audit log', ({ store, url }) => {
   before(async () => {
     log = entries(fc.sample(logArb, { numRuns: 1, seed: 42 })[0]!);
     await insertAuditEntries(store().db, log);
+    // The partners exist: an admin command refuses a partner id the store does not know.
+    await seedPartnerRows(store().db, 'ptn_a', 'ptn_b');
   });
 
   it('readAuditLog answers every combination of filters as the obvious filter does, newest first', async () => {

@@ -45,7 +45,7 @@ describe('log format', () => {
   it('a bad SVC_LOG_FORMAT is refused at start naming the setting (exit 64)', async () => {
     const res = await cli(['serve', '--port', '0'], { SVC_LOG_FORMAT: 'loud' });
     assert.equal(res.code, 64);
-    assert.match(res.stderr, /logFormat \(SVC_LOG_FORMAT\)/);
+    assert.match(res.stderr, /^svc: SVC_LOG_FORMAT must be one of auto, json, pretty, not "loud"$/m);
   });
 
   it('svc serve with SVC_LOG_FORMAT=pretty writes readable lines; piped without it, JSON lines', async () => {
