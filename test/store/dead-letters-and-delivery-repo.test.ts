@@ -3,7 +3,7 @@ import { before, beforeEach, it } from 'node:test';
 import { listDeadLetters, markReplayed, upsertDeadLetter, type DeadLetter } from '../../src/store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts, listDeliveryAttempts, type DeliveryAttempt } from '../../src/store/repositories/delivery-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { resetDelivery, seedEvent, seedPartners } from '../support/sync-world.ts';
+import { resetDelivery, seedEvent, seedPartners, T0 } from '../support/sync-world.ts';
 
 const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -69,7 +69,8 @@ describeEachStore('delivery attempts in the store', ({ store }) => {
     const a = attempt(ids.a!, 1, 1, { statusCode: null, error: 'timeout after 10000 ms', responseBody: null });
     await insertDeliveryAttempts(db, [a]);
     const [got] = await listDeliveryAttempts(db, { eventId: ids.a });
-    assert.deepEqual({ ...got, attemptId: 0 }, { ...a, attemptId: 0, partnerId: 'ptn_a', eventType: 'crew.status.changed' });
+    // The event is still pending: its next attempt is due when it was seeded due (T0).
+    assert.deepEqual({ ...got, attemptId: 0 }, { ...a, attemptId: 0, partnerId: 'ptn_a', eventType: 'crew.status.changed', nextAttemptAt: T0 });
     assert.equal(typeof got?.attemptId, 'number');
     assert.deepEqual(await listDeliveryAttempts(db, { eventId: 'evt_absent' }), []);
   });
