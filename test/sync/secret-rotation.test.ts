@@ -56,7 +56,7 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
     assert.match(wire.next_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(wire.activate_at, '2026-11-23T10:00:00Z');
     for (const [flags, problem] of [
-      [['--activate-at', '2026-11-21T00:00:00Z'], /activate_at should not be in the past/],
+      [['--activate-at', '2026-11-21T00:00:00Z'], /--activate-at: should not be in the past/],
       [['--activate-at', 'tomorrow'], /ISO 8601/],
       [['--secret', 'short'], /at least 24 characters/],
     ] as const) {

@@ -86,7 +86,7 @@ describeEachStore('Standard Webhooks headers beside the contract\'s', ({ store, 
     assert.deepEqual(Object.keys(old!.headers).filter((h) => h.startsWith('webhook-')), []);
 
     const listed = await svc(['admin', 'list-webhooks']);
-    assert.match(listed.stdout, /\tx-service\n$/);
+    assert.match(listed.stdout, /\tx-service\t[^\n]*\n$/);
     assert.match(listed.stderr, /1 endpoint\(s\) sign with an older secret .*svc admin rotate-secret/);
 
     const rotated = await svc(['admin', 'rotate-secret', '--partner', 'ptn_a']);
