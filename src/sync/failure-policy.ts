@@ -11,7 +11,7 @@ const HOUR = 60 * MINUTE;
 
 /** Attempts in all before an event is dead-lettered. */
 export const MAX_ATTEMPTS = 8;
-/** Attempts made back to back inside one sync run, with p-retry; later ones are persisted. */
+/** Attempts made back to back inside one sync run (src/sync/delivery/attempt-event.ts); later ones are persisted. */
 export const IN_RUN_ATTEMPTS = 3;
 /** Wait after attempt n failed, at index n - 1: ~2 s and ~8 s in the run, then 5 min … 10 h. */
 export const RETRY_WAITS_MS = [2 * SECOND, 8 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR] as const;
