@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { after, it } from 'node:test';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { describeEachWorld, NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachWorld, liveAndDownWorlds, startWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const check = (crew: string, query = '') => `/api/v2/employers/me/crew/${crew}/compliance-checks${query}`;
@@ -78,24 +77,14 @@ describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
 });
 
 describeEachStore('the compliance check when the evaluator is down', ({ store }) => {
-  let live: World;
-  let down: World;
-  before(async () => {
-    await loadFixtures(store().db, ['data/requirements.json'], () => NOW);
-    live = await startWorld(store().db);
-    down = await startWorld(store().db, { config: { complianceFault: 'fail' } });
-  });
-  after(async () => {
-    await live.close();
-    await down.close();
-  });
+  const worlds = liveAndDownWorlds(() => store().db);
 
   it('returns the latest stored result, flagged, with its own as_of', async () => {
-    const first = await live.api.request('POST', check('crew_ana'), { key: live.keys.full, body: {} });
+    const first = await worlds.live().api.request('POST', check('crew_ana'), { key: worlds.live().keys.full, body: {} });
     // Another process (here: another app) reads the store, where the result is written behind the call.
-    await live.flushResults();
-    down.setNow(new Date('2026-11-23T08:00:00.000Z'));
-    const res = await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: {} });
+    await worlds.live().flushResults();
+    worlds.down().setNow(new Date('2026-11-23T08:00:00.000Z'));
+    const res = await worlds.down().api.request('POST', check('crew_ana'), { key: worlds.down().keys.full, body: {} });
     assert.equal(res.status, 200);
     assert.equal(res.json.compliance_source, 'serviceCompliance_fallback');
     assert.equal(res.json.as_of, first.json.as_of);
@@ -103,7 +92,7 @@ describeEachStore('the compliance check when the evaluator is down', ({ store })
   });
 
   it('with nothing stored answers 503 compliance_unavailable with Retry-After', async () => {
-    const res = await down.api.request('POST', check('crew_fay'), { key: down.keys.b, body: {} });
+    const res = await worlds.down().api.request('POST', check('crew_fay'), { key: worlds.down().keys.b, body: {} });
     expectError(res, 503, 'compliance_unavailable');
     assert.ok(Number(res.headers.get('retry-after')) > 0);
   });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
-import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { bstExampleFixture } from '../support/bst-example.ts';
 import { expectError, expectIssues } from '../support/expect.ts';
-import { describeEachWorld, NOW, startWorld, type World } from '../support/read-api-world.ts';
+import { describeEachWorld, liveAndDownWorlds, NOW } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const check = (crew: string) => `/api/v2/employers/me/crew/${crew}/compliance-checks`;
@@ -50,27 +49,17 @@ describeEachWorld('the compliance check on a date', { catalogue: true }, (w) => 
 });
 
 describeEachStore('the stored-result fallback applies to today only', ({ store }) => {
-  let live: World;
-  let down: World;
-  before(async () => {
-    await loadFixtures(store().db, ['data/requirements.json'], () => NOW);
-    live = await startWorld(store().db);
-    down = await startWorld(store().db, { config: { complianceFault: 'fail' } });
-  });
-  after(async () => {
-    await live.close();
-    await down.close();
-  });
+  const worlds = liveAndDownWorlds(() => store().db);
 
   it('a check on a later date is not stored, and with the evaluator down it is 503 even with a result stored for today', async () => {
-    await live.api.request('POST', check('crew_ana'), { key: live.keys.full, body: { on: '2027-06-01' } });
-    await live.flushResults();
-    expectError(await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: {} }), 503, 'compliance_unavailable');
-    const today = await live.api.request('POST', check('crew_ana'), { key: live.keys.full, body: {} });
-    await live.flushResults();
-    const fallback = await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: {} });
+    await worlds.live().api.request('POST', check('crew_ana'), { key: worlds.live().keys.full, body: { on: '2027-06-01' } });
+    await worlds.live().flushResults();
+    expectError(await worlds.down().api.request('POST', check('crew_ana'), { key: worlds.down().keys.full, body: {} }), 503, 'compliance_unavailable');
+    const today = await worlds.live().api.request('POST', check('crew_ana'), { key: worlds.live().keys.full, body: {} });
+    await worlds.live().flushResults();
+    const fallback = await worlds.down().api.request('POST', check('crew_ana'), { key: worlds.down().keys.full, body: {} });
     assert.deepEqual([fallback.json.compliance_source, fallback.json.on, fallback.json.as_of], ['serviceCompliance_fallback', '2026-11-22', today.json.as_of]);
-    expectError(await down.api.request('POST', check('crew_ana'), { key: down.keys.full, body: { on: '2026-11-23' } }), 503, 'compliance_unavailable');
+    expectError(await worlds.down().api.request('POST', check('crew_ana'), { key: worlds.down().keys.full, body: { on: '2026-11-23' } }), 503, 'compliance_unavailable');
   });
 });
 

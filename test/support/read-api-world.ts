@@ -226,3 +226,23 @@ export function describeEachWorld(
     after(async () => w.close?.());
   });
 }
+
+/**
+ * Two apps over one store with the requirement catalogue loaded: `live` evaluates, `down`'s
+ * evaluator fails (SVC_COMPLIANCE_FAULT=fail), for tests of the stored-result fallback. Call inside
+ * a describe block: both are started before its tests and closed after them.
+ */
+export function liveAndDownWorlds(db: () => Kysely<Database>): { live: () => World; down: () => World } {
+  let live: World | undefined;
+  let down: World | undefined;
+  before(async () => {
+    await loadFixtures(db(), ['data/requirements.json'], () => NOW);
+    live = await startWorld(db());
+    down = await startWorld(db(), { config: { complianceFault: 'fail' } });
+  });
+  after(async () => {
+    await live?.close();
+    await down?.close();
+  });
+  return { live: () => live!, down: () => down! };
+}
