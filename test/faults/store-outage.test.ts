@@ -94,7 +94,7 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
     Number((await admin('select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database()])).rows[0].n);
   const terminateAll = async () => {
     await admin('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database()]);
-    await eventually('every backend of the test database has exited', async () => (await backends()) === 0);
+    await eventually('every backend of the test database has exited', async () => (await backends()) === 0, 60_000);
   };
 
   it('every connection terminated by the server: the next calls open fresh ones and none fails', async () => {
