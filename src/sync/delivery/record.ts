@@ -112,7 +112,9 @@ async function noteHealth(trx: Db, stored: readonly AttemptRecord[], disableAfte
     byPartner.set(event.partnerId, list);
   }
   const disabled = new Set<string>();
-  for (const [partnerId, attempts] of byPartner) {
+  // Endpoint rows are locked in partner order: transactions recording at once (this run's writers,
+  // another run on Postgres) then wait for each other instead of deadlocking.
+  for (const [partnerId, attempts] of [...byPartner].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     await noteEndpointAttempts(trx, { partnerId, attempts });
     const latest = attempts.at(-1)!;
     if (latest.delivered) continue;
