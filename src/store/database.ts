@@ -288,6 +288,14 @@ export interface SyncRunsTable {
   delivery_errors: number;
 }
 
+/** A slot of a webhook endpoint's requests in flight, across processes (migration 1200-endpoint-send-slots). */
+export interface EndpointSendSlotsTable {
+  partner_id: string;
+  slot: number;
+  held_by: string | null;
+  held_until: string | null;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -332,6 +340,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   auth_version: AuthVersionTable;
   sync_runs: SyncRunsTable;
+  endpoint_send_slots: EndpointSendSlotsTable;
 }
 
 /** The store handle passed to repositories: the database itself or an open transaction. */

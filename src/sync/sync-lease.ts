@@ -2,6 +2,7 @@ import { AppError } from '../domain/app-error.ts';
 import { wireTime, type Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
 import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
+import { releaseSendSlotsOf } from '../store/repositories/endpoint-slots-repo.ts';
 import { releaseClaimsOf } from '../store/repositories/outbox-repo.ts';
 
 export const SYNC_LEASE = 'sync';
@@ -64,6 +65,7 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
     if (current && holderGone(current, takeOver)) {
       await releaseLease(db, SYNC_LEASE, current.holder);
       await releaseClaimsOf(db, runOf(current.holder));
+      await releaseSendSlotsOf(db, runOf(current.holder));
       acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
     }
   }
@@ -118,5 +120,6 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
   }
   await releaseLease(db, SYNC_LEASE, lease.holder);
   const claims = await releaseClaimsOf(db, runOf(lease.holder));
+  await releaseSendSlotsOf(db, runOf(lease.holder));
   return { released: true, reason, lease, claims };
 }

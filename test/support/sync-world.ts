@@ -62,7 +62,7 @@ export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): 
 
 /** Empties what delivery tests write, so each test starts from a clean outbox. */
 export async function resetDelivery(db: Kysely<Database>): Promise<void> {
-  for (const t of ['delivery_attempts', 'dead_letters', 'outbox_events', 'webhook_endpoints', 'leases'] as const) {
+  for (const t of ['delivery_attempts', 'dead_letters', 'outbox_events', 'webhook_endpoints', 'endpoint_send_slots', 'leases'] as const) {
     await db.deleteFrom(t).execute();
   }
 }

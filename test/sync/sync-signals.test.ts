@@ -111,6 +111,8 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     const lease = (await findLease(store().db, SYNC_LEASE))!;
     assert.equal(lease.holder.endsWith(` pid ${running.child.pid} on ${hostname()}`), true, lease.holder);
     assert.ok((await state(ids)).some(([, , , lockedBy]) => lockedBy !== null), 'the killed run left its claims');
+    const heldSlots = () => store().db.selectFrom('endpoint_send_slots').select('held_by').where('held_by', 'is not', null).execute();
+    assert.equal((await heldSlots()).length, 1, "and the endpoint's request slot it held");
 
     // The next run sends all five now, the one that was in flight again (same event).
     const next = spawnSync(url());
@@ -118,5 +120,6 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     assert.equal(nextCode, 0, next.stderr());
     assert.deepEqual((await state(ids)).map(([, status]) => status), Array(5).fill('delivered'));
     assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
+    assert.deepEqual(await heldSlots(), [], 'the slot was given back with the lease, and the next run gave back its own');
   });
 });

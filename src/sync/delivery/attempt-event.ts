@@ -19,7 +19,10 @@ export interface LaneHandle {
   record: RecordStage;
   endpoint: WebhookEndpoint;
   audience: Audience;
-  /** A slot of the run's fair share for this endpoint; resolves with its release. */
+  /**
+   * A request slot for this endpoint (the run's fair share, and the endpoint's limit across
+   * processes); resolves with its release, or holding less once `stopReason()` is set.
+   */
   acquire(): Promise<() => void>;
   /** Why the lane must not start another attempt now, or null. */
   stopReason(): StopReason | null;

@@ -6,6 +6,7 @@ import type { DeliveryDeps } from '../delivery-deps.ts';
 import { attemptEvent, type LaneHandle } from './attempt-event.ts';
 import { checkAccess } from './check-access.ts';
 import { claimBatch } from './claim.ts';
+import { endpointSlots } from './endpoint-slots.ts';
 import type { FairSlots } from './fair-slots.ts';
 import type { EventOutcome, EventReport, StopReason } from './outcomes.ts';
 import type { RecordStage } from './record.ts';
@@ -35,9 +36,10 @@ export interface LaneContext {
 /**
  * Delivers one partner's due events through the stages: claim a batch, check access (one query),
  * then sign, send and record each allowed event, its requests taking slots of the run's fair share
- * for this endpoint. The next batch is claimed once half of the events in hand are done. The lane
- * ends when nothing more is due, the endpoint is disabled, the run stops, or the endpoint's
- * breaker opens; events claimed and not yet attempted are then released with that reason.
+ * and of the endpoint's slots across processes (src/sync/delivery/endpoint-slots.ts). The next
+ * batch is claimed once half of the events in hand are done. The lane ends when nothing more is
+ * due, the endpoint is disabled, the run stops, or the endpoint's breaker opens; events claimed
+ * and not yet attempted are then released with that reason.
  */
 export async function runLane(ctx: LaneContext, partnerId: string): Promise<void> {
   const { db, deps, runId } = ctx;
@@ -47,6 +49,10 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
   let breakerOpen = false;
   let disabled = false;
   const stopReason = (): StopReason | null => ctx.runStop() ?? (disabled ? 'disabled' : breakerOpen ? 'breaker_open' : null);
+  const slots = endpointSlots({
+    db, partnerId, runId, fair: ctx.slots, count: deps.perEndpointConcurrency, timeoutMs: deps.timeoutMs,
+    wallClock: deps.wallClock, stopped: () => stopReason() !== null, drain: deps.drain,
+  });
   const report = (event: OutboxEvent, outcome: EventOutcome, attempts = 0) =>
     ctx.sink.ended({ eventId: event.eventId, partnerId, eventType: event.eventType, outcome, attempts });
 
@@ -68,7 +74,7 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
     }
     const handle: LaneHandle = {
       db, deps, runId, record: ctx.record, endpoint: batch.endpoint, audience: batch.audience,
-      acquire: () => ctx.slots.acquire(partnerId),
+      acquire: () => slots.acquire(),
       stopReason,
       noteAttempt(failed) {
         failuresInRow = failed ? failuresInRow + 1 : 0;
@@ -91,4 +97,6 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
     while (more && working.size > batchSize / 2 && !stopReason()) await Promise.race(working);
   }
   await Promise.all(working);
+  // Should this fail (the store is down), the holds lapse by themselves.
+  await slots.close().catch(() => {});
 }
