@@ -1,9 +1,10 @@
 import { AppError } from '../domain/app-error.ts';
 import { wireTime, type Clock } from '../domain/clock.ts';
 import type { Db } from '../store/database.ts';
-import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
 import { releaseSendSlotsOf } from '../store/repositories/endpoint-slots-repo.ts';
+import { acquireLease, findLease, releaseLease, renewLease, type Lease } from '../store/repositories/leases-repo.ts';
 import { releaseClaimsOf } from '../store/repositories/outbox-repo.ts';
+import { endAbandonedSyncRun } from '../store/repositories/sync-runs-repo.ts';
 
 export const SYNC_LEASE = 'sync';
 /** A run renews its lease well before this; a crashed run's lease frees itself after it. */
@@ -39,10 +40,14 @@ function lockedMessage(current: Lease | undefined): string {
     'by the next run; if its holder is gone from another machine, clear it now with `svc admin release-sync-lock` (--force)';
 }
 
-/** How a run tells whether the holder of a lease is gone: this machine's host name, and whether a process of it runs. */
+/**
+ * How a run tells whether the holder of a lease is gone: this machine's host name, and whether a
+ * process of it runs; and the real time, at which the gone run is recorded as ended (sync_runs).
+ */
 export interface HolderCheck {
   host: string;
   isAlive: (pid: number) => boolean;
+  wallClock: Clock;
 }
 
 /** Whether `lease`'s holder ran on this machine and its process is gone (killed, or it died with its store). */
@@ -66,6 +71,7 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
       await releaseLease(db, SYNC_LEASE, current.holder);
       await releaseClaimsOf(db, runOf(current.holder));
       await releaseSendSlotsOf(db, runOf(current.holder));
+      await endAbandonedSyncRun(db, runOf(current.holder), takeOver.wallClock().toISOString());
       acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
     }
   }
@@ -121,5 +127,6 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
   await releaseLease(db, SYNC_LEASE, lease.holder);
   const claims = await releaseClaimsOf(db, runOf(lease.holder));
   await releaseSendSlotsOf(db, runOf(lease.holder));
+  await endAbandonedSyncRun(db, runOf(lease.holder), deps.wallClock().toISOString());
   return { released: true, reason, lease, claims };
 }

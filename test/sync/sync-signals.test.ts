@@ -121,5 +121,8 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     assert.deepEqual((await state(ids)).map(([, status]) => status), Array(5).fill('delivered'));
     assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
     assert.deepEqual(await heldSlots(), [], 'the slot was given back with the lease, and the next run gave back its own');
+    const killedRun = await store().db.selectFrom('sync_runs').select(['outcome', 'finished_at']).where('run_id', '=', lease.holder.split(' ')[0]!).executeTakeFirstOrThrow();
+    assert.equal(killedRun.outcome, 'error', 'the killed run is recorded as ended, not running forever');
+    assert.notEqual(killedRun.finished_at, null);
   });
 });

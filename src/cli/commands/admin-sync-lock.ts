@@ -13,7 +13,7 @@ export function addSyncLockCommand(admin: Command, deps: CliDeps): void {
     .option('--force', 'clear it even though the holder may still run')
     .action(async (opts: { force?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, 'svc admin release-sync-lock', {}, async () => {
-        const r = await releaseSyncLock(store.db, { clock: deps.clock, host: hostname(), isAlive: processAlive }, opts.force ?? false);
+        const r = await releaseSyncLock(store.db, { clock: deps.clock, wallClock: deps.clock, host: hostname(), isAlive: processAlive }, opts.force ?? false);
         if (!r.released) {
           println(deps.stdout, 'no sync lock is held; nothing to release');
           return;

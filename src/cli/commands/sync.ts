@@ -102,7 +102,7 @@ export function syncCommand(deps: CliDeps): Command {
         await withStore(config, async (store) => {
           const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
             dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
-            retentionDays: config.eventRetentionDays, takeOver: { host: hostname(), isAlive: processAlive },
+            retentionDays: config.eventRetentionDays, takeOver: { host: hostname(), isAlive: processAlive, wallClock: deps.clock },
           }).catch(async (err: unknown) => {
             throw await storeOutageOr(err, store);
           });

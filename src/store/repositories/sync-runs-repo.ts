@@ -24,6 +24,15 @@ export async function finishSyncRun(db: Db, runId: string, finishedAt: string, r
   }).where('run_id', '=', runId).execute();
 }
 
+/**
+ * Ends a run that died without finishing (its lease was taken over or released for it): outcome
+ * `error`, finished when that was noticed. A run that did finish is left as it recorded itself.
+ */
+export async function endAbandonedSyncRun(db: Db, runId: string, noticedAt: string): Promise<void> {
+  await db.updateTable('sync_runs').set({ finished_at: noticedAt, outcome: 'error' })
+    .where('run_id', '=', runId).where('outcome', '=', 'running').execute();
+}
+
 /** The run of this kind started last, finished or not. */
 export async function latestSyncRun(db: Db, kind: SyncRunKind): Promise<SyncRun | undefined> {
   const row = await db.selectFrom('sync_runs').selectAll().where('kind', '=', kind)
