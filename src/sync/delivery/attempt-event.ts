@@ -47,23 +47,23 @@ function startBudgetMs(deps: DeliveryDeps): number {
  * how many attempts it made; releases the claim unless the event was delivered, dead-lettered or
  * suppressed. Throws only on a store error (the event then stays pending).
  */
-export async function attemptEvent(h: LaneHandle, event: OutboxEvent): Promise<{ outcome: EventOutcome; made: number }> {
-  const { db, deps, runId } = h;
+export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promise<{ outcome: EventOutcome; made: number }> {
+  const { db, deps, runId } = lane;
   let made = 0;
   let outcome: EventOutcome = 'retry';
   let lockedUntil = Date.parse(event.lockedUntil!);
   try {
     outcome = await (async (): Promise<EventOutcome> => {
       for (;;) {
-        const release = await h.acquire();
+        const release = await lane.acquire();
         let sent;
         try {
           // A run that stops, an open breaker or a spent budget make no further attempt; one made
           // already set when the event is due next.
-          const stop = h.stopReason();
+          const stop = lane.stopReason();
           if (stop) return made === 0 ? stop : 'retry';
           if (made > 0) {
-            const checked = await checkAccess(db, runId, deps.clock(), [event], h.endpoint, h.audience);
+            const checked = await checkAccess(db, runId, deps.clock(), [event], lane.endpoint, lane.audience);
             if (checked.suppressed.length > 0) return 'suppressed';
             if (checked.lost.length > 0) return 'claim_lost';
           }
@@ -73,8 +73,8 @@ export async function attemptEvent(h: LaneHandle, event: OutboxEvent): Promise<{
             if (!(await renewClaim(db, event.eventId, runId, new Date(lockedUntil).toISOString()))) return 'claim_lost';
           }
           const at = deps.clock();
-          const headers = signAttempt(event, h.endpoint, at, deps.wallClock);
-          sent = { at, result: await sendAttempt(h.endpoint.url, headers, event.body, deps) };
+          const headers = signAttempt(event, lane.endpoint, at, deps.wallClock);
+          sent = { at, result: await sendAttempt(lane.endpoint.url, headers, event.body, deps) };
         } finally {
           release();
         }
@@ -83,14 +83,14 @@ export async function attemptEvent(h: LaneHandle, event: OutboxEvent): Promise<{
         const attemptNo = event.attempts + made + 1;
         made += 1;
         const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
-        h.noteAttempt(judgeAttempt(sent.result) === 'retry');
-        const stored = await h.record({ runId, event, url: h.endpoint.url, a: { attemptNo, at: sent.at, result: sent.result, decision } });
+        lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
+        const stored = await lane.record({ runId, event, url: lane.endpoint.url, attempt: { attemptNo, at: sent.at, result: sent.result, decision } });
         if (stored === 'claim_lost') return 'claim_lost';
-        if (stored === 'endpoint_disabled') h.endpointDisabled();
+        if (stored === 'endpoint_disabled') lane.endpointDisabled();
         if (decision.outcome === 'delivered') return 'delivered';
         if (decision.outcome !== 'retry') return 'dead';
         // A wait longer than a run should hold (a long Retry-After) is left to a later run.
-        if (made >= attemptsThisRun(event.attempts) || decision.waitMs > MAX_IN_RUN_WAIT_MS || h.stopReason()) return 'retry';
+        if (made >= attemptsThisRun(event.attempts) || decision.waitMs > MAX_IN_RUN_WAIT_MS || lane.stopReason()) return 'retry';
         await deps.sleep(decision.waitMs, deps.drain);
       }
     })();

@@ -18,14 +18,14 @@ export type Claimed =
  * plan applies from the next batch on. An endpoint that is gone or disabled claims nothing.
  */
 export async function claimBatch(
-  db: Db, c: { partnerId: string; runId: string; now: Date; claimMs: number; limit: number },
+  db: Db, claim: { partnerId: string; runId: string; now: Date; claimMs: number; limit: number },
 ): Promise<Claimed> {
   try {
-    const [endpoint, partner] = await Promise.all([findEndpointByPartner(db, c.partnerId), findPartner(db, c.partnerId)]);
+    const [endpoint, partner] = await Promise.all([findEndpointByPartner(db, claim.partnerId), findPartner(db, claim.partnerId)]);
     if (!endpoint || endpoint.status !== 'active' || !partner) return { kind: 'disabled' };
     const events = await claimDueEvents(db, {
-      partnerId: c.partnerId, runId: c.runId, now: c.now.toISOString(),
-      lockedUntil: new Date(c.now.getTime() + c.claimMs).toISOString(), limit: c.limit,
+      partnerId: claim.partnerId, runId: claim.runId, now: claim.now.toISOString(),
+      lockedUntil: new Date(claim.now.getTime() + claim.claimMs).toISOString(), limit: claim.limit,
     });
     // Outbox events are made from live data only (src/sync/diff/), so the live fleet is the one that counts.
     return { kind: 'claimed', events, endpoint, audience: { partner, mode: 'live', scopes: new Set(effectiveScopes(partner)) } };

@@ -51,13 +51,13 @@ export class FairSlots {
     while (this.#free > 0) {
       let best = -1;
       let bestRank = Infinity;
-      for (let i = 0; i < this.#waiting.length; i++) {
-        const lane = this.#waiting[i]!.lane;
+      for (let index = 0; index < this.#waiting.length; index++) {
+        const lane = this.#waiting[index]!.lane;
         const inFlight = this.#inFlight.get(lane) ?? 0;
         if (inFlight >= (this.#failing.has(lane) ? 1 : this.#perLane)) continue;
         const rank = this.#rank(lane);
         if (rank < bestRank) {
-          best = i;
+          best = index;
           bestRank = rank;
         }
       }

@@ -89,10 +89,10 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
       },
     };
     for (const event of allowed) {
-      const p: Promise<void> = attemptEvent(handle, event)
+      const attempting: Promise<void> = attemptEvent(handle, event)
         .then(({ outcome, made }) => report(event, outcome, made), (err: Error) => ctx.sink.failed(partnerId, event.eventId, err.message))
-        .finally(() => working.delete(p));
-      working.add(p);
+        .finally(() => working.delete(attempting));
+      working.add(attempting);
     }
     while (more && working.size > batchSize / 2 && !stopReason()) await Promise.race(working);
   }

@@ -22,7 +22,7 @@ export interface AttemptRecord {
   runId: string;
   event: OutboxEvent;
   url: string;
-  a: Attempt;
+  attempt: Attempt;
 }
 
 /**
@@ -37,16 +37,16 @@ export type RecordStage = (r: AttemptRecord) => Promise<Recorded>;
 
 const DAY_MS = 86_400_000;
 
-export function describeResult(r: AttemptResult): string {
-  return r.statusCode !== null ? `HTTP ${r.statusCode}` : (r.error ?? 'no response');
+export function describeResult(result: AttemptResult): string {
+  return result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no response');
 }
 
-function progressOf(a: Attempt): EventProgress {
-  const at = a.at.toISOString();
-  switch (a.decision.outcome) {
-    case 'delivered': return { status: 'delivered', attempts: a.attemptNo, at };
-    case 'retry': return { status: 'pending', attempts: a.attemptNo, nextAttemptAt: new Date(a.at.getTime() + a.decision.waitMs).toISOString() };
-    default: return { status: 'dead', attempts: a.attemptNo };
+function progressOf(attempt: Attempt): EventProgress {
+  const at = attempt.at.toISOString();
+  switch (attempt.decision.outcome) {
+    case 'delivered': return { status: 'delivered', attempts: attempt.attemptNo, at };
+    case 'retry': return { status: 'pending', attempts: attempt.attemptNo, nextAttemptAt: new Date(attempt.at.getTime() + attempt.decision.waitMs).toISOString() };
+    default: return { status: 'dead', attempts: attempt.attemptNo };
   }
 }
 
@@ -64,32 +64,32 @@ export function attemptRecorder(db: Kysely<Database>, disableAfterDays: number):
   // events do not conflict); SQLite has one writer at a time, so one is all it can use.
   const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db, disableAfterDays));
   const pending = writers.map(() => 0);
-  return async (r) => {
-    const i = pending.indexOf(Math.min(...pending));
-    pending[i]! += 1;
+  return async (record) => {
+    const least = pending.indexOf(Math.min(...pending));
+    pending[least]! += 1;
     try {
-      return await writers[i]!(r);
+      return await writers[least]!(record);
     } finally {
-      pending[i]! -= 1;
+      pending[least]! -= 1;
     }
   };
 }
 
 function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordStage {
   return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
-    const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.a) })));
+    const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.attempt) })));
     const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
-    for (const { event, url, a } of records) {
+    for (const { event, url, attempt } of records) {
       if (!updated.has(event.eventId)) continue;
-      const at = a.at.toISOString();
-      const { outcome } = a.decision;
-      const r = a.result;
+      const at = attempt.at.toISOString();
+      const { outcome } = attempt.decision;
+      const result = attempt.result;
       attempts.push({
-        eventId: event.eventId, attemptNo: a.attemptNo, attemptedAt: at, url, statusCode: r.statusCode,
-        latencyMs: r.latencyMs, error: r.error, responseBody: r.responseBody, outcome,
+        eventId: event.eventId, attemptNo: attempt.attemptNo, attemptedAt: at, url, statusCode: result.statusCode,
+        latencyMs: result.latencyMs, error: result.error, responseBody: result.responseBody, outcome,
       });
       if (outcome === 'failed_permanent' || outcome === 'dead') {
-        const reason = outcome === 'dead' ? `gave up after ${a.attemptNo} attempts: ${describeResult(r)}` : `permanent failure: ${describeResult(r)}`;
+        const reason = outcome === 'dead' ? `gave up after ${attempt.attemptNo} attempts: ${describeResult(result)}` : `permanent failure: ${describeResult(result)}`;
         await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
       }
     }
@@ -106,9 +106,9 @@ function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordSt
  */
 async function noteHealth(trx: Db, stored: readonly AttemptRecord[], disableAfterDays: number): Promise<Set<string>> {
   const byPartner = new Map<string, { at: string; delivered: boolean }[]>();
-  for (const { event, a } of [...stored].sort((x, y) => x.a.at.getTime() - y.a.at.getTime())) {
+  for (const { event, attempt } of [...stored].sort((x, y) => x.attempt.at.getTime() - y.attempt.at.getTime())) {
     const list = byPartner.get(event.partnerId) ?? [];
-    list.push({ at: a.at.toISOString(), delivered: a.decision.outcome === 'delivered' });
+    list.push({ at: attempt.at.toISOString(), delivered: attempt.decision.outcome === 'delivered' });
     byPartner.set(event.partnerId, list);
   }
   const disabled = new Set<string>();

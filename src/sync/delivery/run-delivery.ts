@@ -56,13 +56,13 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   };
   const slots = new FairSlots(deps.concurrency, deps.perEndpointConcurrency);
   const record = attemptRecorder(db, deps.disableAfterDays);
-  await Promise.all(endpoints.map((e) => runLane({
+  await Promise.all(endpoints.map((endpoint) => runLane({
     db, deps, runId, runStop, slots, record,
     sink: {
-      ended(r: EventReport) {
-        report.events.push(r);
-        if (r.outcome === 'not_started') report.notStarted += 1;
-        else tallyFor(r.partnerId, TALLY_OF[r.outcome]);
+      ended(ended: EventReport) {
+        report.events.push(ended);
+        if (ended.outcome === 'not_started') report.notStarted += 1;
+        else tallyFor(ended.partnerId, TALLY_OF[ended.outcome]);
       },
       failed(partnerId, eventId, message) {
         report.errors.push({ partnerId, eventId, message });
@@ -72,7 +72,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
         report.breakersOpened.push(partnerId);
       },
     },
-  }, e.partnerId)));
+  }, endpoint.partnerId)));
   // Stopped: what was due and never claimed is left too.
   if (deps.drain?.aborted) report.notStarted = Math.max(report.notStarted, due - report.events.length);
   return report;
