@@ -17,13 +17,13 @@ const COLOURS = { info: '\x1b[32m', warn: '\x1b[33m', error: '\x1b[31m' } as con
  * (WARN) and 5xx (ERROR) apart from the rest (INFO), method, path, status, duration, request id;
  * coloured when `colour`. Requests Node refused before the app (no method or path) say why.
  */
-export function requestLine(e: RequestEntry, colour: boolean): string {
-  const status = e.status ?? 0;
+export function requestLine(entry: RequestEntry, colour: boolean): string {
+  const status = entry.status ?? 0;
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-  const time = new Date(e.time ?? Date.now()).toISOString().slice(11, 23);
+  const time = new Date(entry.time ?? Date.now()).toISOString().slice(11, 23);
   const word = level.toUpperCase().padEnd(5);
   const tag = colour ? `${COLOURS[level]}${word}\x1b[0m` : word;
-  const what = e.method ? `${e.method} ${e.path ?? '-'}` : `(refused: ${e.reason ?? 'bad request'})`;
-  const duration = e.ms === undefined ? '' : ` ${e.ms} ms`;
-  return `${time} ${tag} ${what} ${status}${duration} ${e.reqId ?? '-'}\n`;
+  const what = entry.method ? `${entry.method} ${entry.path ?? '-'}` : `(refused: ${entry.reason ?? 'bad request'})`;
+  const duration = entry.ms === undefined ? '' : ` ${entry.ms} ms`;
+  return `${time} ${tag} ${what} ${status}${duration} ${entry.reqId ?? '-'}\n`;
 }

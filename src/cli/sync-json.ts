@@ -7,33 +7,33 @@ import type { SyncSummary } from '../sync/run-sync.ts';
  * nothing under `would_create`/`would_attempt`; a dry run has zero deliveries, its `created` counts
  * what it would create, and `exit_code` is what the process exits with (README, exit codes).
  */
-export function syncSummaryJson(s: SyncSummary, exitCode: number): Record<string, unknown> {
-  const d = s.delivery;
-  const t = d?.totals ?? emptyTally();
-  const perPartner = d?.perPartner ?? new Map<string, PartnerTally>();
-  const partners = [...new Set([...s.created.keys(), ...perPartner.keys(), ...s.held.keys()])].sort();
+export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<string, unknown> {
+  const delivery = summary.delivery;
+  const totals = delivery?.totals ?? emptyTally();
+  const perPartner = delivery?.perPartner ?? new Map<string, PartnerTally>();
+  const partners = [...new Set([...summary.created.keys(), ...perPartner.keys(), ...summary.held.keys()])].sort();
   return {
-    run_id: s.runId,
-    dry_run: s.dryRun,
-    stopped: s.stopped,
+    run_id: summary.runId,
+    dry_run: summary.dryRun,
+    stopped: summary.stopped,
     exit_code: exitCode,
     totals: {
-      created: [...s.created.values()].reduce((a, b) => a + b, 0),
-      delivered: t.delivered, retrying: t.retrying, dead_lettered: t.deadLettered, skipped: t.skipped,
-      interrupted: t.interrupted, failed: t.failed, not_started: d?.notStarted ?? 0, suppressed: t.suppressed,
-      breaker_open: t.breakerOpen, budget_spent: t.budgetSpent, disabled: t.disabled,
+      created: [...summary.created.values()].reduce((a, b) => a + b, 0),
+      delivered: totals.delivered, retrying: totals.retrying, dead_lettered: totals.deadLettered, skipped: totals.skipped,
+      interrupted: totals.interrupted, failed: totals.failed, not_started: delivery?.notStarted ?? 0, suppressed: totals.suppressed,
+      breaker_open: totals.breakerOpen, budget_spent: totals.budgetSpent, disabled: totals.disabled,
     },
-    breakers_opened: d?.breakersOpened ?? [],
-    budget_spent: d?.budgetSpent ?? false,
-    partners: partners.map((p) => {
-      const tally = perPartner.get(p);
+    breakers_opened: delivery?.breakersOpened ?? [],
+    budget_spent: delivery?.budgetSpent ?? false,
+    partners: partners.map((partnerId) => {
+      const tally = perPartner.get(partnerId);
       return {
-        partner_id: p, created: s.created.get(p) ?? 0, delivered: tally?.delivered ?? 0, retrying: tally?.retrying ?? 0,
-        dead_lettered: tally?.deadLettered ?? 0, suppressed: tally?.suppressed ?? 0, held: s.held.get(p) ?? 0,
+        partner_id: partnerId, created: summary.created.get(partnerId) ?? 0, delivered: tally?.delivered ?? 0, retrying: tally?.retrying ?? 0,
+        dead_lettered: tally?.deadLettered ?? 0, suppressed: tally?.suppressed ?? 0, held: summary.held.get(partnerId) ?? 0,
       };
     }),
-    errors: (d?.errors ?? []).map((e) => ({ event_id: e.eventId, message: e.message })),
-    would_create: s.planned.map((e) => ({ partner_id: e.partnerId, event_type: e.eventType, crew_unique_id: e.crewUniqueId, note: e.note ?? null })),
-    would_attempt: s.due.map((e) => ({ event_id: e.eventId, partner_id: e.partnerId, event_type: e.eventType, attempt: e.attempts + 1, url: e.url })),
+    errors: (delivery?.errors ?? []).map((e) => ({ event_id: e.eventId, message: e.message })),
+    would_create: summary.planned.map((e) => ({ partner_id: e.partnerId, event_type: e.eventType, crew_unique_id: e.crewUniqueId, note: e.note ?? null })),
+    would_attempt: summary.due.map((e) => ({ event_id: e.eventId, partner_id: e.partnerId, event_type: e.eventType, attempt: e.attempts + 1, url: e.url })),
   };
 }

@@ -14,9 +14,9 @@ export const EXIT_SYNC_PROBLEMS = 76;
 
 /** 0, or EXIT_SYNC_PROBLEMS when the run dead-lettered an event or recorded a delivery error. */
 export function syncExitCode(summary: SyncSummary): number {
-  const d = summary.delivery;
-  if (!d) return 0;
-  return d.totals.deadLettered > 0 || d.errors.length > 0 ? EXIT_SYNC_PROBLEMS : 0;
+  const delivery = summary.delivery;
+  if (!delivery) return 0;
+  return delivery.totals.deadLettered > 0 || delivery.errors.length > 0 ? EXIT_SYNC_PROBLEMS : 0;
 }
 
 /**

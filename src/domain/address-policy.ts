@@ -51,11 +51,11 @@ function v6Groups(address: string): number[] {
 
 /** The IPv4 address an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) address carries. */
 function embeddedV4(address: string): string | undefined {
-  const g = v6Groups(address);
-  const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
+  const groups = v6Groups(address);
+  const mapped = groups.slice(0, 5).every((x) => x === 0) && groups[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((x) => x === 0);
   if (!mapped && !nat64) return undefined;
-  return [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff].join('.');
+  return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
 }
 
 /** Why an address is not public ("loopback", "private"…), or null for a public unicast address. */

@@ -17,9 +17,9 @@ const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^(svc_live_|svc_test_|svc_pub_|svc_op_)([0-9A-Za-z]{30,})([0-9A-Za-z]{6})$/;
 
-function base62(n: number, width: number): string {
+function base62(value: number, width: number): string {
   let out = '';
-  let rest = n;
+  let rest = value;
   while (rest > 0) {
     out = BASE62[rest % 62] + out;
     rest = Math.floor(rest / 62);
@@ -58,19 +58,19 @@ export type ParsedKey = { ok: true; kind: KeyKind; prefix: string; hash: string 
 
 /** Checks a presented key's shape and checksum without touching the store. */
 export function parseKey(raw: string): ParsedKey {
-  const m = KEY_PATTERN.exec(raw);
-  if (!m) return { ok: false, reason: 'malformed' };
-  const [, prefix, body, checksum] = m as unknown as [string, string, string, string];
+  const match = KEY_PATTERN.exec(raw);
+  if (!match) return { ok: false, reason: 'malformed' };
+  const [, prefix, body, checksum] = match as unknown as [string, string, string, string];
   if (keyChecksum(prefix + body) !== checksum) return { ok: false, reason: 'checksum' };
   const kind = (Object.keys(KEY_PREFIXES) as KeyKind[]).find((k) => KEY_PREFIXES[k] === prefix)!;
   return { ok: true, kind, prefix, hash: hashKey(raw) };
 }
 
 /** Constant-time comparison of two hex digests of equal length. */
-export function digestsEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+export function digestsEqual(left: string, right: string): boolean {
+  const leftBytes = Buffer.from(left, 'hex');
+  const rightBytes = Buffer.from(right, 'hex');
+  return leftBytes.length === rightBytes.length && timingSafeEqual(leftBytes, rightBytes);
 }
 
 /** What may be shown of a key in messages and logs: its prefix and last 4 characters. */

@@ -7,11 +7,11 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9}
 
 /** An ISO 8601 date-time with an offset (`2026-11-22T10:00:00Z`, `…+02:00`), on a real calendar day. */
 export function isIsoDateTime(value: string): boolean {
-  const m = ISO_DATE_TIME.exec(value);
-  if (!m) return false;
-  const [, y, mo, d, h, mi] = m.map(Number) as number[];
-  const day = new Date(Date.UTC(y!, mo! - 1, d!));
-  return !Number.isNaN(Date.parse(value)) && h! < 24 && mi! < 60 && day.getUTCMonth() === mo! - 1 && day.getUTCDate() === d;
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match) return false;
+  const [, year, month, dayOfMonth, hour, minute] = match.map(Number) as number[];
+  const day = new Date(Date.UTC(year!, month! - 1, dayOfMonth!));
+  return !Number.isNaN(Date.parse(value)) && hour! < 24 && minute! < 60 && day.getUTCMonth() === month! - 1 && day.getUTCDate() === dayOfMonth;
 }
 
 /**

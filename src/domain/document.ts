@@ -29,13 +29,13 @@ export interface CrewDocument {
 }
 
 /** Listable: finished processing, current edition, not withdrawn (docs/contract.md, "Crew document"). */
-export function isListable(d: Pick<CrewDocument, 'processingState' | 'isCurrent' | 'isLive'>): boolean {
-  return d.processingState === 'processed' && d.isCurrent && d.isLive;
+export function isListable(document: Pick<CrewDocument, 'processingState' | 'isCurrent' | 'isLive'>): boolean {
+  return document.processingState === 'processed' && document.isCurrent && document.isLive;
 }
 
 /** Expired on `today` (YYYY-MM-DD, UTC): an expiry date strictly before today. */
-export function isExpired(d: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>, today: string): boolean {
-  return !d.noExpiry && d.expiryDate !== null && d.expiryDate < today;
+export function isExpired(document: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>, today: string): boolean {
+  return !document.noExpiry && document.expiryDate !== null && document.expiryDate < today;
 }
 
 /** The wire shape of a document (list item, event payload), snake_case, in the spec's field order. */
@@ -58,25 +58,25 @@ export interface DocumentWire {
   classification: Classification;
 }
 
-export function toDocumentWire(d: CrewDocument, today: string): DocumentWire {
-  const expired = isExpired(d, today);
+export function toDocumentWire(document: CrewDocument, today: string): DocumentWire {
+  const expired = isExpired(document, today);
   return {
-    document_id: d.documentId,
-    type: d.type,
-    category: d.category,
-    title: d.title,
-    issuer: d.issuer,
-    verification_status: d.verificationStatus,
-    status: !d.isCurrent ? 'superseded' : expired ? 'expired' : 'active',
-    issue_date: d.issueDate,
-    expiry_date: d.expiryDate,
-    document_number: d.documentNumber,
-    review_status: d.reviewStatus,
+    document_id: document.documentId,
+    type: document.type,
+    category: document.category,
+    title: document.title,
+    issuer: document.issuer,
+    verification_status: document.verificationStatus,
+    status: !document.isCurrent ? 'superseded' : expired ? 'expired' : 'active',
+    issue_date: document.issueDate,
+    expiry_date: document.expiryDate,
+    document_number: document.documentNumber,
+    review_status: document.reviewStatus,
     is_expired: expired,
-    no_expiry: d.noExpiry,
-    is_current: d.isCurrent,
-    superseded_by: d.supersededBy,
-    classification: d.classification,
+    no_expiry: document.noExpiry,
+    is_current: document.isCurrent,
+    superseded_by: document.supersededBy,
+    classification: document.classification,
   };
 }
 

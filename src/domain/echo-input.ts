@@ -40,25 +40,25 @@ export function echoInput(value: unknown, name?: string | number): unknown {
   if (typeof name === 'string' && isSecretName(name) && value !== undefined && value !== null) return REDACTED;
   let budget = MAX_INPUT_VALUES;
   let text = MAX_INPUT_TEXT;
-  const cut = (v: string): string => {
-    const shown = v.slice(0, Math.min(MAX_INPUT_CHARS, text));
+  const cut = (raw: string): string => {
+    const shown = raw.slice(0, Math.min(MAX_INPUT_CHARS, text));
     text -= shown.length;
     return shown;
   };
   // The patterns only ever run over a short prefix: they must not cost more on long input.
-  const shownString = (v: string): string => {
-    const redacted = v.slice(0, MAX_INPUT_CHARS * 5).replace(URL_USERINFO, `$1${REDACTED}@`);
+  const shownString = (raw: string): string => {
+    const redacted = raw.slice(0, MAX_INPUT_CHARS * 5).replace(URL_USERINFO, `$1${REDACTED}@`);
     const shown = cut(redacted);
     return shown.length < redacted.length ? shown.replace(CUT_AUTHORITY, `$1${REDACTED}`) : shown;
   };
-  const copy = (v: unknown, depth: number): unknown => {
+  const copy = (input: unknown, depth: number): unknown => {
     budget--;
-    if (typeof v === 'string') return text <= 0 ? TRUNCATED : shownString(v);
-    if (v === null || typeof v !== 'object') return v;
+    if (typeof input === 'string') return text <= 0 ? TRUNCATED : shownString(input);
+    if (input === null || typeof input !== 'object') return input;
     if (depth >= MAX_INPUT_DEPTH || budget <= 0) return TRUNCATED;
-    if (Array.isArray(v)) {
+    if (Array.isArray(input)) {
       const out: unknown[] = [];
-      for (const item of v) {
+      for (const item of input) {
         if (out.length >= MAX_INPUT_ENTRIES || budget <= 0 || text <= 0) {
           out.push(TRUNCATED);
           break;
@@ -68,12 +68,12 @@ export function echoInput(value: unknown, name?: string | number): unknown {
       return out;
     }
     const entries: [string, unknown][] = [];
-    for (const key of Object.keys(v)) {
+    for (const key of Object.keys(input)) {
       if (entries.length >= MAX_INPUT_ENTRIES || budget <= 0 || text <= 0) {
         entries.push([TRUNCATED, TRUNCATED]);
         break;
       }
-      const item = (v as Record<string, unknown>)[key];
+      const item = (input as Record<string, unknown>)[key];
       const shownKey = cut(key);
       entries.push([shownKey, isSecretName(key) && item !== null ? (budget--, REDACTED) : copy(item, depth + 1)]);
     }

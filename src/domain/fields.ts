@@ -50,15 +50,15 @@ const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 /** An integer, optionally bounded: `int_parsing`, `greater_than_equal`, `less_than_equal`. */
 export function int(bounds: { ge?: number; le?: number } = {}): FieldParser<number> {
   return parser(defined({ type: 'integer', minimum: bounds.ge, maximum: bounds.le }), (input, loc) => {
-    let n: number;
-    if (typeof input === 'number' && Number.isInteger(input)) n = input;
-    else if (typeof input === 'string' && INT_TEXT.test(input)) n = Number(input.trim());
+    let integer: number;
+    if (typeof input === 'number' && Number.isInteger(input)) integer = input;
+    else if (typeof input === 'string' && INT_TEXT.test(input)) integer = Number(input.trim());
     else if (typeof input === 'string') return fail(issues.intParsing(loc, input));
     else return fail(issues.intType(loc, input));
-    if (!Number.isSafeInteger(n)) return fail(issues.intParsing(loc, input));
-    if (bounds.ge !== undefined && n < bounds.ge) return fail(issues.greaterThanEqual(loc, input, bounds.ge));
-    if (bounds.le !== undefined && n > bounds.le) return fail(issues.lessThanEqual(loc, input, bounds.le));
-    return ok(n);
+    if (!Number.isSafeInteger(integer)) return fail(issues.intParsing(loc, input));
+    if (bounds.ge !== undefined && integer < bounds.ge) return fail(issues.greaterThanEqual(loc, input, bounds.ge));
+    if (bounds.le !== undefined && integer > bounds.le) return fail(issues.lessThanEqual(loc, input, bounds.le));
+    return ok(integer);
   });
 }
 
@@ -103,10 +103,10 @@ export function list<T>(item: FieldParser<T>, rules: { minLength?: number } = {}
     if (!Array.isArray(input)) return fail(issues.listType(loc, input));
     const out: T[] = [];
     const found: ValidationIssue[] = [];
-    input.forEach((v, i) => {
-      const r = item(v, [...loc, i]);
-      if (r.ok) out.push(r.value);
-      else found.push(...r.issues);
+    input.forEach((itemInput, index) => {
+      const parsed = item(itemInput, [...loc, index]);
+      if (parsed.ok) out.push(parsed.value);
+      else found.push(...parsed.issues);
     });
     if (found.length > 0) return fail(...found);
     if (rules.minLength !== undefined && out.length < rules.minLength) {
@@ -119,19 +119,19 @@ export function list<T>(item: FieldParser<T>, rules: { minLength?: number } = {}
 /** A parser with an extra check; `check` returns the reason for a `value_error`, or null. */
 export function refine<T>(base: FieldParser<T>, check: (value: T) => string | null): FieldParser<T> {
   return parser(base.schema, (input, loc) => {
-    const r = base(input, loc);
-    if (!r.ok) return r;
-    const reason = check(r.value);
-    return reason === null ? r : fail(issues.valueError(loc, input, reason));
+    const parsed = base(input, loc);
+    if (!parsed.ok) return parsed;
+    const reason = check(parsed.value);
+    return reason === null ? parsed : fail(issues.valueError(loc, input, reason));
   });
 }
 
 /** A parser whose value is converted further; `fn` returns the new value, or the reason for a `value_error`. */
 export function convert<T, U>(base: FieldParser<T>, fn: (value: T) => { value: U } | { reason: string }): FieldParser<U> {
   return parser(base.schema, (input, loc) => {
-    const r = base(input, loc);
-    if (!r.ok) return r;
-    const out = fn(r.value);
+    const parsed = base(input, loc);
+    if (!parsed.ok) return parsed;
+    const out = fn(parsed.value);
     return 'value' in out ? ok(out.value) : fail(issues.valueError(loc, input, out.reason));
   });
 }
@@ -180,8 +180,8 @@ export function objectSchema(spec: FieldSpecs, options: { extra?: 'forbid' | 'ig
 }
 
 /** One field's schema: its parser's, with the default and description of the spec. */
-export function fieldSchema(f: FieldSpec<unknown>): JsonSchema {
-  return defined({ ...f.parse.schema, default: f.default, description: f.description });
+export function fieldSchema(field: FieldSpec<unknown>): JsonSchema {
+  return defined({ ...field.parse.schema, default: field.default, description: field.description });
 }
 
 /** The parsed shape of a set of field specs: defaulted and required fields are never undefined. */
@@ -206,9 +206,9 @@ export function readFields<S extends FieldSpecs>(
       else value[name] = field.default;
       continue;
     }
-    const r = field.parse(raw, [where, name]);
-    if (r.ok) value[name] = r.value;
-    else found.push(...r.issues);
+    const parsed = field.parse(raw, [where, name]);
+    if (parsed.ok) value[name] = parsed.value;
+    else found.push(...parsed.issues);
   }
   return { value: value as ParsedFields<S>, issues: found };
 }

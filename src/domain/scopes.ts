@@ -43,23 +43,23 @@ export interface ScopeSubject {
 }
 
 /** Effective scopes of a partner, sorted (docs/decisions.md §2). */
-export function effectiveScopes(p: ScopeSubject): Scope[] {
+export function effectiveScopes(partner: ScopeSubject): Scope[] {
   let granted: readonly string[];
-  if (p.kind === 'external') granted = p.contractScopes ?? [];
-  else if (p.scopeOverrides) granted = p.scopeOverrides;
-  else granted = p.tier === 'basic' ? BASIC_TIER_SCOPES : p.tier ? FULL_TIER_SCOPES : [];
+  if (partner.kind === 'external') granted = partner.contractScopes ?? [];
+  else if (partner.scopeOverrides) granted = partner.scopeOverrides;
+  else granted = partner.tier === 'basic' ? BASIC_TIER_SCOPES : partner.tier ? FULL_TIER_SCOPES : [];
   const out = new Set<Scope>();
-  for (const s of granted) {
-    if (!(ALL_SCOPES as readonly string[]).includes(s)) continue;
-    if (s === 'crew:profile:full:read') {
+  for (const scope of granted) {
+    if (!(ALL_SCOPES as readonly string[]).includes(scope)) continue;
+    if (scope === 'crew:profile:full:read') {
       out.add('crew:experience:read');
       out.add('crew:personal:read');
     }
-    out.add(s as Scope);
+    out.add(scope as Scope);
   }
   // An upgraded scope_overrides partner keeps the old meaning of crew:profile:read (contact and
   // professional blocks included); one not upgraded gets name and rank only (docs/decisions.md §2).
-  if (p.kind === 'customer' && p.scopeOverrides && p.upgraded && out.has('crew:profile:read')) {
+  if (partner.kind === 'customer' && partner.scopeOverrides && partner.upgraded && out.has('crew:profile:read')) {
     out.add('crew:contact:read');
     out.add('crew:professional:read');
   }

@@ -17,7 +17,7 @@ export interface SyncRun {
 export type SyncRunResult = Pick<SyncRun, 'outcome' | 'eventsCreated' | 'delivered' | 'deadLettered' | 'deliveryErrors'>;
 
 /** A finished run's outcome from its counts: failures win over a clean finish, a stop over both. */
-export function syncRunOutcome(r: { stopped: boolean; deadLettered: number; deliveryErrors: number }): SyncRunOutcome {
-  if (r.stopped) return 'stopped';
-  return r.deadLettered > 0 || r.deliveryErrors > 0 ? 'delivery_failures' : 'ok';
+export function syncRunOutcome(counts: { stopped: boolean; deadLettered: number; deliveryErrors: number }): SyncRunOutcome {
+  if (counts.stopped) return 'stopped';
+  return counts.deadLettered > 0 || counts.deliveryErrors > 0 ? 'delivery_failures' : 'ok';
 }

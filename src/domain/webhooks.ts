@@ -35,8 +35,8 @@ export interface EndpointHealth {
  * then the next. One signature per delivery, as the contract has it; the partner accepts both
  * secrets while the rotation is pending.
  */
-export function signingSecret(e: WebhookEndpoint, at: Date): string {
-  return e.nextSecret && e.nextSecretFrom && Date.parse(e.nextSecretFrom) <= at.getTime() ? e.nextSecret : e.secret;
+export function signingSecret(endpoint: WebhookEndpoint, at: Date): string {
+  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) <= at.getTime() ? endpoint.nextSecret : endpoint.secret;
 }
 
 const STANDARD_PREFIX = 'whsec_';
@@ -63,8 +63,8 @@ export function standardWebhooksKey(secret: string): Buffer {
 }
 
 /** Whether deliveries to the endpoint carry the Standard Webhooks headers (its current secret serves both schemes). */
-export function endpointSendsStandardWebhooks(e: WebhookEndpoint, at: Date): boolean {
-  return servesStandardWebhooks(signingSecret(e, at));
+export function endpointSendsStandardWebhooks(endpoint: WebhookEndpoint, at: Date): boolean {
+  return servesStandardWebhooks(signingSecret(endpoint, at));
 }
 
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */

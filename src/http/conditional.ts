@@ -10,9 +10,9 @@ const TAG_FORMAT = 'v1';
 export type EtagSource = 'data' | 'body' | false;
 
 function tag(kind: string, ...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p).update('\n');
-  return `"${kind}${h.digest('base64url').slice(0, 27)}"`;
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\n');
+  return `"${kind}${hash.digest('base64url').slice(0, 27)}"`;
 }
 
 /** If-None-Match matches `etag` (weak comparison, as RFC 9110 prescribes for it; `*` matches any). */
@@ -55,8 +55,8 @@ export async function answerConditionally(
   const version = source === 'data' && deps.bodyCache ? await deps.dataVersion() : null;
   let key: string | undefined;
   if (version !== null) {
-    const p = partnerOf(ctx);
-    key = tag('r', TAG_FORMAT, routePath, ctx.url, p.partner.partnerId, p.mode, [...p.scopes].sort().join(' '),
+    const caller = partnerOf(ctx);
+    key = tag('r', TAG_FORMAT, routePath, ctx.url, caller.partner.partnerId, caller.mode, [...caller.scopes].sort().join(' '),
       utcDate(deps.clock()), baseUrl(ctx, deps.config));
     const held = deps.bodyCache!.get(version, key);
     if (held) return send(ctx, held.etag, asked, held.bytes);

@@ -35,14 +35,14 @@ export interface Route<Q extends FieldSpecs = FieldSpecs, B extends BodyDeclarat
 }
 
 /** Declares a route; the identity, for type inference of its query and body. */
-export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(r: Route<Q, B>): Route<Q, B> {
-  return r;
+export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(declared: Route<Q, B>): Route<Q, B> {
+  return declared;
 }
 
-function guards(r: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
-  if (r.access === 'public') return [];
-  if (r.access === 'operator') return operatorGuards(deps);
-  const scopes = r.scopes;
+function guards(route: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
+  if (route.access === 'public') return [];
+  if (route.access === 'operator') return operatorGuards(deps);
+  const scopes = route.scopes;
   if (!scopes) return partnerGuards(deps);
   return [...partnerGuards(deps), async (ctx, next) => {
     requireScopes(partnerOf(ctx), scopes);
@@ -50,23 +50,23 @@ function guards(r: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
   }];
 }
 
-async function readInput(ctx: AppContext, r: Route<any, any>, deps: RouteDeps): Promise<RouteInput<any, any>> {
-  const { value: query, issues } = readFields(queryValues(ctx), r.query ?? {}, 'query', null);
-  if (r.checkQuery) issues.push(...await r.checkQuery(ctx, query, deps));
+async function readInput(ctx: AppContext, route: Route<any, any>, deps: RouteDeps): Promise<RouteInput<any, any>> {
+  const { value: query, issues } = readFields(queryValues(ctx), route.query ?? {}, 'query', null);
+  if (route.checkQuery) issues.push(...await route.checkQuery(ctx, query, deps));
   if (issues.length > 0) throwValidation(issues);
-  if (!r.body) return { query, body: undefined };
-  return { query, body: 'fields' in r.body ? await parseJsonBody(ctx, r.body.fields) : await readJsonBody(ctx) };
+  if (!route.body) return { query, body: undefined };
+  return { query, body: 'fields' in route.body ? await parseJsonBody(ctx, route.body.fields) : await readJsonBody(ctx) };
 }
 
-function mount(router: AppRouter, deps: RouteDeps, r: Route<any, any>): void {
-  const etag: EtagSource = isConditional(r) ? (r.etag ?? 'body') : false;
-  router[r.method](r.path, ...guards(r, deps), async (ctx) => {
-    const input = await readInput(ctx, r, deps);
-    await answerConditionally(ctx, deps, r.path, etag, () => r.handle(ctx, input, deps));
+function mount(router: AppRouter, deps: RouteDeps, route: Route<any, any>): void {
+  const etag: EtagSource = isConditional(route) ? (route.etag ?? 'body') : false;
+  router[route.method](route.path, ...guards(route, deps), async (ctx) => {
+    const input = await readInput(ctx, route, deps);
+    await answerConditionally(ctx, deps, route.path, etag, () => route.handle(ctx, input, deps));
   });
 }
 
 /** A module of declared routes, mounted in order. */
 export function routeModule(name: string, routes: readonly Route<any, any>[]): RouteModule {
-  return { name, routes, register: (router, deps) => routes.forEach((r) => mount(router, deps, r)) };
+  return { name, routes, register: (router, deps) => routes.forEach((route) => mount(router, deps, route)) };
 }

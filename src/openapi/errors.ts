@@ -67,14 +67,15 @@ export function errorResponses(byStatus: Record<number, ErrorCode[] | 'validatio
   if (Array.isArray(own)) all[503] = [...new Set([...own, 'store_unavailable' as const])];
   const out: Record<string, JsonObject> = {};
   for (const [status, codes] of Object.entries(all)) {
-    const n = Number(status);
-    const extra = [...(EXTRA_HEADERS[n] ?? []), ...(n === 403 && codes !== 'validation' && codes.includes('insufficient_scope') ? ['WWW-Authenticate'] : [])];
+    const statusCode = Number(status);
+    const extra = [...(EXTRA_HEADERS[statusCode] ?? []),
+      ...(statusCode === 403 && codes !== 'validation' && codes.includes('insufficient_scope') ? ['WWW-Authenticate'] : [])];
     // Authenticated errors after the rate limit carry its headers too; they are documented, not required.
-    const headers = responseHeaders(authenticated && n !== 401, ...extra);
+    const headers = responseHeaders(authenticated && statusCode !== 401, ...extra);
     out[status] = codes === 'validation'
-      ? { description: STATUS_TEXT[n], headers, content: { 'application/json': { schema: ref('ValidationError') } } }
+      ? { description: STATUS_TEXT[statusCode], headers, content: { 'application/json': { schema: ref('ValidationError') } } }
       : {
-        description: `${STATUS_TEXT[n] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+        description: `${STATUS_TEXT[statusCode] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
         headers,
         content: { 'application/json': { schema: ref('Error') } },
       };

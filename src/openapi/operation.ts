@@ -99,9 +99,9 @@ function pathParameters(path: string): JsonObject[] {
 }
 
 function queryParameters(query: FieldSpecs = {}): JsonObject[] {
-  return Object.entries(query).map(([name, f]) => {
-    const { description, ...schema } = fieldSchema(f);
-    return { name, in: 'query', ...(f.required ? { required: true } : {}), ...(description ? { description } : {}), schema };
+  return Object.entries(query).map(([name, field]) => {
+    const { description, ...schema } = fieldSchema(field);
+    return { name, in: 'query', ...(field.required ? { required: true } : {}), ...(description ? { description } : {}), schema };
   });
 }
 
@@ -119,29 +119,29 @@ function scopeExtension(rule: ScopeRule | undefined): JsonObject {
   return 'all' in rule ? { 'x-required-scopes': [...rule.all] } : { 'x-required-any-scope': [...rule.any] };
 }
 
-function response(r: ResponseDeclaration, access: Access): JsonObject {
-  const headers = { ...responseHeaders(access !== 'public'), ...(r.headers ?? {}) };
-  const content = r.content ?? (r.schema ? { 'application/json': { schema: ref(r.schema) } } : undefined);
-  return { description: r.description, headers, ...(content ? { content } : {}) };
+function response(declared: ResponseDeclaration, access: Access): JsonObject {
+  const headers = { ...responseHeaders(access !== 'public'), ...(declared.headers ?? {}) };
+  const content = declared.content ?? (declared.schema ? { 'application/json': { schema: ref(declared.schema) } } : undefined);
+  return { description: declared.description, headers, ...(content ? { content } : {}) };
 }
 
 /** Error responses the declaration implies, merged with the route's own. */
-function errors(d: OperationDeclaration): Record<string, JsonObject> {
+function errors(declaration: OperationDeclaration): Record<string, JsonObject> {
   const byStatus: Record<number, ErrorCode[] | 'validation'> = {};
   const add = (status: number, codes: readonly ErrorCode[]) => {
     const before = byStatus[status];
     byStatus[status] = [...new Set([...(Array.isArray(before) ? before : []), ...codes])];
   };
-  if (d.scopes || d.access === 'operator') add(403, ['insufficient_scope']);
-  for (const [status, codes] of Object.entries(d.doc.errors ?? {})) add(Number(status), codes ?? []);
-  if (d.body) {
+  if (declaration.scopes || declaration.access === 'operator') add(403, ['insufficient_scope']);
+  for (const [status, codes] of Object.entries(declaration.doc.errors ?? {})) add(Number(status), codes ?? []);
+  if (declaration.body) {
     add(413, ['payload_too_large']);
     add(415, ['unsupported_media_type']);
   }
-  if (d.body || (d.query && Object.keys(d.query).length > 0)) byStatus[422] = 'validation';
-  const out = errorResponses(byStatus, d.access !== 'public');
-  const takesInput = d.body || d.query || d.path.includes(':');
-  return d.access === 'public' && !takesInput ? { ...HEADERS_TOO_LARGE, ...out } : out;
+  if (declaration.body || (declaration.query && Object.keys(declaration.query).length > 0)) byStatus[422] = 'validation';
+  const out = errorResponses(byStatus, declaration.access !== 'public');
+  const takesInput = declaration.body || declaration.query || declaration.path.includes(':');
+  return declaration.access === 'public' && !takesInput ? { ...HEADERS_TOO_LARGE, ...out } : out;
 }
 
 function requestBody(body: BodyDeclaration): JsonObject {
@@ -151,13 +151,13 @@ function requestBody(body: BodyDeclaration): JsonObject {
 /** Every answer under /api/v2 carries the API headers; a response's own value of one wins. */
 function withApiHeaders(path: string, responses: Record<string, JsonObject>): Record<string, JsonObject> {
   if (!/^\/api\/v2\//.test(path)) return responses;
-  return Object.fromEntries(Object.entries(responses).map(([status, r]) =>
-    [status, { ...r, headers: { ...apiResponseHeaders(), ...(r.headers as JsonObject | undefined) } }]));
+  return Object.fromEntries(Object.entries(responses).map(([status, answer]) =>
+    [status, { ...answer, headers: { ...apiResponseHeaders(), ...(answer.headers as JsonObject | undefined) } }]));
 }
 
 /** Whether the operation answers with an ETag and takes If-None-Match (src/http/conditional.ts). */
-export function isConditional(d: Pick<OperationDeclaration, 'method' | 'access' | 'etag'>): boolean {
-  return d.method === 'get' && d.access === 'partner' && d.etag !== false;
+export function isConditional(declaration: Pick<OperationDeclaration, 'method' | 'access' | 'etag'>): boolean {
+  return declaration.method === 'get' && declaration.access === 'partner' && declaration.etag !== false;
 }
 
 const IF_NONE_MATCH: JsonObject = {
@@ -177,31 +177,32 @@ function conditionalResponses(responses: Record<string, JsonObject>): Record<str
 }
 
 /** The OpenAPI operation object of one declaration. */
-export function operationOf(d: OperationDeclaration): JsonObject {
-  const description = [scopeSentence(d.scopes), d.doc.description].filter(Boolean).join(' ');
-  const parameters = [...pathParameters(d.path), ...queryParameters(d.query), ...(isConditional(d) ? [IF_NONE_MATCH] : [])];
-  const declared = Object.fromEntries(Object.entries(d.doc.responses).map(([status, r]) => [status, response(r, d.access)]));
-  const responses = isConditional(d) ? conditionalResponses(declared) : declared;
+export function operationOf(declaration: OperationDeclaration): JsonObject {
+  const description = [scopeSentence(declaration.scopes), declaration.doc.description].filter(Boolean).join(' ');
+  const parameters = [...pathParameters(declaration.path), ...queryParameters(declaration.query), ...(isConditional(declaration) ? [IF_NONE_MATCH] : [])];
+  const declared = Object.fromEntries(Object.entries(declaration.doc.responses).map(([status, r]) => [status, response(r, declaration.access)]));
+  const responses = isConditional(declaration) ? conditionalResponses(declared) : declared;
   return {
-    operationId: d.doc.operationId,
-    tags: d.doc.tags,
-    summary: d.doc.summary,
+    operationId: declaration.doc.operationId,
+    tags: declaration.doc.tags,
+    summary: declaration.doc.summary,
     ...(description ? { description } : {}),
-    security: SECURITY[d.access],
-    ...scopeExtension(d.scopes),
+    security: SECURITY[declaration.access],
+    ...scopeExtension(declaration.scopes),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(d.body ? { requestBody: requestBody(d.body) } : {}),
+    ...(declaration.body ? { requestBody: requestBody(declaration.body) } : {}),
     // A status the route declares itself (the health probe's 503) keeps its own description.
-    responses: withApiHeaders(d.path, { ...responses, ...Object.fromEntries(Object.entries(errors(d)).filter(([status]) => !(status in responses))) }),
+    responses: withApiHeaders(declaration.path,
+      { ...responses, ...Object.fromEntries(Object.entries(errors(declaration)).filter(([status]) => !(status in responses))) }),
   };
 }
 
 /** The `paths` of the document: one operation per declaration, grouped by path template. */
 export function pathsOf(declarations: readonly OperationDeclaration[]): PathItems {
   const out: Record<string, JsonObject> = {};
-  for (const d of declarations) {
-    const template = pathTemplate(d.path);
-    out[template] = { ...(out[template] ?? {}), [d.method]: operationOf(d) };
+  for (const declaration of declarations) {
+    const template = pathTemplate(declaration.path);
+    out[template] = { ...(out[template] ?? {}), [declaration.method]: operationOf(declaration) };
   }
   return out;
 }
@@ -209,9 +210,10 @@ export function pathsOf(declarations: readonly OperationDeclaration[]): PathItem
 /** The request body schemas the declarations derive from their fields, as components. */
 export function bodySchemasOf(declarations: readonly OperationDeclaration[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const d of declarations) {
-    if (d.body && 'fields' in d.body) {
-      out[d.body.schema] = { ...objectSchema(d.body.fields), ...(d.body.description ? { description: d.body.description } : {}) };
+  for (const declaration of declarations) {
+    if (declaration.body && 'fields' in declaration.body) {
+      const description = declaration.body.description;
+      out[declaration.body.schema] = { ...objectSchema(declaration.body.fields), ...(description ? { description } : {}) };
     }
   }
   return out;

@@ -16,7 +16,7 @@ export interface AuditQuery {
 export const AUDIT_DEFAULT_LIMIT = 100;
 
 /** Audit rows matching the query, newest first; since/until are checked (invalid_input) and normalised to UTC. */
-export async function readAuditLog(db: Db, q: AuditQuery): Promise<AuditEntry[]> {
-  const { since, until } = checkedRange(q.since, q.until);
-  return listAuditEntries(db, { partnerId: q.partnerId, since, until, status: q.status, limit: q.limit ?? AUDIT_DEFAULT_LIMIT });
+export async function readAuditLog(db: Db, query: AuditQuery): Promise<AuditEntry[]> {
+  const { since, until } = checkedRange(query.since, query.until);
+  return listAuditEntries(db, { partnerId: query.partnerId, since, until, status: query.status, limit: query.limit ?? AUDIT_DEFAULT_LIMIT });
 }

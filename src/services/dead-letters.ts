@@ -21,12 +21,12 @@ export interface DeadLetterQuery {
 }
 
 /** Checks an operator's filters and turns them into the store's; throws invalid_input. */
-export function toDeadLetterFilter(q: DeadLetterQuery): DeadLetterFilter {
-  if (q.eventType !== undefined && !isEventType(q.eventType)) {
-    throw new AppError('invalid_input', `unknown event type "${q.eventType}" (one of ${EVENT_TYPES.join(', ')})`);
+export function toDeadLetterFilter(query: DeadLetterQuery): DeadLetterFilter {
+  if (query.eventType !== undefined && !isEventType(query.eventType)) {
+    throw new AppError('invalid_input', `unknown event type "${query.eventType}" (one of ${EVENT_TYPES.join(', ')})`);
   }
-  const { since, until } = checkedRange(q.since, q.until);
-  return { partnerId: q.partnerId, eventType: q.eventType, since, until };
+  const { since, until } = checkedRange(query.since, query.until);
+  return { partnerId: query.partnerId, eventType: query.eventType, since, until };
 }
 
 /** A dead letter a replay left alone: the access rule refuses its event now (or did before). */
@@ -69,22 +69,22 @@ async function verdicts(db: Db, letters: readonly DeadLetter[]): Promise<Map<str
  * consent, subscription) is not put back: it ends `suppressed` with the reason and is reported
  * as skipped, and no later replay sends it.
  */
-export async function replayDeadLetters(db: Kysely<Database>, q: DeadLetterQuery, clock: Clock): Promise<ReplayResult> {
-  const filter = { ...toDeadLetterFilter(q), unreplayedOnly: true };
+export async function replayDeadLetters(db: Kysely<Database>, query: DeadLetterQuery, clock: Clock): Promise<ReplayResult> {
+  const filter = { ...toDeadLetterFilter(query), unreplayedOnly: true };
   const now = clock().toISOString();
   return db.transaction().execute(async (trx) => {
     const letters = await listDeadLetters(trx, filter);
     const verdict = await verdicts(trx, letters);
-    const skipped = letters.flatMap((d) => {
-      const reason = verdict.get(d.eventId) ?? null;
-      return reason ? [{ eventId: d.eventId, partnerId: d.partnerId, reason }] : [];
+    const skipped = letters.flatMap((letter) => {
+      const reason = verdict.get(letter.eventId) ?? null;
+      return reason ? [{ eventId: letter.eventId, partnerId: letter.partnerId, reason }] : [];
     });
-    const replay = letters.filter((d) => (verdict.get(d.eventId) ?? null) === null);
+    const replay = letters.filter((letter) => (verdict.get(letter.eventId) ?? null) === null);
     await suppressDeadEvents(trx, skipped, now);
-    const ids = replay.map((d) => d.eventId);
+    const ids = replay.map((letter) => letter.eventId);
     await requeueDeadEvents(trx, ids, now);
     await markReplayed(trx, ids, now);
-    return { replayed: replay.map((d) => ({ ...d, replayedAt: now })), skipped };
+    return { replayed: replay.map((letter) => ({ ...letter, replayedAt: now })), skipped };
   });
 }
 
@@ -96,6 +96,6 @@ export function describeSkips(skipped: readonly ReplaySkip[]): string {
 }
 
 /** Dead letters matching the filters, oldest first. */
-export async function findDeadLetters(db: Kysely<Database>, q: DeadLetterQuery & { limit?: number }): Promise<DeadLetter[]> {
-  return listDeadLetters(db, { ...toDeadLetterFilter(q), limit: q.limit });
+export async function findDeadLetters(db: Kysely<Database>, query: DeadLetterQuery & { limit?: number }): Promise<DeadLetter[]> {
+  return listDeadLetters(db, { ...toDeadLetterFilter(query), limit: query.limit });
 }

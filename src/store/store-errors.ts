@@ -10,13 +10,13 @@ const MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to con
   /Connection ended unexpectedly/i, /did not answer within \d+ ms/];
 
 export function isStoreConnectionError(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
+  for (let current: unknown = err, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (NODE_CODES.has(code) || SQLITE_CODES.has(code) || /^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
     }
-    if (MESSAGES.some((m) => m.test(e instanceof Error ? e.message : ''))) return true;
-    if (e instanceof AggregateError && e.errors.some((x) => isStoreConnectionError(x))) return true;
+    if (MESSAGES.some((m) => m.test(current instanceof Error ? current.message : ''))) return true;
+    if (current instanceof AggregateError && current.errors.some((x) => isStoreConnectionError(x))) return true;
   }
   return false;
 }

@@ -42,11 +42,11 @@ export type Verdict = 'delivered' | 'retry' | 'permanent';
  * 2xx delivers. A 4xx other than 408/429, or a refused destination, is permanent: the event is
  * dead-lettered at once. Everything else (3xx, 5xx, 408, 429, network error, timeout) is retried.
  */
-export function judgeAttempt(r: AttemptResult): Verdict {
-  if (r.refused) return 'permanent';
-  const s = r.statusCode;
-  if (s !== null && s >= 200 && s < 300) return 'delivered';
-  if (s !== null && s >= 400 && s < 500 && s !== 408 && s !== 429) return 'permanent';
+export function judgeAttempt(result: AttemptResult): Verdict {
+  if (result.refused) return 'permanent';
+  const status = result.statusCode;
+  if (status !== null && status >= 200 && status < 300) return 'delivered';
+  if (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429) return 'permanent';
   return 'retry';
 }
 
@@ -63,12 +63,12 @@ export interface AttemptDecision {
  * After attempt `attemptNo` (1-based): delivered; failed_permanent (dead-lettered at once); dead
  * (the 8th failure, dead-lettered); or retry after `waitMs`.
  */
-export function decideAfterAttempt(attemptNo: number, r: AttemptResult, random: () => number): AttemptDecision {
-  const verdict = judgeAttempt(r);
+export function decideAfterAttempt(attemptNo: number, result: AttemptResult, random: () => number): AttemptDecision {
+  const verdict = judgeAttempt(result);
   if (verdict === 'delivered') return { outcome: 'delivered', waitMs: 0 };
   if (verdict === 'permanent') return { outcome: 'failed_permanent', waitMs: 0 };
   if (attemptNo >= MAX_ATTEMPTS) return { outcome: 'dead', waitMs: 0 };
-  return { outcome: 'retry', waitMs: nextWaitMs(attemptNo, r.retryAfterMs, random) };
+  return { outcome: 'retry', waitMs: nextWaitMs(attemptNo, result.retryAfterMs, random) };
 }
 
 /** How many attempts a run makes for an event that has had `attemptsSoFar`. */

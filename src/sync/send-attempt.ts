@@ -35,12 +35,12 @@ async function readPrefix(res: Response, limit: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)).replaceAll('\u0000', '');
 }
 
-function describeError(err: unknown, t: AttemptTransport): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (t.cancel?.aborted && !(e?.name === 'TimeoutError')) return 'cancelled: the run was stopped';
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout after ${t.timeoutMs} ms`;
-  if (e?.cause?.message) return e.cause.message;
-  return e?.message ?? String(err);
+function describeError(err: unknown, transport: AttemptTransport): string {
+  const thrown = err as Error & { cause?: { code?: string; message?: string } };
+  if (transport.cancel?.aborted && !(thrown?.name === 'TimeoutError')) return 'cancelled: the run was stopped';
+  if (thrown?.name === 'TimeoutError' || thrown?.name === 'AbortError') return `timeout after ${transport.timeoutMs} ms`;
+  if (thrown?.cause?.message) return thrown.cause.message;
+  return thrown?.message ?? String(err);
 }
 
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -58,41 +58,41 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * Never throws: every outcome comes back as an AttemptResult.
  */
 export async function sendAttempt(
-  url: string, headers: Record<string, string>, body: string, t: AttemptTransport,
+  url: string, headers: Record<string, string>, body: string, transport: AttemptTransport,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  const timeout = AbortSignal.timeout(t.timeoutMs);
-  const signal = t.cancel ? AbortSignal.any([timeout, t.cancel]) : timeout;
+  const timeout = AbortSignal.timeout(transport.timeoutMs);
+  const signal = transport.cancel ? AbortSignal.any([timeout, transport.cancel]) : timeout;
   const failed = (error: string, refused = false): AttemptResult =>
     ({ statusCode: null, error, responseBody: null, latencyMs: latency(), retryAfterMs: null, refused });
 
   try {
-    const problem = await raceSignal(destinationProblem(new URL(url), { allowInsecure: t.allowInsecure }, t.resolve), signal);
+    const problem = await raceSignal(destinationProblem(new URL(url), { allowInsecure: transport.allowInsecure }, transport.resolve), signal);
     if (problem) return failed(`destination refused: ${problem}`, true);
   } catch (err) {
-    return failed(`cannot resolve destination: ${describeError(err, t)}`);
+    return failed(`cannot resolve destination: ${describeError(err, transport)}`);
   }
 
   let res: Response;
   try {
-    res = await t.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
+    res = await transport.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
   } catch (err) {
-    return failed(describeError(err, t));
+    return failed(describeError(err, transport));
   }
   let responseBody: string | null = null;
   let error: string | null = null;
   try {
     responseBody = await readPrefix(res, RESPONSE_BODY_LIMIT);
   } catch (err) {
-    error = `response body: ${describeError(err, t)}`;
+    error = `response body: ${describeError(err, transport)}`;
   }
   return {
     statusCode: res.status,
     error,
     responseBody,
     latencyMs: latency(),
-    retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), t.clock()),
+    retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), transport.clock()),
     refused: false,
   };
 }

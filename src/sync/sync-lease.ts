@@ -28,8 +28,8 @@ export function holderName(runId: string, owner: LeaseOwner): string {
 }
 
 function parseHolder(holder: string): LeaseOwner | undefined {
-  const m = /^\S+ pid (\d+) on (\S+)$/.exec(holder);
-  return m ? { pid: Number(m[1]), host: m[2]! } : undefined;
+  const match = /^\S+ pid (\d+) on (\S+)$/.exec(holder);
+  return match ? { pid: Number(match[1]), host: match[2]! } : undefined;
 }
 
 const at = (clock: Clock, plusMs: number) => new Date(clock().getTime() + plusMs).toISOString();

@@ -6,11 +6,11 @@ import { positiveInt, statusRange } from '../arguments.ts';
 import { commandConfig, withStore, type CliDeps } from '../context.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 
-function auditRow(e: AuditEntry): ListRow {
+function auditRow(entry: AuditEntry): ListRow {
   return {
-    at: timeCell(e.at), request_id: e.requestId, partner_id: e.partnerId, key_id: e.keyId, method: e.method, route: e.route,
-    path: e.path, status: e.status, latency_ms: e.latencyMs, crew_unique_id: e.crewUniqueId, document_id: e.documentId,
-    client_ip: e.clientIp,
+    at: timeCell(entry.at), request_id: entry.requestId, partner_id: entry.partnerId, key_id: entry.keyId, method: entry.method, route: entry.route,
+    path: entry.path, status: entry.status, latency_ms: entry.latencyMs, crew_unique_id: entry.crewUniqueId, document_id: entry.documentId,
+    client_ip: entry.clientIp,
   };
 }
 

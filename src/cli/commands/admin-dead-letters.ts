@@ -47,8 +47,9 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         await requireKnownIds(store.db, { partnerId: opts.partner });
         const letters = await findDeadLetters(store.db, { ...query(opts), limit: opts.limit });
-        const rows = letters.map((d): ListRow => ({
-          event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, dead_at: timeCell(d.deadAt), replayed_at: timeCell(d.replayedAt), reason: d.reason,
+        const rows = letters.map((letter): ListRow => ({
+          event_id: letter.eventId, partner_id: letter.partnerId, event_type: letter.eventType, dead_at: timeCell(letter.deadAt),
+          replayed_at: timeCell(letter.replayedAt), reason: letter.reason,
         }));
         printList(deps, rows, { json: opts.json, empty: 'no dead letters match' });
       });
@@ -65,10 +66,11 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         await requireKnownIds(store.db, { partnerId: opts.partner, eventId: opts.event });
         const attempts = await deliveryHistory(store.db, { partnerId: opts.partner, eventId: opts.event, limit: opts.limit });
-        const rows = attempts.map((a): ListRow => ({
-          attempted_at: timeCell(a.attemptedAt), event_id: a.eventId, partner_id: a.partnerId, event_type: a.eventType, attempt_no: a.attemptNo,
-          outcome: a.outcome, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, url: a.url,
-          next_attempt_at: timeCell(a.nextAttemptAt),
+        const rows = attempts.map((attempt): ListRow => ({
+          attempted_at: timeCell(attempt.attemptedAt), event_id: attempt.eventId, partner_id: attempt.partnerId, event_type: attempt.eventType,
+          attempt_no: attempt.attemptNo,
+          outcome: attempt.outcome, status_code: attempt.statusCode, latency_ms: attempt.latencyMs, error: attempt.error, url: attempt.url,
+          next_attempt_at: timeCell(attempt.nextAttemptAt),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no delivery attempts match' });
       });

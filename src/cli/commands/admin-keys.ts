@@ -6,10 +6,10 @@ import { requireKnownIds } from '../../services/known-ids.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 
-function keyRow(k: ApiKeyRecord): ListRow {
+function keyRow(key: ApiKeyRecord): ListRow {
   return {
-    key_id: k.keyId, partner_id: k.partnerId, kind: k.kind, status: k.status, key_hint: `${k.prefix}…${k.last4}`,
-    created_at: timeCell(k.createdAt), revoked_at: timeCell(k.revokedAt), label: k.label,
+    key_id: key.keyId, partner_id: key.partnerId, kind: key.kind, status: key.status, key_hint: `${key.prefix}…${key.last4}`,
+    created_at: timeCell(key.createdAt), revoked_at: timeCell(key.revokedAt), label: key.label,
   };
 }
 

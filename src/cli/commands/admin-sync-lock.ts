@@ -13,15 +13,15 @@ export function addSyncLockCommand(admin: Command, deps: CliDeps): void {
     .option('--force', 'clear it even though the holder may still run')
     .action(async (opts: { force?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, 'svc admin release-sync-lock', {}, async () => {
-        const r = await releaseSyncLock(store.db, { clock: deps.clock, wallClock: deps.clock, host: hostname(), isAlive: processAlive }, opts.force ?? false);
-        if (!r.released) {
+        const release = await releaseSyncLock(store.db, { clock: deps.clock, wallClock: deps.clock, host: hostname(), isAlive: processAlive }, opts.force ?? false);
+        if (!release.released) {
           println(deps.stdout, 'no sync lock is held; nothing to release');
           return;
         }
-        const why = r.reason === 'expired' ? 'its lease had lapsed'
-          : r.reason === 'holder_gone' ? 'its process is gone' : 'forced: if that run still goes on, a new one may overlap it';
-        println(deps.stdout, `released the sync lock of ${r.lease.holder} (lease until ${wireTime(r.lease.expiresAt)}): ${why}; ` +
-          `${r.claims} claimed event(s) released for the next run`);
+        const why = release.reason === 'expired' ? 'its lease had lapsed'
+          : release.reason === 'holder_gone' ? 'its process is gone' : 'forced: if that run still goes on, a new one may overlap it';
+        println(deps.stdout, `released the sync lock of ${release.lease.holder} (lease until ${wireTime(release.lease.expiresAt)}): ${why}; ` +
+          `${release.claims} claimed event(s) released for the next run`);
       }));
     });
 }

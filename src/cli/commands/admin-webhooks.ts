@@ -49,11 +49,11 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const now = deps.clock();
         const endpoints = await listWebhookEndpoints(store.db);
-        const rows = endpoints.map((e): ListRow => ({
-          partner_id: e.partnerId, endpoint_id: e.endpointId, status: e.status, url: e.url,
-          subscribed_events: e.subscribedEvents, updated_at: timeCell(e.updatedAt), rotation_pending_until: pendingRotation(e, now),
-          signatures: endpointSendsStandardWebhooks(e, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
-          ...toHealthWire(e),
+        const rows = endpoints.map((endpoint): ListRow => ({
+          partner_id: endpoint.partnerId, endpoint_id: endpoint.endpointId, status: endpoint.status, url: endpoint.url,
+          subscribed_events: endpoint.subscribedEvents, updated_at: timeCell(endpoint.updatedAt), rotation_pending_until: pendingRotation(endpoint, now),
+          signatures: endpointSendsStandardWebhooks(endpoint, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
+          ...toHealthWire(endpoint),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
         const older = endpoints.filter((e) => !endpointSendsStandardWebhooks(e, now)).length;

@@ -16,13 +16,14 @@ const howFar = (done: number, total: number) => `${done} of ${total} (${total > 
 function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void) | undefined {
   if (!stream.isTTY) return undefined;
   let last = 0;
-  return (p) => {
+  return (progress) => {
     const now = Date.now();
-    if (now - last < 100 && p.done < p.total) return;
+    if (now - last < 100 && progress.done < progress.total) return;
     last = now;
-    const t = p.totals;
-    stream.write(`\rdelivering ${howFar(p.done, p.total)} events: ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered\x1b[K`);
-    if (p.done === p.total) stream.write('\n');
+    const totals = progress.totals;
+    stream.write(`\rdelivering ${howFar(progress.done, progress.total)} events: ${totals.delivered} delivered, ${totals.retrying} retrying, ` +
+      `${totals.deadLettered} dead-lettered\x1b[K`);
+    if (progress.done === progress.total) stream.write('\n');
   };
 }
 
@@ -35,35 +36,38 @@ function diffProgress(stream: CliDeps['stderr']): ((crewDone: number, crewKnown:
   return (done, known) => stream.write(`\rdiffing fleets: ${howFar(done, Math.max(done, known))} crew\x1b[K`);
 }
 
-function printDryRun(deps: CliDeps, s: SyncSummary): void {
+function printDryRun(deps: CliDeps, summary: SyncSummary): void {
   const out = (line: string) => println(deps.stdout, line);
-  out(`dry run ${s.runId}: nothing written, nothing sent`);
-  out(`would create ${s.planned.length} event(s)`);
-  for (const e of s.planned) out(`  ${e.partnerId}\t${e.eventType}\t${e.crewUniqueId ?? '-'}${e.note ? `\t${e.note}` : ''}`);
-  out(`would attempt ${s.due.length} outbox event(s)`);
-  for (const e of s.due) out(`  ${e.eventId}\t${e.partnerId}\t${e.eventType}\tattempt ${e.attempts + 1}\t${e.url}`);
+  out(`dry run ${summary.runId}: nothing written, nothing sent`);
+  out(`would create ${summary.planned.length} event(s)`);
+  for (const e of summary.planned) out(`  ${e.partnerId}\t${e.eventType}\t${e.crewUniqueId ?? '-'}${e.note ? `\t${e.note}` : ''}`);
+  out(`would attempt ${summary.due.length} outbox event(s)`);
+  for (const e of summary.due) out(`  ${e.eventId}\t${e.partnerId}\t${e.eventType}\tattempt ${e.attempts + 1}\t${e.url}`);
 }
 
-function printSummary(deps: CliDeps, s: SyncSummary): void {
+function printSummary(deps: CliDeps, summary: SyncSummary): void {
   const out = (line: string) => println(deps.stdout, line);
-  const d = s.delivery!;
-  const created = [...s.created.values()].reduce((a, b) => a + b, 0);
-  const t = d.totals;
-  out(`sync ${s.runId}: ${created} created, ${t.delivered} delivered, ${t.retrying} retrying, ${t.deadLettered} dead-lettered` +
-    `${t.skipped ? `, ${t.skipped} skipped` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}` +
-    `${t.failed ? `, ${t.failed} failed` : ''}${d.notStarted ? `, ${d.notStarted} left for the next run` : ''}` +
-    `${t.suppressed ? `, ${t.suppressed} suppressed (access refused now)` : ''}` +
-    `${t.breakerOpen ? `, ${t.breakerOpen} left by an open breaker` : ''}${t.budgetSpent ? `, ${t.budgetSpent} left when the time budget ran out` : ''}` +
-    `${s.pruned ? `, ${s.pruned} past retention deleted` : ''}`);
-  const partners = [...new Set([...s.created.keys(), ...d.perPartner.keys(), ...s.held.keys()])].sort();
+  const delivery = summary.delivery!;
+  const created = [...summary.created.values()].reduce((a, b) => a + b, 0);
+  const totals = delivery.totals;
+  out(`sync ${summary.runId}: ${created} created, ${totals.delivered} delivered, ${totals.retrying} retrying, ${totals.deadLettered} dead-lettered` +
+    `${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.interrupted ? `, ${totals.interrupted} interrupted` : ''}` +
+    `${totals.failed ? `, ${totals.failed} failed` : ''}${delivery.notStarted ? `, ${delivery.notStarted} left for the next run` : ''}` +
+    `${totals.suppressed ? `, ${totals.suppressed} suppressed (access refused now)` : ''}` +
+    `${totals.breakerOpen ? `, ${totals.breakerOpen} left by an open breaker` : ''}` +
+    `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
+    `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`);
+  const partners = [...new Set([...summary.created.keys(), ...delivery.perPartner.keys(), ...summary.held.keys()])].sort();
   if (partners.length === 0) return;
   out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
-  for (const p of partners) {
-    const tally: Partial<PartnerTally> = d.perPartner.get(p) ?? {};
-    out([p, s.created.get(p) ?? 0, tally.delivered ?? 0, tally.retrying ?? 0, tally.deadLettered ?? 0, s.held.get(p) ?? 0].join('\t'));
+  for (const partnerId of partners) {
+    const tally: Partial<PartnerTally> = delivery.perPartner.get(partnerId) ?? {};
+    out([partnerId, summary.created.get(partnerId) ?? 0, tally.delivered ?? 0, tally.retrying ?? 0, tally.deadLettered ?? 0,
+      summary.held.get(partnerId) ?? 0].join('\t'));
   }
-  for (const e of d.errors) {
-    println(deps.stderr, e.eventId ? `svc: event ${e.eventId} not delivered: ${e.message}` : `svc: events of ${e.partnerId} not claimed: ${e.message}`);
+  for (const error of delivery.errors) {
+    println(deps.stderr, error.eventId ? `svc: event ${error.eventId} not delivered: ${error.message}`
+      : `svc: events of ${error.partnerId} not claimed: ${error.message}`);
   }
 }
 

@@ -22,11 +22,11 @@ export interface TreeCommand {
 export function commandTree(root: Command): TreeCommand[] {
   const out: TreeCommand[] = [];
   const walk = (cmd: Command, path: string[]) => {
-    const options: TreeOption[] = cmd.options.filter((o) => !o.hidden).map((o) => ({
-      names: [o.long, o.short].filter((n): n is string => Boolean(n)),
-      takesValue: o.required || o.optional,
-      choices: o.argChoices ?? [],
-      description: o.description,
+    const options: TreeOption[] = cmd.options.filter((option) => !option.hidden).map((option) => ({
+      names: [option.long, option.short].filter((name): name is string => Boolean(name)),
+      takesValue: option.required || option.optional,
+      choices: option.argChoices ?? [],
+      description: option.description,
     }));
     options.push({ names: ['--help', '-h'], takesValue: false, choices: [], description: 'display help for command' });
     out.push({

@@ -32,10 +32,10 @@ export async function listenMetrics(metrics: ServeMetrics, host: string, port: n
     });
     server.listen(port, host, () => resolve());
   });
-  const a = server.address() as AddressInfo;
-  const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${shown}:${a.port}/metrics`,
+    url: `http://${shown}:${address.port}/metrics`,
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -35,40 +35,40 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
   new Gauge({ name: 'svc_audit_queue_depth', help: 'Audit rows recorded in memory and not yet written', registers: [registry], collect() {
     this.set(deps.auditBacklog());
   } });
-  const g = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-  const storeUp = g('svc_store_read_up', '1 when the store-side gauges below were read at this scrape, 0 when the store did not answer');
-  const pending = g('svc_outbox_pending_events', 'Outbox events not yet delivered or dead-lettered, due or not');
-  const due = g('svc_outbox_due_events', 'Outbox events whose next attempt is due now');
-  const oldestDue = g('svc_outbox_oldest_due_age_seconds', 'Seconds since the longest-waiting due event became due (0 when none is due)');
-  const deadLetters = g('svc_dead_letters', 'Dead letters not replayed since they died');
-  const endpoints = g('svc_webhook_endpoints_unhealthy', 'Webhook endpoints disabled, or active with a failed latest delivery attempt', ['state']);
-  const runStart = g('svc_sync_last_run_start_timestamp_seconds', 'Start of the svc sync run started last (Unix seconds; 0: none recorded)');
-  const runEnd = g('svc_sync_last_run_end_timestamp_seconds', 'End of the svc sync run started last (0 while it runs)');
-  const runCounts = g('svc_sync_last_run_events', 'Events of the svc sync run started last, by what happened to them', ['kind']);
-  const runOutcome = g('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', ['outcome']);
-  const lastFinished = g('svc_sync_last_finished_timestamp_seconds', 'End of the last svc sync run that finished, whatever its outcome (0: none)');
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const storeUp = gauge('svc_store_read_up', '1 when the store-side gauges below were read at this scrape, 0 when the store did not answer');
+  const pending = gauge('svc_outbox_pending_events', 'Outbox events not yet delivered or dead-lettered, due or not');
+  const due = gauge('svc_outbox_due_events', 'Outbox events whose next attempt is due now');
+  const oldestDue = gauge('svc_outbox_oldest_due_age_seconds', 'Seconds since the longest-waiting due event became due (0 when none is due)');
+  const deadLetters = gauge('svc_dead_letters', 'Dead letters not replayed since they died');
+  const endpoints = gauge('svc_webhook_endpoints_unhealthy', 'Webhook endpoints disabled, or active with a failed latest delivery attempt', ['state']);
+  const runStart = gauge('svc_sync_last_run_start_timestamp_seconds', 'Start of the svc sync run started last (Unix seconds; 0: none recorded)');
+  const runEnd = gauge('svc_sync_last_run_end_timestamp_seconds', 'End of the svc sync run started last (0 while it runs)');
+  const runCounts = gauge('svc_sync_last_run_events', 'Events of the svc sync run started last, by what happened to them', ['kind']);
+  const runOutcome = gauge('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', ['outcome']);
+  const lastFinished = gauge('svc_sync_last_finished_timestamp_seconds', 'End of the last svc sync run that finished, whatever its outcome (0: none)');
 
-  const show = (s: OperationsSnapshot, now: Date) => {
-    pending.set(s.outbox.pending);
-    due.set(s.outbox.due);
-    oldestDue.set(s.outbox.oldestDueSince ? Math.max(0, (now.getTime() - Date.parse(s.outbox.oldestDueSince)) / 1000) : 0);
-    deadLetters.set(s.deadLetters);
-    endpoints.set({ state: 'disabled' }, s.endpoints.disabled);
-    endpoints.set({ state: 'failing' }, s.endpoints.failing);
-    runStart.set(seconds(s.lastRun?.startedAt));
-    runEnd.set(seconds(s.lastRun?.finishedAt));
-    runCounts.set({ kind: 'created' }, s.lastRun?.eventsCreated ?? 0);
-    runCounts.set({ kind: 'delivered' }, s.lastRun?.delivered ?? 0);
-    runCounts.set({ kind: 'dead_lettered' }, s.lastRun?.deadLettered ?? 0);
-    for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, s.lastRun?.outcome === outcome ? 1 : 0);
-    lastFinished.set(seconds(s.lastFinishedAt));
+  const show = (snapshot: OperationsSnapshot, now: Date) => {
+    pending.set(snapshot.outbox.pending);
+    due.set(snapshot.outbox.due);
+    oldestDue.set(snapshot.outbox.oldestDueSince ? Math.max(0, (now.getTime() - Date.parse(snapshot.outbox.oldestDueSince)) / 1000) : 0);
+    deadLetters.set(snapshot.deadLetters);
+    endpoints.set({ state: 'disabled' }, snapshot.endpoints.disabled);
+    endpoints.set({ state: 'failing' }, snapshot.endpoints.failing);
+    runStart.set(seconds(snapshot.lastRun?.startedAt));
+    runEnd.set(seconds(snapshot.lastRun?.finishedAt));
+    runCounts.set({ kind: 'created' }, snapshot.lastRun?.eventsCreated ?? 0);
+    runCounts.set({ kind: 'delivered' }, snapshot.lastRun?.delivered ?? 0);
+    runCounts.set({ kind: 'dead_lettered' }, snapshot.lastRun?.deadLettered ?? 0);
+    for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, snapshot.lastRun?.outcome === outcome ? 1 : 0);
+    lastFinished.set(seconds(snapshot.lastFinishedAt));
   };
 
   return {
     http: {
-      request: (r) => {
-        requests.inc({ route: r.route, method: r.method, status: String(r.status) });
-        latency.observe({ route: r.route, method: r.method }, r.seconds);
+      request: (call) => {
+        requests.inc({ route: call.route, method: call.method, status: String(call.status) });
+        latency.observe({ route: call.route, method: call.method }, call.seconds);
       },
       rateLimited: () => rateLimited.inc(),
       storeError: () => storeErrors.inc({ source: 'request' }),

@@ -10,8 +10,8 @@ import type { AppState, RouteDeps } from '../app-deps.ts';
 export function presentedKey(ctx: ParameterizedContext<any>): string | undefined {
   const authorization = ctx.get('Authorization').trim();
   if (authorization !== '') {
-    const m = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (m) return m[1];
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (match) return match[1];
     if (ctx.get('X-Partner-API-Key') === '') throw invalidKey('the Authorization header must use the Bearer scheme', true);
   }
   const header = ctx.get('X-Partner-API-Key').trim();

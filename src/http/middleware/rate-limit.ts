@@ -13,12 +13,13 @@ export function rateLimit(deps: RouteDeps): Middleware<AppState> {
     const partner = ctx.state.partner?.partner;
     const bucket = partner ? `partner:${partner.partnerId}` : `operator:${ctx.state.operator?.keyId ?? 'unknown'}`;
     const limit = partner?.rateLimit ?? deps.config.rateLimitDefault;
-    const d = await deps.rateLimiter.hit(bucket, limit);
-    ctx.set('RateLimit-Policy', `${d.limit};w=${d.windowSeconds}`);
-    ctx.set('RateLimit', `limit=${d.limit}, remaining=${d.remaining}, reset=${d.resetSeconds}`);
-    if (!d.allowed) {
-      throw new AppError('rate_limited', `rate limit of ${d.limit} requests per ${d.windowSeconds} s exceeded; retry in ${d.resetSeconds} s`, {
-        headers: { 'Retry-After': String(d.resetSeconds) },
+    const decision = await deps.rateLimiter.hit(bucket, limit);
+    ctx.set('RateLimit-Policy', `${decision.limit};w=${decision.windowSeconds}`);
+    ctx.set('RateLimit', `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.resetSeconds}`);
+    if (!decision.allowed) {
+      const message = `rate limit of ${decision.limit} requests per ${decision.windowSeconds} s exceeded; retry in ${decision.resetSeconds} s`;
+      throw new AppError('rate_limited', message, {
+        headers: { 'Retry-After': String(decision.resetSeconds) },
       });
     }
     await next();

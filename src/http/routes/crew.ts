@@ -5,8 +5,8 @@ import { route, routeModule } from '../route.ts';
 import { baseUrl, partnerOf, pathParam } from '../request-context.ts';
 
 /** One @-sign with something on each side; anything else cannot name a crew member. */
-const email = refine(str({ minLength: 1, maxLength: 320 }), (v) =>
-  /^[^@\s]+@[^@\s]+$/.test(v.trim()) ? null : 'value is not a valid email address');
+const email = refine(str({ minLength: 1, maxLength: 320 }), (address) =>
+  /^[^@\s]+@[^@\s]+$/.test(address.trim()) ? null : 'value is not a valid email address');
 
 const IMAGE = { schema: { type: 'string', contentMediaType: 'image/jpeg' } };
 

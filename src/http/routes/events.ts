@@ -34,12 +34,12 @@ export const eventsRoutes = routeModule('events', [
     access: 'partner',
     query: QUERY,
     // Filters other than the cursor's make it a foreign cursor, in the same 422 as the other parameters.
-    async checkQuery(ctx, q, deps) {
-      if (q.cursor === undefined) return [];
-      const cursor = await cursorOf(ctx, deps, q.cursor);
-      const clash = cursor && ((q.type !== undefined && q.type !== cursor.filters.type)
-        || (q.crew_unique_id !== undefined && q.crew_unique_id !== cursor.filters.crewUniqueId));
-      return !cursor || clash ? [issues.valueError(['query', 'cursor'], q.cursor, 'invalid cursor')] : [];
+    async checkQuery(ctx, query, deps) {
+      if (query.cursor === undefined) return [];
+      const cursor = await cursorOf(ctx, deps, query.cursor);
+      const clash = cursor && ((query.type !== undefined && query.type !== cursor.filters.type)
+        || (query.crew_unique_id !== undefined && query.crew_unique_id !== cursor.filters.crewUniqueId));
+      return !cursor || clash ? [issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : [];
     },
     doc: {
       operationId: 'listEvents',
@@ -54,15 +54,15 @@ export const eventsRoutes = routeModule('events', [
         + 'items when events you can no longer see are skipped.',
       responses: { 200: { description: 'A page of events', schema: 'EventsPage' } },
     },
-    async handle(ctx, { query: q }, deps) {
-      const cursor = await cursorOf(ctx, deps, q.cursor);
+    async handle(ctx, { query }, deps) {
+      const cursor = await cursorOf(ctx, deps, query.cursor);
       const filters: FeedFilters = cursor?.filters ?? {
-        ...(q.type !== undefined ? { type: q.type } : {}),
-        ...(q.crew_unique_id !== undefined ? { crewUniqueId: q.crew_unique_id } : {}),
+        ...(query.type !== undefined ? { type: query.type } : {}),
+        ...(query.crew_unique_id !== undefined ? { crewUniqueId: query.crew_unique_id } : {}),
       };
       const { eventsCursor } = await deps.signingKeys();
       ctx.body = await listEventsPage(deps.db, partnerOf(ctx), eventsCursor, {
-        filters, after: cursor?.after ?? null, limit: q.limit, since: retentionStart(deps.clock, deps.config.eventRetentionDays),
+        filters, after: cursor?.after ?? null, limit: query.limit, since: retentionStart(deps.clock, deps.config.eventRetentionDays),
       });
     },
   }),

@@ -42,8 +42,8 @@ export const filesRoutes = routeModule('files', [
       // The token is a credential for its lifetime: it is kept out of the audit row and the log.
       ctx.state.audit.path = '/api/v2/files/{token}';
       const { fileLink } = await deps.signingKeys();
-      const file = await openFileLink(deps.db, fileLink, pathParam(ctx, 'token'), deps.clock(), (c) => {
-        Object.assign(ctx.state.audit, { partnerId: c.partnerId, keyId: c.keyId, crewUniqueId: c.crewUniqueId, documentId: c.documentId });
+      const file = await openFileLink(deps.db, fileLink, pathParam(ctx, 'token'), deps.clock(), (claims) => {
+        Object.assign(ctx.state.audit, { partnerId: claims.partnerId, keyId: claims.keyId, crewUniqueId: claims.crewUniqueId, documentId: claims.documentId });
       });
       ctx.set('Cache-Control', 'private, no-store');
       ctx.set('X-Content-Type-Options', 'nosniff');

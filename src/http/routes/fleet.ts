@@ -37,12 +37,12 @@ export const fleetRoutes = routeModule('fleet', [
     scopes: { all: ['vessels:fleet:read'] },
     query: QUERY,
     // A window other than the cursor's makes it a foreign cursor, in the same 422 as the other parameters.
-    async checkQuery(ctx, q, deps) {
-      if (q.cursor === undefined) return [];
-      const cursor = await cursorOf(ctx, deps, q.cursor);
-      const window = q.include_documents_expiring_within_days;
+    async checkQuery(ctx, query, deps) {
+      if (query.cursor === undefined) return [];
+      const cursor = await cursorOf(ctx, deps, query.cursor);
+      const window = query.include_documents_expiring_within_days;
       return !cursor || (window !== undefined && window !== cursor.windowDays)
-        ? [issues.valueError(['query', 'cursor'], q.cursor, 'invalid cursor')] : [];
+        ? [issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : [];
     },
     doc: {
       operationId: 'listFleet',
@@ -54,12 +54,12 @@ export const fleetRoutes = routeModule('fleet', [
         + 'A continuation page keeps the first page\'s window when `include_documents_expiring_within_days` is left out.',
       responses: { 200: { description: 'A page of the fleet', schema: 'FleetPage' } },
     },
-    async handle(ctx, { query: q }, deps) {
-      const cursor = await cursorOf(ctx, deps, q.cursor);
-      const windowDays = q.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
+    async handle(ctx, { query }, deps) {
+      const cursor = await cursorOf(ctx, deps, query.cursor);
+      const windowDays = query.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
       const { fleetCursor } = await deps.signingKeys();
       ctx.body = await listFleetPage(deps.db, partnerOf(ctx), fleetCursor, {
-        limit: q.limit, windowDays, after: cursor?.after ?? null, today: utcDate(deps.clock()),
+        limit: query.limit, windowDays, after: cursor?.after ?? null, today: utcDate(deps.clock()),
       });
     },
   }),

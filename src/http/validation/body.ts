@@ -46,16 +46,16 @@ function announcesBody(ctx: ParameterizedContext<any>): boolean {
 
 /** What the library threw, as our error: 413, 415, 422 json_invalid, or 400 for a broken request. */
 function readFailure(err: unknown): never {
-  const e = err as Error & { status?: number; type?: string; body?: unknown };
-  if (e.status === 413) throw tooLarge();
-  if (e.status === 415) throw new AppError('unsupported_media_type', e.message);
-  if (e.status === 400 && typeof e.body === 'string') {
+  const thrown = err as Error & { status?: number; type?: string; body?: unknown };
+  if (thrown.status === 413) throw tooLarge();
+  if (thrown.status === 415) throw new AppError('unsupported_media_type', thrown.message);
+  if (thrown.status === 400 && typeof thrown.body === 'string') {
     // Parsed by JSON.parse and refused: locate the error as Python's json module words it. A text
     // the checker accepts was refused for another reason (a `__proto__` key).
-    const at = locateJsonError(e.body);
-    throwValidation([at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, e.message)]);
+    const at = locateJsonError(thrown.body);
+    throwValidation([at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, thrown.message)]);
   }
-  if (e.status === 400) throw new AppError('bad_request', `the request body could not be read: ${e.message}`, { headers: { Connection: 'close' } });
+  if (thrown.status === 400) throw new AppError('bad_request', `the request body could not be read: ${thrown.message}`, { headers: { Connection: 'close' } });
   throw err;
 }
 
@@ -95,7 +95,7 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
 export async function parseJsonBody<S extends FieldSpecs>(
   ctx: ParameterizedContext<any>, spec: S, options: { extra?: 'forbid' | 'ignore' } = {},
 ): Promise<ParsedFields<S>> {
-  const r = readObject(await readJsonBody(ctx), spec, options);
-  if (!r.ok) throwValidation(r.issues);
-  return r.value;
+  const parsed = readObject(await readJsonBody(ctx), spec, options);
+  if (!parsed.ok) throwValidation(parsed.issues);
+  return parsed.value;
 }

@@ -17,24 +17,24 @@ export interface FeedCursor {
   after: FeedKey;
 }
 
-export function encodeEventsCursor(key: Buffer, ctx: PartnerContext, c: FeedCursor): string {
+export function encodeEventsCursor(key: Buffer, ctx: PartnerContext, cursor: FeedCursor): string {
   return signToken(key, {
-    v: 1, k: 'events', p: ctx.partner.partnerId, m: ctx.mode, t: c.filters.type ?? null, c: c.filters.crewUniqueId ?? null,
-    a: [c.after.createdAt, c.after.eventId],
+    v: 1, k: 'events', p: ctx.partner.partnerId, m: ctx.mode, t: cursor.filters.type ?? null, c: cursor.filters.crewUniqueId ?? null,
+    a: [cursor.after.createdAt, cursor.after.eventId],
   });
 }
 
 /** The cursor, when this service signed it for this partner and mode; null otherwise. */
 export function decodeEventsCursor(key: Buffer, token: string, ctx: PartnerContext): FeedCursor | null {
-  const p = verifyToken(key, token);
-  if (!p || p.v !== 1 || p.k !== 'events' || p.p !== ctx.partner.partnerId || p.m !== ctx.mode) return null;
-  const [createdAt, eventId, ...rest] = Array.isArray(p.a) ? (p.a as unknown[]) : [];
+  const payload = verifyToken(key, token);
+  if (!payload || payload.v !== 1 || payload.k !== 'events' || payload.p !== ctx.partner.partnerId || payload.m !== ctx.mode) return null;
+  const [createdAt, eventId, ...rest] = Array.isArray(payload.a) ? (payload.a as unknown[]) : [];
   if (typeof createdAt !== 'string' || typeof eventId !== 'string' || rest.length > 0) return null;
-  if (p.t !== null && !(EVENT_TYPES as readonly unknown[]).includes(p.t)) return null;
-  if (p.c !== null && typeof p.c !== 'string') return null;
+  if (payload.t !== null && !(EVENT_TYPES as readonly unknown[]).includes(payload.t)) return null;
+  if (payload.c !== null && typeof payload.c !== 'string') return null;
   const filters: FeedFilters = {};
-  if (p.t !== null) filters.type = p.t as EventType;
-  if (p.c !== null) filters.crewUniqueId = p.c as string;
+  if (payload.t !== null) filters.type = payload.t as EventType;
+  if (payload.c !== null) filters.crewUniqueId = payload.c as string;
   return { filters, after: { createdAt, eventId } };
 }
 
@@ -68,32 +68,32 @@ const MAX_BATCHES = 5;
  * the crew member is on the partner's fleet, the partner holds its scope and the consent allows it. `svc sync` diffs the live fleet only, so every stored event is live data: a test key's
  * feed is empty.
  */
-export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buffer, q: FeedPageQuery): Promise<FeedPageWire> {
-  const types = eventTypesVisibleWith(ctx.scopes, q.filters.type ? [q.filters.type] : EVENT_TYPES);
+export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buffer, query: FeedPageQuery): Promise<FeedPageWire> {
+  const types = eventTypesVisibleWith(ctx.scopes, query.filters.type ? [query.filters.type] : EVENT_TYPES);
   if (ctx.mode === 'test' || types.length === 0) return { items: [] };
   const shown: Array<{ row: FeedEvent; item: FeedItemWire }> = [];
-  let after = q.after;
+  let after = query.after;
   let scanned: FeedEvent | undefined;
   let exhausted = false;
-  for (let batch = 0; batch < MAX_BATCHES && shown.length <= q.limit && !exhausted; batch++) {
+  for (let batch = 0; batch < MAX_BATCHES && shown.length <= query.limit && !exhausted; batch++) {
     const rows = await listFeedEvents(db, {
-      partnerId: ctx.partner.partnerId, types, crewUniqueId: q.filters.crewUniqueId, since: q.since, after, limit: q.limit + 1,
+      partnerId: ctx.partner.partnerId, types, crewUniqueId: query.filters.crewUniqueId, since: query.since, after, limit: query.limit + 1,
     });
-    exhausted = rows.length <= q.limit;
+    exhausted = rows.length <= query.limit;
     const verdicts = await judgeEvents(db, ctx, rows);
     for (const row of rows) {
       scanned = row;
       if (verdicts.get(row.eventId) !== null) continue;
       const event = JSON.parse(row.body) as FeedItemWire['event'];
       shown.push({ row, item: { event, delivery_status: deliveryState(row.status, row.attempts) } });
-      if (shown.length > q.limit) break;
+      if (shown.length > query.limit) break;
     }
     if (scanned) after = { createdAt: scanned.createdAt, eventId: scanned.eventId };
   }
-  const page = shown.slice(0, q.limit);
+  const page = shown.slice(0, query.limit);
   const out: FeedPageWire = { items: page.map((s) => s.item) };
   // More to come: a visible event beyond this page, or rows not yet scanned.
-  const last = shown.length > q.limit ? page.at(-1)?.row : exhausted ? undefined : scanned;
-  if (last) out.next_cursor = encodeEventsCursor(cursorKey, ctx, { filters: q.filters, after: { createdAt: last.createdAt, eventId: last.eventId } });
+  const last = shown.length > query.limit ? page.at(-1)?.row : exhausted ? undefined : scanned;
+  if (last) out.next_cursor = encodeEventsCursor(cursorKey, ctx, { filters: query.filters, after: { createdAt: last.createdAt, eventId: last.eventId } });
   return out;
 }

@@ -18,12 +18,12 @@ export async function pruneEvents(db: Db, clock: Clock, retentionDays: number): 
   const before = retentionStart(clock, retentionDays);
   let total = 0;
   for (;;) {
-    const n = await db.transaction().execute(async (trx) => {
+    const deleted = await db.transaction().execute(async (trx) => {
       const ids = await prunableEventIds(trx, before, BATCH);
       await deleteEvents(trx, ids);
       return ids.length;
     });
-    total += n;
-    if (n < BATCH) return total;
+    total += deleted;
+    if (deleted < BATCH) return total;
   }
 }

@@ -48,12 +48,12 @@ export function generateDocuments(
 ): Insertable<DocumentsTable>[] {
   const set = [...COMMON, ...(OFFICERS.has(role) ? OFFICER : RATING), ...EXTRA];
   const out: Insertable<DocumentsTable>[] = [];
-  for (let i = 0; out.length < count; i++) {
-    const t = set[i % set.length]!;
+  for (let templateIndex = 0; out.length < count; templateIndex++) {
+    const template = set[templateIndex % set.length]!;
     const id = `${crewId}_d${String(out.length).padStart(2, '0')}`;
     const roll = rng.next();
-    let expiry: string | null = t.years === null ? null : addDays(today, 60 + rng.int(t.years * 300));
-    let noExpiry = t.years === null;
+    let expiry: string | null = template.years === null ? null : addDays(today, 60 + rng.int(template.years * 300));
+    let noExpiry = template.years === null;
     let state: DocumentsTable['processing_state'] = 'processed';
     let live: 0 | 1 = 1;
     let verification: DocumentsTable['verification_status'] = 'verified';
@@ -71,17 +71,17 @@ export function generateDocuments(
     else if (roll < 0.26) review = rng.pick(['pending', 'flagged'] as const);
     const superseded = roll > 0.95 && out.length + 1 < count;
     const base = {
-      crew_unique_id: crewId, type: 'certificate', category: t.cls, title: t.title, issuer: rng.chance(0.1) ? null : 'Maritime Authority',
+      crew_unique_id: crewId, type: 'certificate', category: template.cls, title: template.title, issuer: rng.chance(0.1) ? null : 'Maritime Authority',
       verification_status: verification, review_status: review, no_expiry: (noExpiry ? 1 : 0) as 0 | 1,
-      document_number: `N${crewId.slice(-6)}${out.length}`, is_live: live, document_class: t.cls,
+      document_number: `N${crewId.slice(-6)}${out.length}`, is_live: live, document_class: template.cls,
       classification: JSON.stringify(completeClassification({
-        document_class: t.cls, category_code: t.code, stcw_codes: t.stcw ?? [],
-        coc_capacities: t.code === 'coc' ? [{
+        document_class: template.cls, category_code: template.code, stcw_codes: template.stcw ?? [],
+        coc_capacities: template.code === 'coc' ? [{
           stcw_regulation: 'II/2', role: role, level: 'management', gt_max: null, kw_max: null, power_unrestricted: true,
           area: 'unlimited', vessel_types: [],
         }] : [],
-      }, t.title)),
-      file_id: fileId, file_name: `${t.code}.pdf`, processed_at: now, updated_at: now,
+      }, template.title)),
+      file_id: fileId, file_name: `${template.code}.pdf`, processed_at: now, updated_at: now,
     };
     if (superseded) {
       const newId = `${crewId}_d${String(out.length + 1).padStart(2, '0')}`;

@@ -37,30 +37,31 @@ const vesselId = (v: number) => `gen_ves_${pad(v, 4)}`;
 const partnerId = (p: number) => `gen_ptn_${pad(p, 3)}`;
 const crewId = (c: number) => `gen_crew_${pad(c, 7)}`;
 
-function plan(o: GenerateOptions) {
-  const employers = Math.max(1, Math.ceil(o.partners / 2));
+function plan(options: GenerateOptions) {
+  const employers = Math.max(1, Math.ceil(options.partners / 2));
   // Every fifth partner (from the fifth on) is external, with a contract over every fifth vessel.
   const external = (p: number) => p % 5 === 4;
   return { employers, external, employerOfVessel: (v: number) => v % employers, employerOfPartner: (p: number) => p % employers };
 }
 
-function vesselRows(o: GenerateOptions, employerOfVessel: (v: number) => number): Insertable<VesselsTable>[] {
-  return Array.from({ length: o.vessels }, (_, v) => ({
-    vessel_id: vesselId(v), employer_id: employerId(employerOfVessel(v)), vessel_name: `Generated ${pad(v, 4)}`,
-    imo: imoWithCheckDigit(String(900000 + v).slice(-6)), mmsi: `2${pad(v, 8)}`, flag_state: COUNTRIES[v % COUNTRIES.length]!,
-    vessel_type: VESSEL_TYPES[v % VESSEL_TYPES.length]!, gross_tonnage: 2000 + ((v * 7919) % 80000), propulsion_kw: 1500 + ((v * 104729) % 20000),
-    trading_area: 'unlimited', is_test: o.vessels >= 10 && v % 10 === 9 ? 1 : 0,
+function vesselRows(options: GenerateOptions, employerOfVessel: (v: number) => number): Insertable<VesselsTable>[] {
+  return Array.from({ length: options.vessels }, (_, vessel) => ({
+    vessel_id: vesselId(vessel), employer_id: employerId(employerOfVessel(vessel)), vessel_name: `Generated ${pad(vessel, 4)}`,
+    imo: imoWithCheckDigit(String(900000 + vessel).slice(-6)), mmsi: `2${pad(vessel, 8)}`, flag_state: COUNTRIES[vessel % COUNTRIES.length]!,
+    vessel_type: VESSEL_TYPES[vessel % VESSEL_TYPES.length]!, gross_tonnage: 2000 + ((vessel * 7919) % 80000),
+    propulsion_kw: 1500 + ((vessel * 104729) % 20000),
+    trading_area: 'unlimited', is_test: options.vessels >= 10 && vessel % 10 === 9 ? 1 : 0,
   }));
 }
 
-function crewRow(rng: Rng, c: number, now: string, photoId: string): Insertable<CrewTable> {
+function crewRow(rng: Rng, crewNumber: number, now: string, photoId: string): Insertable<CrewTable> {
   const first = rng.pick(FIRST);
   const last = rng.pick(LAST);
-  const email = `${first}.${last}.${c}@crew.example`;
+  const email = `${first}.${last}.${crewNumber}@crew.example`;
   const country = rng.pick(COUNTRIES);
   return {
-    crew_unique_id: crewId(c), name: `${first} ${last}`, rank: null, email, email_normalized: email.toLowerCase(),
-    phone: `+4479${pad(c, 8)}`, country_code: country, nationality: country, languages: '["en"]', skills: '[]',
+    crew_unique_id: crewId(crewNumber), name: `${first} ${last}`, rank: null, email, email_normalized: email.toLowerCase(),
+    phone: `+4479${pad(crewNumber, 8)}`, country_code: country, nationality: country, languages: '["en"]', skills: '[]',
     years_experience: rng.int(30), bio: null, date_of_birth: `19${70 + rng.int(30)}-0${1 + rng.int(9)}-1${rng.int(9)}`,
     address: null, passport: null, visas: '[]', employment_history: '[]', photo_file_id: rng.chance(0.5) ? photoId : null,
     verification_status: rng.pick(['unverified', 'pending', 'verified', 'verified'] as const),
@@ -74,64 +75,72 @@ function crewRow(rng: Rng, c: number, now: string, photoId: string): Insertable<
  * each), with documents, assignments and consents. Re-running with the same options rewrites the
  * same rows.
  */
-export async function generateData(db: Kysely<Database>, o: GenerateOptions, clock: Clock): Promise<Record<string, number>> {
+export async function generateData(db: Kysely<Database>, options: GenerateOptions, clock: Clock): Promise<Record<string, number>> {
   const now = clock().toISOString();
   const today = utcDate(clock());
-  const p = plan(o);
+  const layout = plan(options);
   const fileId = createHash('sha256').update(PDF).digest('hex');
-  const counts = { employers: p.employers, vessels: o.vessels, partners: o.partners, crew: o.crew, assignments: 0, consents: 0, documents: 0 };
-  const partners: Insertable<PartnersTable>[] = Array.from({ length: o.partners }, (_, i) => ({
-    partner_id: partnerId(i), name: `Generated partner ${i}`, kind: p.external(i) ? 'external' : 'customer',
-    employer_id: p.external(i) ? null : employerId(p.employerOfPartner(i)), tier: p.external(i) ? null : TIERS[i % 4]!,
-    scope_overrides: null, upgraded: 0, contract_scopes: p.external(i) ? JSON.stringify(['vessels:fleet:read', 'crew:status:read', 'crew:documents:read', 'crew:compliance:read']) : null,
+  const counts = {
+    employers: layout.employers, vessels: options.vessels, partners: options.partners, crew: options.crew, assignments: 0, consents: 0, documents: 0,
+  };
+  const partners: Insertable<PartnersTable>[] = Array.from({ length: options.partners }, (_, partnerIndex) => ({
+    partner_id: partnerId(partnerIndex), name: `Generated partner ${partnerIndex}`, kind: layout.external(partnerIndex) ? 'external' : 'customer',
+    employer_id: layout.external(partnerIndex) ? null : employerId(layout.employerOfPartner(partnerIndex)),
+    tier: layout.external(partnerIndex) ? null : TIERS[partnerIndex % 4]!, scope_overrides: null, upgraded: 0,
+    contract_scopes: layout.external(partnerIndex)
+      ? JSON.stringify(['vessels:fleet:read', 'crew:status:read', 'crew:documents:read', 'crew:compliance:read']) : null,
     rate_limit: null, created_at: now,
   }));
   const customersOf = new Map<number, string[]>();
-  partners.forEach((row, i) => {
-    if (row.kind === 'customer') customersOf.set(p.employerOfPartner(i), [...(customersOf.get(p.employerOfPartner(i)) ?? []), row.partner_id]);
+  partners.forEach((row, partnerIndex) => {
+    const employer = layout.employerOfPartner(partnerIndex);
+    if (row.kind === 'customer') customersOf.set(employer, [...(customersOf.get(employer) ?? []), row.partner_id]);
   });
-  const externals = partners.map((row, i) => ({ row, i })).filter((x) => x.row.kind === 'external');
+  const externals = partners.map((row, partnerIndex) => ({ row, partnerIndex })).filter((x) => x.row.kind === 'external');
 
   await db.transaction().execute(async (trx) => {
     await insertFiles(trx, [{ file_id: fileId, content_type: 'application/pdf', size: PDF.length, bytes: PDF }]);
-    await upsertEmployers(trx, Array.from({ length: p.employers }, (_, e) => ({ employer_id: employerId(e), name: `Generated employer ${e}` })));
-    await upsertVessels(trx, vesselRows(o, p.employerOfVessel));
+    await upsertEmployers(trx, Array.from({ length: layout.employers }, (_, e) => ({ employer_id: employerId(e), name: `Generated employer ${e}` })));
+    await upsertVessels(trx, vesselRows(options, layout.employerOfVessel));
     await upsertPartners(trx, partners);
-    for (const { row, i } of externals) {
-      const ids = Array.from({ length: o.vessels }, (_, v) => v).filter((v) => v % 5 === i % 5).map((v) => ({ partner_id: row.partner_id, vessel_id: vesselId(v) }));
+    for (const { row, partnerIndex } of externals) {
+      const ids = Array.from({ length: options.vessels }, (_, v) => v).filter((v) => v % 5 === partnerIndex % 5)
+        .map((v) => ({ partner_id: row.partner_id, vessel_id: vesselId(v) }));
       await trx.deleteFrom('contract_vessels').where('partner_id', '=', row.partner_id).execute();
       await upsertRows(trx, 'contract_vessels', ids, ['partner_id', 'vessel_id']);
     }
   });
 
-  const batch = o.batchSize ?? 2000;
-  for (let start = 0; start < o.crew; start += batch) {
+  const batch = options.batchSize ?? 2000;
+  for (let start = 0; start < options.crew; start += batch) {
     const crew: Insertable<CrewTable>[] = [];
     const assignments: Insertable<AssignmentsTable>[] = [];
     const consents: Insertable<ConsentsTable>[] = [];
     const documents: ReturnType<typeof generateDocuments> = [];
-    for (let c = start; c < Math.min(o.crew, start + batch); c++) {
-      const rng = createRng(o.seed * 1_000_003 + c);
-      crew.push(crewRow(rng, c, now, fileId));
-      const role = ROLES[c % ROLES.length]!;
-      const vessels = [c % o.vessels, ...(rng.chance(0.05) && o.vessels > 1 ? [(c + 1) % o.vessels] : [])];
-      for (const [k, v] of vessels.entries()) {
-        const status = rng.chance(0.03) ? 'signed_off' : k === 0 ? rng.pick(['active', 'active', 'active', 'invited', 'on_leave'] as const) : 'on_leave';
-        assignments.push({ assignment_id: `asg_${crewId(c)}_${vesselId(v)}`, crew_unique_id: crewId(c), vessel_id: vesselId(v), role,
-          position_name: role, status, as_of: new Date(Date.parse(now) - (k + 1) * 86_400_000 * (1 + rng.int(300))).toISOString() });
+    for (let crewNumber = start; crewNumber < Math.min(options.crew, start + batch); crewNumber++) {
+      const rng = createRng(options.seed * 1_000_003 + crewNumber);
+      crew.push(crewRow(rng, crewNumber, now, fileId));
+      const role = ROLES[crewNumber % ROLES.length]!;
+      const vessels = [crewNumber % options.vessels, ...(rng.chance(0.05) && options.vessels > 1 ? [(crewNumber + 1) % options.vessels] : [])];
+      for (const [assignmentIndex, vessel] of vessels.entries()) {
+        const status = rng.chance(0.03) ? 'signed_off'
+          : assignmentIndex === 0 ? rng.pick(['active', 'active', 'active', 'invited', 'on_leave'] as const) : 'on_leave';
+        assignments.push({ assignment_id: `asg_${crewId(crewNumber)}_${vesselId(vessel)}`, crew_unique_id: crewId(crewNumber), vessel_id: vesselId(vessel),
+          role,
+          position_name: role, status, as_of: new Date(Date.parse(now) - (assignmentIndex + 1) * 86_400_000 * (1 + rng.int(300))).toISOString() });
       }
       const partnerIds = new Set<string>();
-      for (const v of vessels) {
-        for (const id of customersOf.get(p.employerOfVessel(v)) ?? []) partnerIds.add(id);
-        for (const { row, i } of externals) if (v % 5 === i % 5) partnerIds.add(row.partner_id);
+      for (const vessel of vessels) {
+        for (const id of customersOf.get(layout.employerOfVessel(vessel)) ?? []) partnerIds.add(id);
+        for (const { row, partnerIndex } of externals) if (vessel % 5 === partnerIndex % 5) partnerIds.add(row.partner_id);
       }
       for (const pid of partnerIds) {
         const all = rng.chance(0.85);
         for (const category of ['status', 'profile', 'documents', 'compliance'] as const) {
-          if (all || rng.chance(0.5)) consents.push({ crew_unique_id: crewId(c), partner_id: pid, category });
+          if (all || rng.chance(0.5)) consents.push({ crew_unique_id: crewId(crewNumber), partner_id: pid, category });
         }
       }
-      documents.push(...generateDocuments(rng, crewId(c), role, o.docsPerCrew, today, fileId, now));
+      documents.push(...generateDocuments(rng, crewId(crewNumber), role, options.docsPerCrew, today, fileId, now));
     }
     await db.transaction().execute(async (trx) => {
       await upsertCrew(trx, crew);
@@ -142,7 +151,7 @@ export async function generateData(db: Kysely<Database>, o: GenerateOptions, clo
     counts.assignments += assignments.length;
     counts.consents += consents.length;
     counts.documents += documents.length;
-    o.onProgress?.(Math.min(o.crew, start + batch), o.crew);
+    options.onProgress?.(Math.min(options.crew, start + batch), options.crew);
   }
   await analyzeStore(db);
   return counts;

@@ -7,13 +7,13 @@ export interface Rng {
 }
 
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
+  let state = seed >>> 0;
   const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let bits = state;
+    bits = Math.imul(bits ^ (bits >>> 15), bits | 1);
+    bits ^= bits + Math.imul(bits ^ (bits >>> 7), bits | 61);
+    return ((bits ^ (bits >>> 14)) >>> 0) / 4294967296;
   };
   return {
     next,

@@ -44,8 +44,8 @@ export interface FileLinkClaims {
   expiresAt: number;
 }
 
-export function signFileLink(key: Buffer, c: FileLinkClaims): string {
-  return signToken(key, { d: c.documentId, c: c.crewUniqueId, p: c.partnerId, k: c.keyId, m: c.mode, e: c.expiresAt });
+export function signFileLink(key: Buffer, claims: FileLinkClaims): string {
+  return signToken(key, { d: claims.documentId, c: claims.crewUniqueId, p: claims.partnerId, k: claims.keyId, m: claims.mode, e: claims.expiresAt });
 }
 
 export interface DownloadLinkWire {

@@ -22,12 +22,12 @@ function linkNotFound(): AppError {
 }
 
 function readClaims(key: Buffer, token: string): FileLinkClaims {
-  const p = verifyToken(key, token);
-  if (!p) throw linkNotFound();
-  const { d, c, p: partnerId, k, m, e } = p;
-  if (typeof d !== 'string' || typeof c !== 'string' || typeof partnerId !== 'string' || typeof k !== 'string'
-    || (m !== 'live' && m !== 'test') || typeof e !== 'number') throw linkNotFound();
-  return { documentId: d, crewUniqueId: c, partnerId, keyId: k, mode: m, expiresAt: e };
+  const payload = verifyToken(key, token);
+  if (!payload) throw linkNotFound();
+  const { d: documentId, c: crewUniqueId, p: partnerId, k: keyId, m: mode, e: expiresAt } = payload;
+  if (typeof documentId !== 'string' || typeof crewUniqueId !== 'string' || typeof partnerId !== 'string' || typeof keyId !== 'string'
+    || (mode !== 'live' && mode !== 'test') || typeof expiresAt !== 'number') throw linkNotFound();
+  return { documentId, crewUniqueId, partnerId, keyId, mode, expiresAt };
 }
 
 /**

@@ -16,8 +16,8 @@ export interface FleetCursor {
   after: { vesselId: string; crewUniqueId: string };
 }
 
-export function encodeFleetCursor(key: Buffer, c: FleetCursor): string {
-  return signToken(key, { v: 1, p: c.partnerId, m: c.mode, w: c.windowDays, a: [c.after.vesselId, c.after.crewUniqueId] });
+export function encodeFleetCursor(key: Buffer, cursor: FleetCursor): string {
+  return signToken(key, { v: 1, p: cursor.partnerId, m: cursor.mode, w: cursor.windowDays, a: [cursor.after.vesselId, cursor.after.crewUniqueId] });
 }
 
 /**
@@ -25,11 +25,11 @@ export function encodeFleetCursor(key: Buffer, c: FleetCursor): string {
  * tampered with, made for another partner or mode, or is not a cursor at all.
  */
 export function decodeFleetCursor(key: Buffer, token: string, ctx: PartnerContext): FleetCursor | null {
-  const p = verifyToken(key, token);
-  if (!p || p.v !== 1 || p.p !== ctx.partner.partnerId || p.m !== ctx.mode) return null;
-  const [vesselId, crewUniqueId, ...rest] = Array.isArray(p.a) ? (p.a as unknown[]) : [];
-  if (typeof p.w !== 'number' || typeof vesselId !== 'string' || typeof crewUniqueId !== 'string' || rest.length > 0) return null;
-  return { partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: p.w, after: { vesselId, crewUniqueId } };
+  const payload = verifyToken(key, token);
+  if (!payload || payload.v !== 1 || payload.p !== ctx.partner.partnerId || payload.m !== ctx.mode) return null;
+  const [vesselId, crewUniqueId, ...rest] = Array.isArray(payload.a) ? (payload.a as unknown[]) : [];
+  if (typeof payload.w !== 'number' || typeof vesselId !== 'string' || typeof crewUniqueId !== 'string' || rest.length > 0) return null;
+  return { partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: payload.w, after: { vesselId, crewUniqueId } };
 }
 
 /** One fleet list item; status fields only with status consent and crew:status:read. */
@@ -75,22 +75,22 @@ export function toFleetEntryWire(entry: RosterEntry, showStatus: boolean, docume
  */
 export async function listFleetPage(
   db: Db, ctx: PartnerContext, cursorKey: Buffer,
-  q: { limit: number; windowDays: number; after: FleetCursor['after'] | null; today: string },
+  query: { limit: number; windowDays: number; after: FleetCursor['after'] | null; today: string },
 ): Promise<FleetPageWire> {
   const expiring = ctx.scopes.has('crew:documents:read')
-    ? { from: q.today, to: addDaysUtc(q.today, q.windowDays), includeMedical: canSeeMedical(ctx) }
+    ? { from: query.today, to: addDaysUtc(query.today, query.windowDays), includeMedical: canSeeMedical(ctx) }
     : null;
-  const rows = await fleetPageWithCounts(db, fleetOf(ctx.partner, ctx.mode), q.after, q.limit + 1, ctx.partner.partnerId, expiring);
-  const page = rows.slice(0, q.limit);
+  const rows = await fleetPageWithCounts(db, fleetOf(ctx.partner, ctx.mode), query.after, query.limit + 1, ctx.partner.partnerId, expiring);
+  const page = rows.slice(0, query.limit);
   const statusScope = ctx.scopes.has('crew:status:read');
   const out: FleetPageWire = {
     items: page.map((entry) => toFleetEntryWire(entry, statusScope && entry.statusConsent, entry.documentsExpiring)),
-    expiring_within_days: q.windowDays,
+    expiring_within_days: query.windowDays,
   };
   const last = page.at(-1);
-  if (rows.length > q.limit && last) {
+  if (rows.length > query.limit && last) {
     out.next_cursor = encodeFleetCursor(cursorKey, {
-      partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: q.windowDays,
+      partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: query.windowDays,
       after: { vesselId: last.vesselId, crewUniqueId: last.crewUniqueId },
     });
   }

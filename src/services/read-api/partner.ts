@@ -19,16 +19,16 @@ export interface PartnerMeWire {
 }
 
 export function toPartnerMeWire(ctx: PartnerContext, config: Config): PartnerMeWire {
-  const p = ctx.partner;
+  const partner = ctx.partner;
   return {
-    partner_id: p.partnerId,
-    name: p.name,
-    kind: p.kind,
-    tier: p.tier,
+    partner_id: partner.partnerId,
+    name: partner.name,
+    kind: partner.kind,
+    tier: partner.tier,
     mode: ctx.mode,
     key_id: ctx.keyId,
     scopes: [...ctx.scopes].sort(),
-    rate_limit: { limit: p.rateLimit ?? config.rateLimitDefault, window_seconds: config.rateLimitWindowSeconds },
+    rate_limit: { limit: partner.rateLimit ?? config.rateLimitDefault, window_seconds: config.rateLimitWindowSeconds },
   };
 }
 
@@ -41,8 +41,11 @@ export interface VesselWire {
   vessel_type: string;
 }
 
-export function toVesselWire(v: Vessel): VesselWire {
-  return { vessel_id: v.vesselId, vessel_name: v.vesselName, imo: v.imo, mmsi: v.mmsi, flag_state: v.flagState, vessel_type: v.vesselType };
+export function toVesselWire(vessel: Vessel): VesselWire {
+  return {
+    vessel_id: vessel.vesselId, vessel_name: vessel.vesselName, imo: vessel.imo, mmsi: vessel.mmsi, flag_state: vessel.flagState,
+    vessel_type: vessel.vesselType,
+  };
 }
 
 /** The partner's vessels in the key's mode; empty when it has none. */

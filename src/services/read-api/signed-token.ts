@@ -22,14 +22,14 @@ export function signToken(key: Buffer, payload: Record<string, unknown>): string
  * bytes (in constant time).
  */
 export function verifyToken(key: Buffer, token: string): Record<string, unknown> | null {
-  const m = /^([A-Za-z0-9_-]{1,4096})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!m) return null;
-  const expected = mac(key, m[1]!);
-  const given = Buffer.from(m[2]!, 'base64url');
+  const match = /^([A-Za-z0-9_-]{1,4096})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const expected = mac(key, match[1]!);
+  const given = Buffer.from(match[2]!, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  if (given.toString('base64url') !== m[2]) return null;
+  if (given.toString('base64url') !== match[2]) return null;
   try {
-    const payload: unknown = JSON.parse(Buffer.from(m[1]!, 'base64url').toString('utf8'));
+    const payload: unknown = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8'));
     return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
   } catch {
     return null;

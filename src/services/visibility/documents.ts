@@ -20,7 +20,7 @@ export function findVisibleDocument(db: Db, ctx: PartnerContext, crewUniqueId: s
 
 /** `YYYY-MM-DD` plus `days`, in UTC. */
 export function addDaysUtc(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  const day = new Date(`${date}T00:00:00.000Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  return day.toISOString().slice(0, 10);
 }

@@ -33,11 +33,11 @@ export async function judgeEvents(
   if (events.length === 0) return out;
   const crewIds = events.flatMap((e) => (e.crewUniqueId ? [e.crewUniqueId] : []));
   const standings = await crewStandings(db, fleetOf(audience.partner, audience.mode), audience.partner.partnerId, crewIds);
-  for (const e of events) {
-    if (!isEventType(e.eventType)) throw new Error(`event ${e.eventId} has an unknown type "${e.eventType}"`);
-    const data = (JSON.parse(e.body) as { data?: Record<string, unknown> }).data ?? {};
-    const standing = e.crewUniqueId ? standings.get(e.crewUniqueId) : undefined;
-    out.set(e.eventId, accessVerdict({ type: e.eventType, data }, audience.scopes, standing, subscribed));
+  for (const event of events) {
+    if (!isEventType(event.eventType)) throw new Error(`event ${event.eventId} has an unknown type "${event.eventType}"`);
+    const data = (JSON.parse(event.body) as { data?: Record<string, unknown> }).data ?? {};
+    const standing = event.crewUniqueId ? standings.get(event.crewUniqueId) : undefined;
+    out.set(event.eventId, accessVerdict({ type: event.eventType, data }, audience.scopes, standing, subscribed));
   }
   return out;
 }

@@ -35,27 +35,27 @@ export interface ProfileWire {
  * The composed single line: street lines, city, "region postal_code", country, skipping what is
  * missing. line1 stays null when no street was supplied (docs/contract.md).
  */
-export function composeAddress(a: PostalAddress): AddressWire {
-  const regionLine = [a.region, a.postal_code].filter((p) => p !== null && p !== '').join(' ');
-  const parts = [a.line1, a.line2, a.city, regionLine, a.country_code].filter((p): p is string => p !== null && p !== '');
-  return { ...a, full_address: parts.join(', ') };
+export function composeAddress(address: PostalAddress): AddressWire {
+  const regionLine = [address.region, address.postal_code].filter((p) => p !== null && p !== '').join(' ');
+  const parts = [address.line1, address.line2, address.city, regionLine, address.country_code].filter((p): p is string => p !== null && p !== '');
+  return { ...address, full_address: parts.join(', ') };
 }
 
 /** One converter for the crew profile: the profile to its wire shape for these scopes. */
-export function toProfileWire(p: CrewProfile, scopes: ReadonlySet<Scope>, photoUrl: string | null): ProfileWire {
-  const out: ProfileWire = { crew_unique_id: p.crewUniqueId };
-  if (scopes.has('crew:profile:read')) Object.assign(out, { name: p.name, rank: p.rank });
-  if (scopes.has('crew:contact:read')) Object.assign(out, { email: p.email, phone: p.phone, country_code: p.countryCode });
+export function toProfileWire(profile: CrewProfile, scopes: ReadonlySet<Scope>, photoUrl: string | null): ProfileWire {
+  const out: ProfileWire = { crew_unique_id: profile.crewUniqueId };
+  if (scopes.has('crew:profile:read')) Object.assign(out, { name: profile.name, rank: profile.rank });
+  if (scopes.has('crew:contact:read')) Object.assign(out, { email: profile.email, phone: profile.phone, country_code: profile.countryCode });
   if (scopes.has('crew:professional:read')) {
     Object.assign(out, {
-      nationality: p.nationality, languages: p.languages, skills: p.skills, years_experience: p.yearsExperience, bio: p.bio,
+      nationality: profile.nationality, languages: profile.languages, skills: profile.skills, years_experience: profile.yearsExperience, bio: profile.bio,
       profile_photo_url: photoUrl,
     });
   }
-  if (scopes.has('crew:experience:read')) out.employment_history = p.employmentHistory;
+  if (scopes.has('crew:experience:read')) out.employment_history = profile.employmentHistory;
   if (scopes.has('crew:personal:read')) {
     Object.assign(out, {
-      date_of_birth: p.dateOfBirth, address: p.address && composeAddress(p.address), passport: p.passport, visas: p.visas,
+      date_of_birth: profile.dateOfBirth, address: profile.address && composeAddress(profile.address), passport: profile.passport, visas: profile.visas,
     });
   }
   return out;

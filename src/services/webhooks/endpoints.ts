@@ -28,31 +28,31 @@ export interface RegistrationResult {
 }
 
 /** The endpoint as the admin API and CLI show it (snake_case, secret included). */
-export function toEndpointWire(e: WebhookEndpoint) {
+export function toEndpointWire(endpoint: WebhookEndpoint) {
   return {
-    endpoint_id: e.endpointId,
-    partner_id: e.partnerId,
-    url: e.url,
-    subscribed_events: e.subscribedEvents,
-    secret: e.secret,
-    status: e.status,
-    created_at: wireTime(e.createdAt),
-    updated_at: wireTime(e.updatedAt),
-    health: toHealthWire(e),
+    endpoint_id: endpoint.endpointId,
+    partner_id: endpoint.partnerId,
+    url: endpoint.url,
+    subscribed_events: endpoint.subscribedEvents,
+    secret: endpoint.secret,
+    status: endpoint.status,
+    created_at: wireTime(endpoint.createdAt),
+    updated_at: wireTime(endpoint.updatedAt),
+    health: toHealthWire(endpoint),
   };
 }
 
 const time = (at: string | null | undefined): string | null => (at ? wireTime(at) : null);
 
 /** The endpoint's health as the admin API and CLI show it (docs/webhooks.md, "Endpoint health"). */
-export function toHealthWire(e: WebhookEndpoint) {
-  const h = e.health;
+export function toHealthWire(endpoint: WebhookEndpoint) {
+  const health = endpoint.health;
   return {
-    consecutive_failures: h?.consecutiveFailures ?? 0,
-    failing_since: time(h?.failingSince),
-    last_success_at: time(h?.lastSuccessAt),
-    disabled_reason: h?.disabledReason ?? null,
-    disabled_at: time(h?.disabledAt),
+    consecutive_failures: health?.consecutiveFailures ?? 0,
+    failing_since: time(health?.failingSince),
+    last_success_at: time(health?.lastSuccessAt),
+    disabled_reason: health?.disabledReason ?? null,
+    disabled_at: time(health?.disabledAt),
   };
 }
 

@@ -17,8 +17,10 @@ export interface RotationDeps {
 }
 
 /** A stored rotation, as the admin API and CLI print it (the only time the next secret is shown). */
-export function toRotationWire(e: WebhookEndpoint) {
-  return { endpoint_id: e.endpointId, partner_id: e.partnerId, next_secret: e.nextSecret!, activate_at: wireTime(e.nextSecretFrom!) };
+export function toRotationWire(endpoint: WebhookEndpoint) {
+  return {
+    endpoint_id: endpoint.endpointId, partner_id: endpoint.partnerId, next_secret: endpoint.nextSecret!, activate_at: wireTime(endpoint.nextSecretFrom!),
+  };
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -77,6 +79,6 @@ export async function rotateWebhookSecret(db: Db, partnerId: string, body: unkno
 }
 
 /** A rotation still to come at `now`, for listings (never the secret). */
-export function pendingRotation(e: WebhookEndpoint, now: Date): string | null {
-  return e.nextSecret && e.nextSecretFrom && Date.parse(e.nextSecretFrom) > now.getTime() ? wireTime(e.nextSecretFrom) : null;
+export function pendingRotation(endpoint: WebhookEndpoint, now: Date): string | null {
+  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > now.getTime() ? wireTime(endpoint.nextSecretFrom) : null;
 }

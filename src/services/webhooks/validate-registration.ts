@@ -21,8 +21,8 @@ export type RegistrationCheck = { ok: true; value: RegistrationInput } | { ok: f
  * of the host come afterwards, in the registration service.
  */
 export function validateRegistration(body: unknown, policy: DestinationPolicy): RegistrationCheck {
-  const r = readObject(body, registrationFields((url) => urlProblem(url, policy)));
-  if (!r.ok) return r;
-  const { url, subscribed_events: subscribedEvents, secret, status } = r.value;
+  const parsed = readObject(body, registrationFields((url) => urlProblem(url, policy)));
+  if (!parsed.ok) return parsed;
+  const { url, subscribed_events: subscribedEvents, secret, status } = parsed.value;
   return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, status } };
 }

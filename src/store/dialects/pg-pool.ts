@@ -23,7 +23,7 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
   // handed) reuses its own instead of making one per query.
   const wrappers = new WeakMap<pg.PoolClient, { client: PostgresPoolClient; lost?: Error }>();
   function wrap(client: pg.PoolClient) {
-    const w: { client: PostgresPoolClient; lost?: Error } = { client: { query, release: () => client.release(w.lost) } };
+    const wrapper: { client: PostgresPoolClient; lost?: Error } = { client: { query, release: () => client.release(wrapper.lost) } };
     function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
@@ -32,8 +32,8 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
       if (!timeoutMs) return running;
       return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
         const timer = setTimeout(() => {
-          w.lost = new Error(`the store did not answer within ${timeoutMs} ms`);
-          reject(w.lost);
+          wrapper.lost = new Error(`the store did not answer within ${timeoutMs} ms`);
+          reject(wrapper.lost);
         }, timeoutMs);
         // Settling after the timeout is a no-op; handling the rejection here keeps it from going unhandled.
         running.then(
@@ -42,15 +42,15 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
         );
       });
     }
-    return w;
+    return wrapper;
   }
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
-      let w = wrappers.get(client);
-      if (!w) wrappers.set(client, (w = wrap(client)));
-      w.lost = undefined;
-      return w.client;
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      wrapper.lost = undefined;
+      return wrapper.client;
     },
     end: () => pool.end(),
   };

@@ -108,8 +108,8 @@ function afterError(client: pg.ClientBase, name: string, err: unknown): boolean 
     state.names.delete(name);
     return false;
   }
-  const e = err as { code?: string; message?: string };
-  if (e.code !== '0A000' || !/cached plan must not change result type/.test(e.message ?? '')) return false;
+  const failure = err as { code?: string; message?: string };
+  if (failure.code !== '0A000' || !/cached plan must not change result type/.test(failure.message ?? '')) return false;
   state.names.delete(name);
   state.retired.push(name);
   return true;

@@ -47,7 +47,7 @@ class StatementCache {
       this.#map.delete(sql);
     } else {
       stmt = new Promise((resolve, reject) => {
-        const s = this.db.prepare(sql, (err) => (err ? reject(err) : resolve(s)));
+        const statement = this.db.prepare(sql, (err) => (err ? reject(err) : resolve(statement)));
       });
       // A statement that failed to compile is not kept.
       stmt.catch(() => this.#map.delete(sql));
@@ -203,11 +203,11 @@ class Sqlite3Driver implements Driver {
   }
 
   async init(): Promise<void> {
-    for (let i = 0; i < this.#options.poolSize; i++) {
+    for (let index = 0; index < this.#options.poolSize; index++) {
       const db = await open(this.#options.filename, this.#options.create);
       // WAL lets readers run beside one writer; the busy timeout makes writers queue, not fail.
       await all(db, `pragma busy_timeout = ${this.#options.busyTimeoutMs}`, []);
-      if (i === 0) await all(db, 'pragma journal_mode = WAL', []);
+      if (index === 0) await all(db, 'pragma journal_mode = WAL', []);
       await all(db, 'pragma foreign_keys = ON', []);
       await all(db, 'pragma synchronous = NORMAL', []);
       // A checkpoint every 40 MB of log rather than SQLite's 4 MB: a sync run writes tens of MB of
@@ -268,9 +268,9 @@ class Sqlite3Driver implements Driver {
   async destroy(): Promise<void> {
     // One after the other: the last connection to close checkpoints the log into the file and
     // removes it (closed together, each saw the others open and the -wal file stayed behind).
-    for (const c of this.#all) {
-      await c.statements.clear();
-      await new Promise<void>((resolve) => c.db.close(() => resolve()));
+    for (const connection of this.#all) {
+      await connection.statements.clear();
+      await new Promise<void>((resolve) => connection.db.close(() => resolve()));
     }
     this.#all.length = 0;
     this.#idle.length = 0;

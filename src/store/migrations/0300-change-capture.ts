@@ -43,39 +43,43 @@ const CAPTURED: Captured[] = [
   { table: 'webhook_endpoints', pk: ['endpoint_id'], key: col('endpoint_id'), partner: col('partner_id'), watch: ['partner_id', 'status'] },
 ];
 
-const values = (c: Captured, r: string) => `'${c.table}', ${c.key(r)}, ${c.crew?.(r) ?? 'null'}, ${c.partner?.(r) ?? 'null'}`;
+const values = (captured: Captured, rowAlias: string) =>
+  `'${captured.table}', ${captured.key(rowAlias)}, ${captured.crew?.(rowAlias) ?? 'null'}, ${captured.partner?.(rowAlias) ?? 'null'}`;
 const INSERT = 'insert into changes (table_name, row_key, crew_unique_id, partner_id)';
 
-function sqliteTriggers(c: Captured): string[] {
-  const changed = (c.watch ?? []).map((w) => `old.${w} is not new.${w}`).join(' or ');
-  const moved = [c.key, c.crew, c.partner].filter((f) => f !== undefined).map((f) => `${f('old')} is not ${f('new')}`).join(' or ');
+function sqliteTriggers(captured: Captured): string[] {
+  const changed = (captured.watch ?? []).map((w) => `old.${w} is not new.${w}`).join(' or ');
+  const moved = [captured.key, captured.crew, captured.partner].filter((f) => f !== undefined).map((f) => `${f('old')} is not ${f('new')}`).join(' or ');
   return [
-    `create trigger changes_${c.table}_ins after insert on ${c.table} for each row begin ${INSERT} values (${values(c, 'new')}); end`,
-    `create trigger changes_${c.table}_del after delete on ${c.table} for each row begin ${INSERT} values (${values(c, 'old')}); end`,
-    `create trigger changes_${c.table}_upd after update on ${c.table} for each row ${changed ? `when ${changed} ` : ''}begin
-       ${INSERT} values (${values(c, 'new')});
-       ${INSERT} select ${values(c, 'old')} where ${moved};
+    `create trigger changes_${captured.table}_ins after insert on ${captured.table} for each row begin ${INSERT} values (${values(captured, 'new')}); end`,
+    `create trigger changes_${captured.table}_del after delete on ${captured.table} for each row begin ${INSERT} values (${values(captured, 'old')}); end`,
+    `create trigger changes_${captured.table}_upd after update on ${captured.table} for each row ${changed ? `when ${changed} ` : ''}begin
+       ${INSERT} values (${values(captured, 'new')});
+       ${INSERT} select ${values(captured, 'old')} where ${moved};
      end`,
   ];
 }
 
 /** Statement-level triggers with transition tables: one insert per statement, cheap for bulk loads. */
-function postgresTriggers(c: Captured): string[] {
-  const same = (o: string, n: string) => [
-    ...c.pk.map((k) => `${o}.${k} = ${n}.${k}`),
-    c.watch ? c.watch.map((w) => `${o}.${w} is not distinct from ${n}.${w}`).join(' and ') : `(${o}.*) is not distinct from (${n}.*)`,
+function postgresTriggers(captured: Captured): string[] {
+  const same = (oldAlias: string, newAlias: string) => [
+    ...captured.pk.map((k) => `${oldAlias}.${k} = ${newAlias}.${k}`),
+    captured.watch
+      ? captured.watch.map((w) => `${oldAlias}.${w} is not distinct from ${newAlias}.${w}`).join(' and ')
+      : `(${oldAlias}.*) is not distinct from (${newAlias}.*)`,
   ].join(' and ');
-  const fn = (op: string, body: string) => `create function changes_${c.table}_${op}() returns trigger language plpgsql as $$
+  const fn = (op: string, body: string) => `create function changes_${captured.table}_${op}() returns trigger language plpgsql as $$
     begin ${body}; return null; end $$`;
   const trigger = (op: string, event: string, refs: string) =>
-    `create trigger changes_${c.table}_${op} after ${event} on ${c.table} referencing ${refs} for each statement execute function changes_${c.table}_${op}()`;
+    `create trigger changes_${captured.table}_${op} after ${event} on ${captured.table} referencing ${refs} `
+    + `for each statement execute function changes_${captured.table}_${op}()`;
   return [
-    fn('ins', `${INSERT} select ${values(c, 'n')} from new_rows n`),
+    fn('ins', `${INSERT} select ${values(captured, 'n')} from new_rows n`),
     trigger('ins', 'insert', 'new table as new_rows'),
-    fn('del', `${INSERT} select ${values(c, 'o')} from old_rows o`),
+    fn('del', `${INSERT} select ${values(captured, 'o')} from old_rows o`),
     trigger('del', 'delete', 'old table as old_rows'),
-    fn('upd', `${INSERT} select ${values(c, 'n')} from new_rows n where not exists (select 1 from old_rows o where ${same('o', 'n')})
-      union select ${values(c, 'o')} from old_rows o where not exists (select 1 from new_rows n where ${same('o', 'n')})`),
+    fn('upd', `${INSERT} select ${values(captured, 'n')} from new_rows n where not exists (select 1 from old_rows o where ${same('o', 'n')})
+      union select ${values(captured, 'o')} from old_rows o where not exists (select 1 from new_rows n where ${same('o', 'n')})`),
     trigger('upd', 'update', 'old table as old_rows new table as new_rows'),
   ];
 }
@@ -99,17 +103,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('sync_snapshots').addColumn('next_due', 'text').execute();
   await db.schema.createIndex('sync_snapshots_next_due').on('sync_snapshots').columns(['next_due', 'crew_unique_id']).execute();
 
-  for (const c of CAPTURED) {
-    for (const statement of pg ? postgresTriggers(c) : sqliteTriggers(c)) await sql.raw(statement).execute(db);
+  for (const captured of CAPTURED) {
+    for (const statement of pg ? postgresTriggers(captured) : sqliteTriggers(captured)) await sql.raw(statement).execute(db);
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const c of CAPTURED) {
+  for (const captured of CAPTURED) {
     for (const op of ['ins', 'upd', 'del']) {
-      await sql.raw(`drop trigger if exists changes_${c.table}_${op}${pg ? ` on ${c.table}` : ''}`).execute(db);
-      if (pg) await sql.raw(`drop function if exists changes_${c.table}_${op}()`).execute(db);
+      await sql.raw(`drop trigger if exists changes_${captured.table}_${op}${pg ? ` on ${captured.table}` : ''}`).execute(db);
+      if (pg) await sql.raw(`drop function if exists changes_${captured.table}_${op}()`).execute(db);
     }
   }
   await db.schema.dropIndex('sync_snapshots_next_due').ifExists().execute();

@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const c of ['disabled_at', 'disabled_reason', 'last_success_at', 'failing_since', 'consecutive_failures']) {
-    await db.schema.alterTable('webhook_endpoints').dropColumn(c).execute();
+  for (const column of ['disabled_at', 'disabled_reason', 'last_success_at', 'failing_since', 'consecutive_failures']) {
+    await db.schema.alterTable('webhook_endpoints').dropColumn(column).execute();
   }
 }

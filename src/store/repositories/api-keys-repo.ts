@@ -32,9 +32,9 @@ export async function findApiKey(db: Db, keyId: string): Promise<ApiKeyRecord | 
 }
 
 export async function listApiKeys(db: Db, partnerId?: string): Promise<ApiKeyRecord[]> {
-  let q = db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('key_id');
-  if (partnerId !== undefined) q = q.where('partner_id', '=', partnerId);
-  return (await q.execute()).map(toApiKey);
+  let query = db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('key_id');
+  if (partnerId !== undefined) query = query.where('partner_id', '=', partnerId);
+  return (await query.execute()).map(toApiKey);
 }
 
 /** Marks a key revoked; an already revoked key keeps its first revocation time. */

@@ -38,11 +38,11 @@ function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
 /** Postgres text cannot hold NUL, which a client can put in a path (`%00`): stored as U+FFFD. */
 const text = <T extends string | null>(value: T): T => (value === null ? value : value.replaceAll('\u0000', '\uFFFD') as T);
 
-function toRow(e: AuditEntry) {
+function toRow(entry: AuditEntry) {
   return {
-    request_id: e.requestId, at: e.at, partner_id: text(e.partnerId), key_id: e.keyId, method: text(e.method), route: e.route,
-    path: text(e.path), crew_unique_id: text(e.crewUniqueId), document_id: text(e.documentId), status: e.status,
-    latency_ms: Math.round(e.latencyMs), client_ip: e.clientIp,
+    request_id: entry.requestId, at: entry.at, partner_id: text(entry.partnerId), key_id: entry.keyId, method: text(entry.method), route: entry.route,
+    path: text(entry.path), crew_unique_id: text(entry.crewUniqueId), document_id: text(entry.documentId), status: entry.status,
+    latency_ms: Math.round(entry.latencyMs), client_ip: entry.clientIp,
   };
 }
 
@@ -66,12 +66,12 @@ export interface AuditFilter {
 }
 
 /** Audit rows matching the filter, newest first. */
-export async function listAuditEntries(db: Db, f: AuditFilter): Promise<AuditEntry[]> {
-  let q = db.selectFrom('audit_log').selectAll();
-  if (f.partnerId !== undefined) q = q.where('partner_id', '=', f.partnerId);
-  if (f.since !== undefined) q = q.where('at', '>=', f.since);
-  if (f.until !== undefined) q = q.where('at', '<=', f.until);
-  if (f.status !== undefined) q = q.where('status', '>=', f.status.from).where('status', '<=', f.status.to);
-  const rows = await q.orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(f.limit).execute();
+export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<AuditEntry[]> {
+  let query = db.selectFrom('audit_log').selectAll();
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('at', '<=', filter.until);
+  if (filter.status !== undefined) query = query.where('status', '>=', filter.status.from).where('status', '<=', filter.status.to);
+  const rows = await query.orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(filter.limit).execute();
   return rows.map(toAuditEntry);
 }

@@ -76,10 +76,10 @@ const pastPosition = (position: ChangePosition) => sql<boolean>`(tx, seq) > (${p
 const upToPosition = (position: ChangePosition) => sql<boolean>`(tx, seq) <= (${position.tx}, ${position.seq})`;
 
 function after(db: Db, from: ChangePosition | null, horizon: number, until?: ChangePosition) {
-  let q = db.selectFrom('changes').where('tx', '<', horizon);
-  if (from) q = q.where(pastPosition(from));
-  if (until) q = q.where(upToPosition(until));
-  return q;
+  let query = db.selectFrom('changes').where('tx', '<', horizon);
+  if (from) query = query.where(pastPosition(from));
+  if (until) query = query.where(upToPosition(until));
+  return query;
 }
 
 /** The next changes after `from` that are final below `horizon` (and at or before `until`, when given), in (tx, seq) order. */
@@ -106,9 +106,9 @@ export async function fleetWideChanges(db: Db, from: ChangePosition | null, hori
  * those whose rows may differ from what the runs before read.
  */
 export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[]): Promise<Set<string>> {
-  let q = db.selectFrom('changes').select('crew_unique_id').distinct().where('table_name', 'in', tables).where('crew_unique_id', 'is not', null);
-  if (from) q = q.where(pastPosition(from));
-  return new Set((await q.execute()).map((r) => r.crew_unique_id!));
+  let query = db.selectFrom('changes').select('crew_unique_id').distinct().where('table_name', 'in', tables).where('crew_unique_id', 'is not', null);
+  if (from) query = query.where(pastPosition(from));
+  return new Set((await query.execute()).map((r) => r.crew_unique_id!));
 }
 
 /**
@@ -118,7 +118,7 @@ export async function crewWithChanges(db: Db, from: ChangePosition | null, table
  * (after a bulk load, millions of them).
  */
 export async function pruneChanges(db: Db, upTo: ChangePosition, after: ChangePosition | null = null): Promise<void> {
-  let q = db.deleteFrom('changes').where(upToPosition(upTo));
-  if (after) q = q.where(pastPosition(after));
-  await q.execute();
+  let query = db.deleteFrom('changes').where(upToPosition(upTo));
+  if (after) query = query.where(pastPosition(after));
+  await query.execute();
 }

@@ -17,13 +17,13 @@ export async function hasConsent(db: Db, partnerId: string, crewUniqueId: string
 export async function consentsForPartners(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, Map<string, Set<ConsentCategory>>>> {
   const out = new Map<string, Map<string, Set<ConsentCategory>>>(partnerIds.map((p) => [p, new Map()]));
   if (partnerIds.length === 0) return out;
-  for (let i = 0; i < crewIds.length; i += 2000) {
+  for (let start = 0; start < crewIds.length; start += 2000) {
     const rows = await db.selectFrom('consents').select(['partner_id', 'crew_unique_id', 'category'])
-      .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
-    for (const r of rows) {
-      const byCrew = out.get(r.partner_id)!;
-      if (!byCrew.has(r.crew_unique_id)) byCrew.set(r.crew_unique_id, new Set());
-      byCrew.get(r.crew_unique_id)!.add(r.category);
+      .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(start, start + 2000)).execute();
+    for (const row of rows) {
+      const byCrew = out.get(row.partner_id)!;
+      if (!byCrew.has(row.crew_unique_id)) byCrew.set(row.crew_unique_id, new Set());
+      byCrew.get(row.crew_unique_id)!.add(row.category);
     }
   }
   return out;

@@ -16,19 +16,19 @@ const ON_FLEET = '#fleet';
 export async function crewStandings(db: Db, fleet: FleetRef, partnerId: string, crewIds: readonly string[]): Promise<Map<string, CrewStanding>> {
   const out = new Map<string, { onFleet: boolean; consents: Set<ConsentCategory> }>();
   const ids = [...new Set(crewIds)];
-  for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = ids.slice(i, i + 1000);
+  for (let start = 0; start < ids.length; start += 1000) {
+    const chunk = ids.slice(start, start + 1000);
     const rows = await db.selectFrom('consents').select(['crew_unique_id', (eb) => eb.ref('category').$castTo<string>().as('what')])
       .where('partner_id', '=', partnerId).where('crew_unique_id', 'in', chunk)
       .unionAll(db.selectFrom('assignments').select(['crew_unique_id', sql.lit(ON_FLEET).$castTo<string>().as('what')])
         .where('crew_unique_id', 'in', chunk).where('status', 'in', ON_FLEET_STATUSES)
         .where('vessel_id', 'in', fleetVesselIds(db, fleet)))
       .execute();
-    for (const r of rows) {
-      const s = out.get(r.crew_unique_id) ?? { onFleet: false, consents: new Set<ConsentCategory>() };
-      if (r.what === ON_FLEET) s.onFleet = true;
-      else s.consents.add(r.what as ConsentCategory);
-      out.set(r.crew_unique_id, s);
+    for (const row of rows) {
+      const standing = out.get(row.crew_unique_id) ?? { onFleet: false, consents: new Set<ConsentCategory>() };
+      if (row.what === ON_FLEET) standing.onFleet = true;
+      else standing.consents.add(row.what as ConsentCategory);
+      out.set(row.crew_unique_id, standing);
     }
   }
   return out;

@@ -30,23 +30,26 @@ export function toDeadLetter(row: Selectable<DeadLettersTable>): DeadLetter {
 }
 
 /** Records a dead letter; an event that dies again after a replay gets a fresh row state. */
-export async function upsertDeadLetter(db: Db, d: Omit<DeadLetter, 'replayedAt'>): Promise<void> {
+export async function upsertDeadLetter(db: Db, letter: Omit<DeadLetter, 'replayedAt'>): Promise<void> {
   await db.insertInto('dead_letters')
-    .values({ event_id: d.eventId, partner_id: d.partnerId, event_type: d.eventType, reason: d.reason, dead_at: d.deadAt, replayed_at: null })
-    .onConflict((oc) => oc.column('event_id').doUpdateSet({ reason: d.reason, dead_at: d.deadAt, replayed_at: null }))
+    .values({
+      event_id: letter.eventId, partner_id: letter.partnerId, event_type: letter.eventType, reason: letter.reason, dead_at: letter.deadAt,
+      replayed_at: null,
+    })
+    .onConflict((oc) => oc.column('event_id').doUpdateSet({ reason: letter.reason, dead_at: letter.deadAt, replayed_at: null }))
     .execute();
 }
 
-export async function listDeadLetters(db: Db, f: DeadLetterFilter = {}): Promise<DeadLetter[]> {
-  let q = db.selectFrom('dead_letters').selectAll();
-  if (f.partnerId !== undefined) q = q.where('partner_id', '=', f.partnerId);
-  if (f.eventType !== undefined) q = q.where('event_type', '=', f.eventType);
-  if (f.since !== undefined) q = q.where('dead_at', '>=', f.since);
-  if (f.until !== undefined) q = q.where('dead_at', '<=', f.until);
-  if (f.unreplayedOnly) q = q.where('replayed_at', 'is', null);
-  q = q.orderBy('dead_at').orderBy('event_id');
-  if (f.limit !== undefined) q = q.limit(f.limit);
-  return (await q.execute()).map(toDeadLetter);
+export async function listDeadLetters(db: Db, filter: DeadLetterFilter = {}): Promise<DeadLetter[]> {
+  let query = db.selectFrom('dead_letters').selectAll();
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
+  if (filter.since !== undefined) query = query.where('dead_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('dead_at', '<=', filter.until);
+  if (filter.unreplayedOnly) query = query.where('replayed_at', 'is', null);
+  query = query.orderBy('dead_at').orderBy('event_id');
+  if (filter.limit !== undefined) query = query.limit(filter.limit);
+  return (await query.execute()).map(toDeadLetter);
 }
 
 export async function markReplayed(db: Db, eventIds: readonly string[], at: string): Promise<void> {

@@ -35,9 +35,9 @@ export function toDeliveryAttempt(row: Selectable<DeliveryAttemptsTable>): Deliv
 
 export async function insertDeliveryAttempts(db: Db, list: readonly Omit<DeliveryAttempt, 'attemptId'>[]): Promise<void> {
   for (let i = 0; i < list.length; i += 500) {
-    await db.insertInto('delivery_attempts').values(list.slice(i, i + 500).map((a) => ({
-      event_id: a.eventId, attempt_no: a.attemptNo, attempted_at: a.attemptedAt, url: a.url, status_code: a.statusCode,
-      latency_ms: a.latencyMs, error: a.error, response_body: a.responseBody, outcome: a.outcome,
+    await db.insertInto('delivery_attempts').values(list.slice(i, i + 500).map((attempt) => ({
+      event_id: attempt.eventId, attempt_no: attempt.attemptNo, attempted_at: attempt.attemptedAt, url: attempt.url, status_code: attempt.statusCode,
+      latency_ms: attempt.latencyMs, error: attempt.error, response_body: attempt.responseBody, outcome: attempt.outcome,
     }))).execute();
   }
 }
@@ -46,12 +46,12 @@ export async function insertDeliveryAttempts(db: Db, list: readonly Omit<Deliver
 export async function listDeliveryAttempts(
   db: Db, filter: { partnerId?: string; eventId?: string; limit?: number } = {},
 ): Promise<DeliveryAttemptView[]> {
-  let q = db.selectFrom('delivery_attempts as a').innerJoin('outbox_events as o', 'o.event_id', 'a.event_id')
+  let query = db.selectFrom('delivery_attempts as a').innerJoin('outbox_events as o', 'o.event_id', 'a.event_id')
     .selectAll('a').select(['o.partner_id', 'o.event_type', 'o.status as event_status', 'o.next_attempt_at']);
-  if (filter.partnerId !== undefined) q = q.where('o.partner_id', '=', filter.partnerId);
-  if (filter.eventId !== undefined) q = q.where('a.event_id', '=', filter.eventId);
-  const rows = await q.orderBy('a.attempted_at', 'desc').orderBy('a.attempt_id', 'desc').limit(filter.limit ?? 100).execute();
-  return rows.map((r) => ({
-    ...toDeliveryAttempt(r), partnerId: r.partner_id, eventType: r.event_type, nextAttemptAt: r.event_status === 'pending' ? r.next_attempt_at : null,
+  if (filter.partnerId !== undefined) query = query.where('o.partner_id', '=', filter.partnerId);
+  if (filter.eventId !== undefined) query = query.where('a.event_id', '=', filter.eventId);
+  const rows = await query.orderBy('a.attempted_at', 'desc').orderBy('a.attempt_id', 'desc').limit(filter.limit ?? 100).execute();
+  return rows.map((row) => ({
+    ...toDeliveryAttempt(row), partnerId: row.partner_id, eventType: row.event_type, nextAttemptAt: row.event_status === 'pending' ? row.next_attempt_at : null,
   }));
 }

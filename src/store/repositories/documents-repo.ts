@@ -65,18 +65,18 @@ function listable(db: Db) {
 export async function listListableDocuments(db: Db, crewIds: readonly string[], includeMedical: boolean): Promise<CrewDocument[]> {
   const out: CrewDocument[] = [];
   for (let i = 0; i < crewIds.length; i += 2000) {
-    let q = listable(db).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000));
-    if (!includeMedical) q = q.where('document_class', '!=', 'medical');
-    const rows = await q.orderBy('crew_unique_id').orderBy('document_id').execute();
+    let query = listable(db).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000));
+    if (!includeMedical) query = query.where('document_class', '!=', 'medical');
+    const rows = await query.orderBy('crew_unique_id').orderBy('document_id').execute();
     for (const r of rows) out.push(toCrewDocument(r));
   }
   return out;
 }
 
 export async function findListableDocument(db: Db, crewUniqueId: string, documentId: string, includeMedical: boolean): Promise<CrewDocument | undefined> {
-  let q = listable(db).where('crew_unique_id', '=', crewUniqueId).where('document_id', '=', documentId);
-  if (!includeMedical) q = q.where('document_class', '!=', 'medical');
-  const row = await q.executeTakeFirst();
+  let query = listable(db).where('crew_unique_id', '=', crewUniqueId).where('document_id', '=', documentId);
+  if (!includeMedical) query = query.where('document_class', '!=', 'medical');
+  const row = await query.executeTakeFirst();
   return row && toCrewDocument(row);
 }
 

@@ -14,16 +14,16 @@ export interface AttemptsOfEndpoint {
 export async function noteEndpointAttempts(db: Db, { partnerId, attempts }: AttemptsOfEndpoint): Promise<void> {
   const lastSuccess = attempts.findLastIndex((a) => a.delivered);
   const failures = attempts.slice(lastSuccess + 1);
-  const q = db.updateTable('webhook_endpoints').where('partner_id', '=', partnerId);
+  const update = db.updateTable('webhook_endpoints').where('partner_id', '=', partnerId);
   if (lastSuccess < 0) {
-    await q.set((eb) => ({
+    await update.set((eb) => ({
       consecutive_failures: eb('consecutive_failures', '+', failures.length),
       failing_since: eb.fn.coalesce('failing_since', eb.val(failures[0]!.at)),
     })).execute();
     return;
   }
   const at = attempts[lastSuccess]!.at;
-  await q.set((eb) => ({
+  await update.set((eb) => ({
     consecutive_failures: failures.length,
     failing_since: failures[0]?.at ?? null,
     last_success_at: eb.case().when(eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', at)])).then(at).else(eb.ref('last_success_at')).end(),

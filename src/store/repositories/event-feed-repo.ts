@@ -30,23 +30,23 @@ export interface FeedQuery {
 }
 
 /** One keyset page of a partner's events, oldest first. */
-export async function listFeedEvents(db: Db, q: FeedQuery): Promise<FeedEvent[]> {
-  if (q.types.length === 0) return [];
+export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEvent[]> {
+  if (request.types.length === 0) return [];
   let query = db.selectFrom('outbox_events')
     .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts'])
-    .where('partner_id', '=', q.partnerId).where('event_type', 'in', q.types).where('created_at', '>=', q.since);
-  if (q.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', q.crewUniqueId);
-  const after = q.after;
+    .where('partner_id', '=', request.partnerId).where('event_type', 'in', request.types).where('created_at', '>=', request.since);
+  if (request.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', request.crewUniqueId);
+  const after = request.after;
   if (after) {
     query = query.where((eb) => eb.or([
       eb('created_at', '>', after.createdAt),
       eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)]),
     ]));
   }
-  const rows = await query.orderBy('created_at').orderBy('event_id').limit(q.limit).execute();
-  return rows.map((r) => ({
-    eventId: r.event_id, eventType: r.event_type, crewUniqueId: r.crew_unique_id, createdAt: r.created_at,
-    body: r.body, status: r.status, attempts: r.attempts,
+  const rows = await query.orderBy('created_at').orderBy('event_id').limit(request.limit).execute();
+  return rows.map((row) => ({
+    eventId: row.event_id, eventType: row.event_type, crewUniqueId: row.crew_unique_id, createdAt: row.created_at,
+    body: row.body, status: row.status, attempts: row.attempts,
   }));
 }
 

@@ -4,17 +4,17 @@ import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
 
-export function toVessel(r: Selectable<VesselsTable>): Vessel {
+export function toVessel(row: Selectable<VesselsTable>): Vessel {
   return {
-    vesselId: r.vessel_id, employerId: r.employer_id, vesselName: r.vessel_name, imo: r.imo, mmsi: r.mmsi, flagState: r.flag_state,
-    vesselType: r.vessel_type, grossTonnage: r.gross_tonnage, propulsionKw: r.propulsion_kw, tradingArea: r.trading_area, isTest: r.is_test === 1,
+    vesselId: row.vessel_id, employerId: row.employer_id, vesselName: row.vessel_name, imo: row.imo, mmsi: row.mmsi, flagState: row.flag_state,
+    vesselType: row.vessel_type, grossTonnage: row.gross_tonnage, propulsionKw: row.propulsion_kw, tradingArea: row.trading_area, isTest: row.is_test === 1,
   };
 }
 
-export function toAssignment(r: Selectable<AssignmentsTable>): Assignment {
+export function toAssignment(row: Selectable<AssignmentsTable>): Assignment {
   return {
-    assignmentId: r.assignment_id, crewUniqueId: r.crew_unique_id, vesselId: r.vessel_id, role: r.role,
-    positionName: r.position_name, status: r.status, asOf: r.as_of,
+    assignmentId: row.assignment_id, crewUniqueId: row.crew_unique_id, vesselId: row.vessel_id, role: row.role,
+    positionName: row.position_name, status: row.status, asOf: row.as_of,
   };
 }
 
@@ -62,7 +62,7 @@ export function toRosterEntry(row: RosterRow): RosterEntry {
 }
 
 function fleetPageQuery(db: Db, fleet: FleetRef, after: { vesselId: string; crewUniqueId: string } | null, limit: number) {
-  let q = db.selectFrom('assignments')
+  let query = db.selectFrom('assignments')
     .innerJoin('crew', 'crew.crew_unique_id', 'assignments.crew_unique_id')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
     .select([
@@ -72,12 +72,12 @@ function fleetPageQuery(db: Db, fleet: FleetRef, after: { vesselId: string; crew
     .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
     .where('assignments.status', 'in', ON_FLEET_STATUSES);
   if (after) {
-    q = q.where((eb) => eb.or([
+    query = query.where((eb) => eb.or([
       eb('assignments.vessel_id', '>', after.vesselId),
       eb.and([eb('assignments.vessel_id', '=', after.vesselId), eb('assignments.crew_unique_id', '>', after.crewUniqueId)]),
     ]));
   }
-  return q.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(limit);
+  return query.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(limit);
 }
 
 /** Keyset page of the roster, ordered by (vessel_id, crew_unique_id), strictly after `after`. */
@@ -190,10 +190,10 @@ export async function findFleetCrewByEmail(db: Db, fleet: FleetRef, emailNormali
 /** Distinct crew ids on any of `vesselIds` (on-fleet statuses), a keyset page at a time. */
 export async function crewPageOnVessels(db: Db, vesselIds: readonly string[], after: string | null, limit: number): Promise<string[]> {
   if (vesselIds.length === 0) return [];
-  let q = db.selectFrom('assignments').select('crew_unique_id').distinct()
+  let query = db.selectFrom('assignments').select('crew_unique_id').distinct()
     .where('vessel_id', 'in', vesselIds).where('status', 'in', ON_FLEET_STATUSES);
-  if (after !== null) q = q.where('crew_unique_id', '>', after);
-  return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
+  if (after !== null) query = query.where('crew_unique_id', '>', after);
+  return (await query.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
 }
 
 /** How many crew crewPageOnVessels pages through: distinct crew on the fleet of `vesselIds`. */

@@ -45,21 +45,21 @@ export async function findOutboxEvent(db: Db, eventId: string): Promise<OutboxEv
 export async function listDueEvents(
   db: Db, now: string, limit: number, after?: { nextAttemptAt: string; eventId: string },
 ): Promise<DueEvent[]> {
-  let q = db.selectFrom('outbox_events as o')
+  let query = db.selectFrom('outbox_events as o')
     .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
     .select(['o.event_id', 'o.partner_id', 'o.event_type', 'o.attempts', 'o.next_attempt_at', 'e.endpoint_id', 'e.url'])
     .where('o.status', '=', 'pending').where('o.next_attempt_at', '<=', now).where('e.status', '=', 'active')
     .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]));
   if (after) {
-    q = q.where((eb) => eb.or([
+    query = query.where((eb) => eb.or([
       eb('o.next_attempt_at', '>', after.nextAttemptAt),
       eb.and([eb('o.next_attempt_at', '=', after.nextAttemptAt), eb('o.event_id', '>', after.eventId)]),
     ]));
   }
-  const rows = await q.orderBy('o.next_attempt_at').orderBy('o.event_id').limit(limit).execute();
-  return rows.map((r) => ({
-    eventId: r.event_id, partnerId: r.partner_id, eventType: r.event_type, attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at, endpointId: r.endpoint_id, url: r.url,
+  const rows = await query.orderBy('o.next_attempt_at').orderBy('o.event_id').limit(limit).execute();
+  return rows.map((row) => ({
+    eventId: row.event_id, partnerId: row.partner_id, eventType: row.event_type, attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at, endpointId: row.endpoint_id, url: row.url,
   }));
 }
 
@@ -92,21 +92,21 @@ export async function countDueEvents(db: Db, now: string): Promise<number> {
  * is claimed only while pending, due and not held by a live claim, so it is never held twice.
  */
 export async function claimDueEvents(
-  db: Db, c: { partnerId: string; runId: string; now: string; lockedUntil: string; limit: number },
+  db: Db, claim: { partnerId: string; runId: string; now: string; lockedUntil: string; limit: number },
 ): Promise<OutboxEvent[]> {
   let pick = db.selectFrom('outbox_events').select('event_id')
-    .where('partner_id', '=', c.partnerId).where('status', '=', 'pending').where('next_attempt_at', '<=', c.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', c.now)]))
-    .orderBy('next_attempt_at').orderBy('event_id').limit(c.limit);
+    .where('partner_id', '=', claim.partnerId).where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
+    .orderBy('next_attempt_at').orderBy('event_id').limit(claim.limit);
   if (dialectOf(db) === 'postgres') pick = pick.forUpdate().skipLocked();
   // Materialized, the pick runs once: inlined as `IN (subquery)`, Postgres may run it again for
   // rows a concurrent claim touched, and a claim then takes more than `limit` events.
   const rows = await db.with((cte) => cte('picked').materialized(), () => pick)
     .updateTable('outbox_events')
-    .set({ locked_by: c.runId, locked_until: c.lockedUntil })
+    .set({ locked_by: claim.runId, locked_until: claim.lockedUntil })
     .where('event_id', 'in', (eb) => eb.selectFrom('picked').select('picked.event_id'))
     .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', c.now)]))
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
     .returningAll().execute();
   return rows.map(toOutboxEvent).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt) || a.eventId.localeCompare(b.eventId));
 }
@@ -141,16 +141,16 @@ export async function updateClaimedEvents(db: Db, items: readonly ClaimedProgres
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   for (const group of groups.values()) {
-    for (let i = 0; i < group.length; i += 200) {
-      const chunk = group.slice(i, i + 200);
+    for (let start = 0; start < group.length; start += 200) {
+      const chunk = group.slice(start, start + 200);
       const { runId, progress } = chunk[0]!;
       const ids = chunk.map((c) => c.eventId);
       const rows = await db.updateTable('outbox_events').set((eb) => {
         // CASE event_id WHEN 'evt_1' THEN v1 WHEN 'evt_2' THEN v2 … ELSE <unchanged> END
         const perEvent = <C extends 'attempts' | 'delivered_at' | 'next_attempt_at'>(column: C, value: (p: EventProgress) => string | number) => {
-          let c = eb.case('event_id').when(chunk[0]!.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(chunk[0]!.progress)), CAST[column]));
-          for (const x of chunk.slice(1)) c = c.when(x.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(x.progress)), CAST[column]));
-          return c.else(eb.ref(column)).end();
+          let expression = eb.case('event_id').when(chunk[0]!.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(chunk[0]!.progress)), CAST[column]));
+          for (const x of chunk.slice(1)) expression = expression.when(x.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(x.progress)), CAST[column]));
+          return expression.else(eb.ref(column)).end();
         };
         const attempts = perEvent('attempts', (p) => p.attempts);
         if (progress.status === 'delivered') {
@@ -193,20 +193,20 @@ export async function releaseClaimsOf(db: Db, runId: string): Promise<number> {
 
 /** Puts dead events back for delivery: same event_id, attempt count 0, due at `now`. */
 export async function requeueDeadEvents(db: Db, eventIds: readonly string[], now: string): Promise<number> {
-  let n = 0;
+  let requeued = 0;
   for (let i = 0; i < eventIds.length; i += 500) {
     const res = await db.updateTable('outbox_events')
       .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_by: null, locked_until: null })
       .where('event_id', 'in', eventIds.slice(i, i + 500)).where('status', '=', 'dead').executeTakeFirst();
-    n += Number(res.numUpdatedRows);
+    requeued += Number(res.numUpdatedRows);
   }
-  return n;
+  return requeued;
 }
 
 /** Events the access rule refused, with the reason, grouped so one statement sets each reason. */
 function byReason(items: readonly { eventId: string; reason: SuppressReason }[]): Map<SuppressReason, string[]> {
   const out = new Map<SuppressReason, string[]>();
-  for (const i of items) out.set(i.reason, [...(out.get(i.reason) ?? []), i.eventId]);
+  for (const item of items) out.set(item.reason, [...(out.get(item.reason) ?? []), item.eventId]);
   return out;
 }
 

@@ -79,9 +79,9 @@ export async function upsertCrewKeepingTimes(
 export async function countReferenceRows(db: Db): Promise<Record<string, number>> {
   const tables = ['employers', 'partners', 'contract_vessels', 'vessels', 'crew', 'assignments', 'consents', 'documents', 'files', 'requirement_catalogue'] as const;
   const out: Record<string, number> = {};
-  for (const t of tables) {
-    const row = await db.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    out[t] = Number(row.n);
+  for (const table of tables) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    out[table] = Number(row.n);
   }
   return out;
 }

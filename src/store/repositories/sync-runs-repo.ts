@@ -17,10 +17,10 @@ export async function insertSyncRun(db: Db, run: { runId: string; kind: SyncRunK
   }).execute();
 }
 
-export async function finishSyncRun(db: Db, runId: string, finishedAt: string, r: SyncRunResult): Promise<void> {
+export async function finishSyncRun(db: Db, runId: string, finishedAt: string, result: SyncRunResult): Promise<void> {
   await db.updateTable('sync_runs').set({
-    finished_at: finishedAt, outcome: r.outcome, events_created: r.eventsCreated, delivered: r.delivered,
-    dead_lettered: r.deadLettered, delivery_errors: r.deliveryErrors,
+    finished_at: finishedAt, outcome: result.outcome, events_created: result.eventsCreated, delivered: result.delivered,
+    dead_lettered: result.deadLettered, delivery_errors: result.deliveryErrors,
   }).where('run_id', '=', runId).execute();
 }
 

@@ -31,8 +31,8 @@ export interface SnapshotWrite {
 }
 
 export async function writeSnapshots(db: Db, writes: readonly SnapshotWrite[], at: string): Promise<void> {
-  await upsertRows(db, 'sync_snapshots', writes.map((w) => ({
-    partner_id: w.partnerId, crew_unique_id: w.crewUniqueId, state: JSON.stringify(w.state), updated_at: at, next_due: w.nextDue,
+  await upsertRows(db, 'sync_snapshots', writes.map((snapshot) => ({
+    partner_id: snapshot.partnerId, crew_unique_id: snapshot.crewUniqueId, state: JSON.stringify(snapshot.state), updated_at: at, next_due: snapshot.nextDue,
   })), ['partner_id', 'crew_unique_id']);
 }
 
@@ -75,9 +75,9 @@ export async function saveSyncCursor(db: Db, cursor: SyncCursor): Promise<void> 
 
 /** Crew ids with a snapshot for the partner, a keyset page at a time. */
 export async function snapshotCrewPage(db: Db, partnerId: string, after: string | null, limit: number): Promise<string[]> {
-  let q = db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', partnerId);
-  if (after !== null) q = q.where('crew_unique_id', '>', after);
-  return (await q.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
+  let query = db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', partnerId);
+  if (after !== null) query = query.where('crew_unique_id', '>', after);
+  return (await query.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
 }
 
 /** When the partner's baseline was recorded; undefined: the next run records it (no backlog). */

@@ -21,8 +21,8 @@ export async function upsertRows<T extends keyof Database & string>(
   const columns = Object.keys(rows[0] as object);
   const updates = columns.filter((c) => !keys.includes(c as never) && !keep.includes(c as never));
   const size = chunkSize(columns.length);
-  for (let i = 0; i < rows.length; i += size) {
-    const batch = rows.slice(i, i + size);
+  for (let start = 0; start < rows.length; start += size) {
+    const batch = rows.slice(start, start + size);
     await (db as any)
       .insertInto(table)
       .values(batch)

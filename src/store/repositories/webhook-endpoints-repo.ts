@@ -32,17 +32,17 @@ export async function findEndpointByPartner(db: Db, partnerId: string): Promise<
 }
 
 export async function listEndpoints(db: Db, options: { status?: WebhookEndpointStatus } = {}): Promise<WebhookEndpoint[]> {
-  let q = db.selectFrom('webhook_endpoints').selectAll().orderBy('partner_id');
-  if (options.status) q = q.where('status', '=', options.status);
-  return (await q.execute()).map(toWebhookEndpoint);
+  let query = db.selectFrom('webhook_endpoints').selectAll().orderBy('partner_id');
+  if (options.status) query = query.where('status', '=', options.status);
+  return (await query.execute()).map(toWebhookEndpoint);
 }
 
 /** Inserts the partner's endpoint; false when the partner already has one (a racing registration). */
-export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<boolean> {
+export async function insertEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<boolean> {
   const res = await db.insertInto('webhook_endpoints').values({
-    endpoint_id: e.endpointId, partner_id: e.partnerId, url: e.url, subscribed_events: toJson(e.subscribedEvents),
-    secret: e.secret, next_secret: e.nextSecret ?? null, next_secret_from: e.nextSecretFrom ?? null,
-    status: e.status, created_at: e.createdAt, updated_at: e.updatedAt,
+    endpoint_id: endpoint.endpointId, partner_id: endpoint.partnerId, url: endpoint.url, subscribed_events: toJson(endpoint.subscribedEvents),
+    secret: endpoint.secret, next_secret: endpoint.nextSecret ?? null, next_secret_from: endpoint.nextSecretFrom ?? null,
+    status: endpoint.status, created_at: endpoint.createdAt, updated_at: endpoint.updatedAt,
   }).onConflict((oc) => oc.column('partner_id').doNothing()).executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
@@ -52,16 +52,16 @@ export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<boolea
  * Re-enabling a disabled endpoint clears why it was disabled and its failures, so it gets the whole
  * period again before it can be disabled anew.
  */
-export async function updateEndpoint(db: Db, e: WebhookEndpoint): Promise<void> {
+export async function updateEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<void> {
   await db.updateTable('webhook_endpoints').set((eb) => {
     const wasDisabled = eb('status', '=', 'disabled');
-    const reenabled = <T extends 'consecutive_failures' | 'failing_since' | 'disabled_reason' | 'disabled_at'>(c: T, cleared: 0 | null) =>
-      e.status === 'active' ? eb.case().when(wasDisabled).then(cleared as never).else(eb.ref(c)).end() : eb.ref(c);
+    const reenabled = <T extends 'consecutive_failures' | 'failing_since' | 'disabled_reason' | 'disabled_at'>(column: T, cleared: 0 | null) =>
+      endpoint.status === 'active' ? eb.case().when(wasDisabled).then(cleared as never).else(eb.ref(column)).end() : eb.ref(column);
     return {
-      url: e.url, subscribed_events: toJson(e.subscribedEvents), secret: e.secret, next_secret: e.nextSecret ?? null,
-      next_secret_from: e.nextSecretFrom ?? null, status: e.status, updated_at: e.updatedAt,
+      url: endpoint.url, subscribed_events: toJson(endpoint.subscribedEvents), secret: endpoint.secret, next_secret: endpoint.nextSecret ?? null,
+      next_secret_from: endpoint.nextSecretFrom ?? null, status: endpoint.status, updated_at: endpoint.updatedAt,
       consecutive_failures: reenabled('consecutive_failures', 0), failing_since: reenabled('failing_since', null),
       disabled_reason: reenabled('disabled_reason', null), disabled_at: reenabled('disabled_at', null),
     };
-  }).where('partner_id', '=', e.partnerId).execute();
+  }).where('partner_id', '=', endpoint.partnerId).execute();
 }
