@@ -16,19 +16,19 @@ export async function ensureSendSlots(db: Db, partnerId: string, count: number):
  * processes taking at once get different slots without waiting; SQLite has one writer at a time.
  */
 export async function takeSendSlot(
-  db: Db, s: { partnerId: string; count: number; holder: string; now: string; until: string },
+  db: Db, take: { partnerId: string; count: number; holder: string; now: string; until: string },
 ): Promise<number | null> {
   let pick = db.selectFrom('endpoint_send_slots').select('slot')
-    .where('partner_id', '=', s.partnerId).where('slot', '<', s.count)
-    .where((eb) => eb.or([eb('held_by', 'is', null), eb('held_until', '<=', s.now)]))
+    .where('partner_id', '=', take.partnerId).where('slot', '<', take.count)
+    .where((eb) => eb.or([eb('held_by', 'is', null), eb('held_until', '<=', take.now)]))
     .orderBy('slot').limit(1);
   if (dialectOf(db) === 'postgres') pick = pick.forUpdate().skipLocked();
   const row = await db.with((cte) => cte('picked').materialized(), () => pick)
     .updateTable('endpoint_send_slots')
-    .set({ held_by: s.holder, held_until: s.until })
-    .where('partner_id', '=', s.partnerId)
+    .set({ held_by: take.holder, held_until: take.until })
+    .where('partner_id', '=', take.partnerId)
     .where('slot', 'in', (eb) => eb.selectFrom('picked').select('picked.slot'))
-    .where((eb) => eb.or([eb('held_by', 'is', null), eb('held_until', '<=', s.now)]))
+    .where((eb) => eb.or([eb('held_by', 'is', null), eb('held_until', '<=', take.now)]))
     .returning('slot').executeTakeFirst();
   return row ? Number(row.slot) : null;
 }
