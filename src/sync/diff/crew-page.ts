@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { departedDocumentEvent, type PlannedEvent } from '../../domain/events.ts';
+import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
 import type { Db, OutboxEventsTable } from '../../store/database.ts';
@@ -62,19 +62,17 @@ async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], { cr
     assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
     consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
   ]);
-  return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels, docsAsBefore };
+  // Documents sent before that are no longer listable: replaced (an update) or withdrawn (silent), as the diff decides.
+  const listable = new Set(documents.map((doc) => doc.documentId));
+  const left = new Set<string>();
+  for (const { state } of snapshots.values()) for (const id of Object.keys(state.docs ?? {})) if (!listable.has(id)) left.add(id);
+  const leftDocuments = new Map((await documentsByIds(db, [...left])).map((doc) => [doc.documentId, doc]));
+  return { crewIds, assignments, signals, documents, leftDocuments, consents, snapshots, vessels: run.vessels, docsAsBefore };
 }
 
 /** Diffs a page already read against the partners' snapshots. Writes nothing (see commitPage). */
 async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data: PageData, only?: PairFilter): Promise<PageOutcome> {
-  const { db, today } = run;
-  const diff = await diffPage(plans, data, run.catalogue, today, run.windowDays, only);
-  const departed = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((d) => [d.documentId, d]));
-  for (const { partnerId, documentId } of diff.vanished) {
-    const doc = departed.get(documentId);
-    const event = doc && departedDocumentEvent(doc, today);
-    if (event) diff.events.push({ partnerId, event });
-  }
+  const diff = await diffPage(plans, data, run.catalogue, run.today, run.windowDays, only);
   const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
   const outbox: PageOutcome['outbox'] = [];
   for (const { partnerId, event } of diff.events) {
