@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
@@ -7,26 +6,7 @@ import { createApp } from '../../src/http/app.ts';
 import type { ClientErrorAnswer } from '../../src/http/client-error.ts';
 import { listen, type RunningServer } from '../../src/http/server.ts';
 import { checkComponent } from '../support/openapi-check.ts';
-
-/** Sends raw bytes and reads until the server closes the connection. */
-function rawExchange(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.end(bytes);
-  });
-}
-
-function parseResponse(text: string): { status: number; headers: Map<string, string>; body: any } {
-  const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
-}
+import { parseRawResponse as parseResponse, rawExchange } from '../support/raw-http.ts';
 
 describe('requests Node refuses before the app sees them', () => {
   let running: RunningServer;
