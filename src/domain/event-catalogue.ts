@@ -10,7 +10,7 @@
 import { wireTime } from './clock.ts';
 import { complianceChangedPayload } from './compliance/wire.ts';
 import type { CrewSignals } from './crew.ts';
-import { documentEventData, replacedEdition } from './events.ts';
+import { documentEventData, isMedicalDocumentPayload, replacedEdition } from './events.ts';
 import type { Scope } from './scopes.ts';
 import { EVENT_TYPES, type ConsentCategory, type EventType } from './vocabulary.ts';
 
@@ -20,11 +20,20 @@ export interface EventAccess {
   consent: ConsentCategory;
 }
 
+/** A further scope the payloads of a subject that `applies` holds for need (medical-class documents: crew:medical:read). */
+export interface PayloadRestriction {
+  scope: Scope;
+  applies: (data: Record<string, unknown>) => boolean;
+  /** What the OpenAPI description of its event types adds to the access rule. */
+  prose: string;
+}
+
 /**
  * The subjects a snapshot holds a payload digest of, in the order the diff emits their events.
  * A keyed subject has one payload per key (vessel id, document id); the others one per crew
  * member. `payload` names the payload's component schema in the OpenAPI document; `restriction`
- * is what the OpenAPI description adds to the access rule. `replaced`, on a keyed subject whose
+ * a further scope some of its payloads need (the send-time access check applies it, the OpenAPI
+ * description adds its prose to the access rule). `replaced`, on a keyed subject whose
  * keys are rows that a newer one can replace, tells from a row that left the partner's view
  * whether it was replaced (the partner is sent its final state) rather than withdrawn (silence).
  */
@@ -33,7 +42,11 @@ export const SNAPSHOT_SUBJECTS = {
   profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null },
   compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null, replaced: null },
   docs: {
-    keyed: true, payload: 'DocumentEventData', build: documentEventData, restriction: 'medical-class documents only with `crew:medical:read`', replaced: replacedEdition,
+    keyed: true,
+    payload: 'DocumentEventData',
+    build: documentEventData,
+    restriction: { scope: 'crew:medical:read', applies: isMedicalDocumentPayload, prose: 'medical-class documents only with `crew:medical:read`' },
+    replaced: replacedEdition,
   },
 } as const;
 export type SnapshotSubject = keyof typeof SNAPSHOT_SUBJECTS;

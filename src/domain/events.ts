@@ -18,6 +18,11 @@ export function documentEventData(doc: CrewDocument, today: string): Record<stri
   return { crew_unique_id: doc.crewUniqueId, ...toDocumentWire(doc, today) };
 }
 
+/** Whether a document payload is of a medical-class document (which needs crew:medical:read besides the documents scope). */
+export function isMedicalDocumentPayload(data: Record<string, unknown>): boolean {
+  return (data.classification as { document_class?: unknown } | undefined)?.document_class === 'medical';
+}
+
 /**
  * Whether a document that left a partner's document list was replaced by a newer edition
  * (processed, still live, no longer current, superseded_by set): the partner is then sent its
