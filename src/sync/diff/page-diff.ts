@@ -176,7 +176,9 @@ export async function diffPage(
         docs: () => {
           const held = docs.filter((doc) => plan.medical || doc.documentClass !== 'medical');
           const shown = (view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)])));
-          const replaced = Object.keys(prev?.state.docs ?? {}).map((id) => !shown.has(id) && page.leftDocuments.get(id))
+          // Of the documents sent that left the list, those a newer edition replaced (most pages have none that left).
+          const replaced = page.leftDocuments.size === 0 ? [] : Object.keys(prev?.state.docs ?? {})
+            .map((id) => !shown.has(id) && page.leftDocuments.get(id))
             .filter((doc): doc is CrewDocument => !!doc && SNAPSHOT_SUBJECTS.docs.replaced(doc));
           if (replaced.length) view.replaced = { docs: new Map(replaced.map((doc) => [doc.documentId, docDigest(doc)])) };
           const at = docsDue();
