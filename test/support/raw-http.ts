@@ -1,7 +1,10 @@
 import { connect } from 'node:net';
 
-/** Sends raw bytes (HTTP that fetch would refuse to send) and reads until the server closes the connection. */
-export function rawExchange(url: string, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes (HTTP that fetch would refuse to send) and reads until the server closes the
+ * connection. `stall`: keep the connection open after the bytes, as a client that stops sending.
+ */
+export function rawExchange(url: string, bytes: string, { stall = false } = {}): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -9,7 +12,8 @@ export function rawExchange(url: string, bytes: string): Promise<string> {
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', reject);
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.end(bytes);
+    if (stall) socket.write(bytes);
+    else socket.end(bytes);
   });
 }
 
