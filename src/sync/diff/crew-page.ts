@@ -1,9 +1,9 @@
-import type { Insertable } from 'kysely';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
-import type { Db, OutboxEventsTable } from '../../store/database.ts';
+import type { NewOutboxEvent } from '../../domain/webhooks.ts';
+import type { Db } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
 import { documentsByIds, listListableDocuments } from '../../store/repositories/documents-repo.ts';
@@ -38,12 +38,9 @@ export interface PageOutcome {
 }
 
 /** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
-function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): Insertable<OutboxEventsTable> {
+function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
   const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: occurredAt, partner_id: partnerId, data: e.data });
-  return {
-    event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
-    status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,
-  };
+  return { eventId, partnerId, eventType: e.type, crewUniqueId: e.crewUniqueId, at, body };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
