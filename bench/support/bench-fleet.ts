@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/database.ts';
+import type { NewOutboxEvent } from '../../src/domain/webhooks.ts';
 import {
   replaceConsents, upsertAssignments, upsertCrew, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
@@ -45,11 +46,9 @@ export function benchBody(eventId: string, partnerId: string, i: number, now: st
     data: { crew_unique_id: `crew_${i % BENCH_CREW}`, verification_status: 'verified', background_check_status: 'clear' } });
 }
 
-/** One pending event row for `partnerId` about crew_(i mod BENCH_CREW). */
-export function benchEvent(eventId: string, partnerId: string, i: number, now: string) {
+/** One pending event for `partnerId` about crew_(i mod BENCH_CREW), as the sync diff writes it. */
+export function benchEvent(eventId: string, partnerId: string, i: number, now: string): NewOutboxEvent {
   return {
-    event_id: eventId, partner_id: partnerId, event_type: 'crew.status.changed', crew_unique_id: `crew_${i % BENCH_CREW}`, occurred_at: now,
-    body: benchBody(eventId, partnerId, i, now), status: 'pending' as const, attempts: 0, next_attempt_at: now, locked_by: null,
-    locked_until: null, created_at: now, delivered_at: null,
+    eventId, partnerId, eventType: 'crew.status.changed', crewUniqueId: `crew_${i % BENCH_CREW}`, at: now, body: benchBody(eventId, partnerId, i, now),
   };
 }

@@ -1,5 +1,5 @@
 import type { Scope } from './scopes.ts';
-import { EVENT_CATALOGUE, type EventAccess } from './event-catalogue.ts';
+import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventAccess, type PayloadRestriction } from './event-catalogue.ts';
 import { EVENT_TYPES, type ConsentCategory, type EventDeliveryState, type EventType, type OutboxStatus, type SuppressReason } from './vocabulary.ts';
 
 /** The scope and consent category each event type needs, read from the catalogue (src/domain/event-catalogue.ts). */
@@ -22,8 +22,9 @@ export interface CrewStanding {
  * The one access rule for an event leaving the service (webhook attempt, replay, events feed), the
  * read API's rule applied to events: null when the partner may receive it now, else why not. The
  * endpoint must subscribe to its type (when `subscribed` is given), the crew member must be on
- * the partner's fleet, the partner must hold the type's scope (and crew:medical:read for a
- * medical-class document) and the crew member must give the type's consent category.
+ * the partner's fleet, the partner must hold the type's scope (and the scope of its subject's
+ * restriction where the payload falls under it: crew:medical:read for a medical-class document)
+ * and the crew member must give the type's consent category.
  */
 export function accessVerdict(
   event: { type: EventType; data: Record<string, unknown> },
@@ -32,13 +33,11 @@ export function accessVerdict(
   subscribed?: readonly string[],
 ): SuppressReason | null {
   const access = EVENT_ACCESS[event.type];
+  const restriction: PayloadRestriction | null = SNAPSHOT_SUBJECTS[EVENT_CATALOGUE[event.type].subject].restriction;
   if (subscribed && !subscribed.includes(event.type)) return 'subscription';
   if (!standing?.onFleet) return 'fleet';
   if (!scopes.has(access.scope)) return 'scope';
-  if (access.consent === 'documents') {
-    const documentClass = (event.data.classification as { document_class?: unknown } | undefined)?.document_class;
-    if (documentClass === 'medical' && !scopes.has('crew:medical:read')) return 'scope';
-  }
+  if (restriction?.applies(event.data) && !scopes.has(restriction.scope)) return 'scope';
   return standing.consents.has(access.consent) ? null : 'consent';
 }
 

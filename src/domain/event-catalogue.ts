@@ -10,7 +10,7 @@
 import { wireTime } from './clock.ts';
 import { complianceChangedPayload } from './compliance/wire.ts';
 import type { CrewSignals } from './crew.ts';
-import { documentEventData } from './events.ts';
+import { documentEventData, isMedicalDocumentPayload, replacedEdition } from './events.ts';
 import type { Scope } from './scopes.ts';
 import { EVENT_TYPES, type ConsentCategory, type EventType } from './vocabulary.ts';
 
@@ -20,23 +20,41 @@ export interface EventAccess {
   consent: ConsentCategory;
 }
 
+/** A further scope the payloads of a subject that `applies` holds for need (medical-class documents: crew:medical:read). */
+export interface PayloadRestriction {
+  scope: Scope;
+  applies: (data: Record<string, unknown>) => boolean;
+  /** What the OpenAPI description of its event types adds to the access rule. */
+  prose: string;
+}
+
 /**
  * The subjects a snapshot holds a payload digest of, in the order the diff emits their events.
  * A keyed subject has one payload per key (vessel id, document id); the others one per crew
  * member. `payload` names the payload's component schema in the OpenAPI document; `restriction`
- * is what the OpenAPI description adds to the access rule.
+ * a further scope some of its payloads need (the send-time access check applies it, the OpenAPI
+ * description adds its prose to the access rule). `replaced`, on a keyed subject whose
+ * keys are rows that a newer one can replace, tells from a row that left the partner's view
+ * whether it was replaced (the partner is sent its final state) rather than withdrawn (silence).
  */
 export const SNAPSHOT_SUBJECTS = {
-  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null },
-  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null },
-  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null },
-  docs: { keyed: true, payload: 'DocumentEventData', build: documentEventData, restriction: 'medical-class documents only with `crew:medical:read`' },
+  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null, replaced: null },
+  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null },
+  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null, replaced: null },
+  docs: {
+    keyed: true,
+    payload: 'DocumentEventData',
+    build: documentEventData,
+    restriction: { scope: 'crew:medical:read', applies: isMedicalDocumentPayload, prose: 'medical-class documents only with `crew:medical:read`' },
+    replaced: replacedEdition,
+  },
 } as const;
 export type SnapshotSubject = keyof typeof SNAPSHOT_SUBJECTS;
 /** The component schema names of the payloads (src/openapi/webhooks.ts declares one schema per name). */
 export type EventPayloadName = (typeof SNAPSHOT_SUBJECTS)[SnapshotSubject]['payload'];
 export const SNAPSHOT_SUBJECT_NAMES = Object.keys(SNAPSHOT_SUBJECTS) as SnapshotSubject[];
-type KeyedSubject = { [S in SnapshotSubject]: (typeof SNAPSHOT_SUBJECTS)[S]['keyed'] extends true ? S : never }[SnapshotSubject];
+/** The subjects with one payload per key. */
+export type KeyedSubject = { [S in SnapshotSubject]: (typeof SNAPSHOT_SUBJECTS)[S]['keyed'] extends true ? S : never }[SnapshotSubject];
 type SingleSubject = Exclude<SnapshotSubject, KeyedSubject>;
 
 /** What one partner was last sent about one crew member: a digest per subject (keyed ones by key), as stored. */
@@ -46,14 +64,18 @@ export function isKeyedSubject(subject: SnapshotSubject): subject is KeyedSubjec
   return SNAPSHOT_SUBJECTS[subject].keyed;
 }
 
-/** Which comparison of a subject's digest with the last one sent fires the event: a subject new to the partner, a changed one, or either. */
-export type FiresOn = 'new' | 'changed' | 'new_or_changed';
+/**
+ * What comparing a subject with what the partner was last sent finds: a subject (or key) new to
+ * the partner, one whose digest changed, or a key sent before that left the view and that the
+ * subject's `replaced` rule says was replaced.
+ */
+export type Finding = 'new' | 'changed' | 'replaced';
 
-/** One event type: its access rule, the subject it compares and when it fires, and its OpenAPI summary and description. */
+/** One event type: its access rule, the subject it compares and the findings it fires on, and its OpenAPI summary and description. */
 export interface EventEntry {
   access: EventAccess;
   subject: SnapshotSubject;
-  firesOn: FiresOn;
+  firesOn: readonly Finding[];
   summary: string;
   /** Follows the sentence the OpenAPI document writes from `access`. */
   description: string;
@@ -63,14 +85,14 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
   'crew.document.processed': {
     access: { scope: 'crew:documents:read', consent: 'documents' },
     subject: 'docs',
-    firesOn: 'new',
+    firesOn: ['new'],
     summary: 'A document finished processing and verification',
     description: 'Also sent for each document a crew member already holds when they join one of your vessels, or when documents consent is given.',
   },
   'crew.document.updated': {
     access: { scope: 'crew:documents:read', consent: 'documents' },
     subject: 'docs',
-    firesOn: 'changed',
+    firesOn: ['changed', 'replaced'],
     summary: 'A visible change to a document already sent',
     description: 'Re-verification, a corrected date, replacement by a newer edition '
       + '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
@@ -78,21 +100,21 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
   'crew.compliance.changed': {
     access: { scope: 'crew:compliance:read', consent: 'compliance' },
     subject: 'compliance',
-    firesOn: 'new_or_changed',
+    firesOn: ['new', 'changed'],
     summary: 'A crew member\'s compliance summary on one vessel changed',
     description: 'Sent only when a figure of the payload changes; the full breakdown comes from the compliance check endpoint.',
   },
   'crew.status.changed': {
     access: { scope: 'crew:status:subscribe', consent: 'status' },
     subject: 'status',
-    firesOn: 'new_or_changed',
+    firesOn: ['new', 'changed'],
     summary: 'Verification or background-check status changed',
     description: 'The payload suffices; no read is needed.',
   },
   'crew.profile.updated': {
     access: { scope: 'crew:profile:read', consent: 'profile' },
     subject: 'profile',
-    firesOn: 'new_or_changed',
+    firesOn: ['new', 'changed'],
     summary: 'A crew member updated their profile',
     description: 'A change signal, not a diff: read the profile endpoint.',
   },
@@ -111,11 +133,10 @@ export function subjectAccess(subject: SnapshotSubject): EventAccess {
   return EVENT_CATALOGUE[EVENTS_OF_SUBJECT[subject][0]!].access;
 }
 
-/** Whether a subject's digest, against the one last sent (undefined: never sent), fires an event. */
-export function fires(firesOn: FiresOn, before: string | undefined, digest: string): boolean {
-  if (firesOn === 'new') return before === undefined;
-  if (firesOn === 'changed') return before !== undefined && before !== digest;
-  return before !== digest;
+/** What a subject's digest shows against the one last sent (undefined: never sent); null when they are equal. */
+export function compareDigest(before: string | undefined, digest: string): Finding | null {
+  if (before === undefined) return 'new';
+  return before === digest ? null : 'changed';
 }
 
 function statusChangedData(signals: CrewSignals): Record<string, unknown> {

@@ -18,13 +18,18 @@ export function documentEventData(doc: CrewDocument, today: string): Record<stri
   return { crew_unique_id: doc.crewUniqueId, ...toDocumentWire(doc, today) };
 }
 
+/** Whether a document payload is of a medical-class document (which needs crew:medical:read besides the documents scope). */
+export function isMedicalDocumentPayload(data: Record<string, unknown>): boolean {
+  return (data.classification as { document_class?: unknown } | undefined)?.document_class === 'medical';
+}
+
 /**
- * What a partner is told about a document it was sent that has left its document list. One
- * replaced by a newer edition (processed, still live, no longer current, superseded_by set) is an
- * update carrying its final state; one withdrawn, rejected or sent back for processing leaves
- * silently (docs/webhooks.md, "When events are sent").
+ * Whether a document that left a partner's document list was replaced by a newer edition
+ * (processed, still live, no longer current, superseded_by set): the partner is then sent its
+ * final state as crew.document.updated. One withdrawn, rejected or sent back for processing leaves
+ * silently (docs/webhooks.md, "When events are sent"). The `replaced` rule of the catalogue's
+ * `docs` subject (event-catalogue.ts).
  */
-export function departedDocumentEvent(doc: CrewDocument, today: string): PlannedEvent | null {
-  const superseded = doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy !== null;
-  return superseded ? { type: 'crew.document.updated', crewUniqueId: doc.crewUniqueId, data: documentEventData(doc, today) } : null;
+export function replacedEdition(doc: CrewDocument): boolean {
+  return doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy !== null;
 }

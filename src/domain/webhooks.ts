@@ -1,4 +1,4 @@
-import type { OutboxStatus, SuppressReason, WebhookEndpointStatus } from './vocabulary.ts';
+import type { EventType, OutboxStatus, SuppressReason, WebhookEndpointStatus } from './vocabulary.ts';
 
 /** A partner's webhook endpoint (one per partner), with its signing secret. */
 export interface WebhookEndpoint {
@@ -65,6 +65,18 @@ export function standardWebhooksKey(secret: string): Buffer {
 /** Whether deliveries to the endpoint carry the Standard Webhooks headers (its current secret serves both schemes). */
 export function endpointSendsStandardWebhooks(endpoint: WebhookEndpoint, at: Date): boolean {
   return servesStandardWebhooks(signingSecret(endpoint, at));
+}
+
+/** An event the sync diff writes to the outbox: pending, and due as soon as it is written. */
+export interface NewOutboxEvent {
+  eventId: string;
+  partnerId: string;
+  eventType: EventType;
+  crewUniqueId: string;
+  /** The instant of the run that found the change: when the event occurred, is created and is first due. */
+  at: string;
+  /** The envelope, exactly the bytes every attempt delivers. */
+  body: string;
 }
 
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */

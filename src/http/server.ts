@@ -11,7 +11,14 @@ export interface ListenOptions {
   tls?: { certFile: string; keyFile: string };
   /** Told of every request Node refused before the app saw it (431, 400, 408), after it is answered. */
   onClientError?: (answer: ClientErrorAnswer) => void;
+  /**
+   * How long a client may take to send its headers and its whole request (default 15 s and 30 s,
+   * checked every 30 s); shorter ones are checked a few times within them.
+   */
+  timeouts?: { headersMs: number; requestMs: number };
 }
+
+const DEFAULT_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000 };
 
 /** A listening server and how to stop it gracefully. */
 export interface RunningServer {
@@ -34,10 +41,13 @@ function readTls(tls: NonNullable<ListenOptions['tls']>): { cert: Buffer; key: B
 
 /** Listens with `handler` (e.g. `app.callback()`) over HTTP, or HTTPS when a certificate is given. */
 export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
-  const server: Server = options.tls ? createHttpsServer(readTls(options.tls), handler) : createHttpServer(handler);
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+  // Node's own check of the two timeouts runs every 30 s unless told otherwise.
+  const checking = options.timeouts ? { connectionsCheckingInterval: Math.max(10, Math.floor(timeouts.headersMs / 4)) } : {};
+  const server: Server = options.tls ? createHttpsServer({ ...readTls(options.tls), ...checking }, handler) : createHttpServer(checking, handler);
   // Slow or stuck clients must not hold a connection for ever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
+  server.requestTimeout = timeouts.requestMs;
+  server.headersTimeout = timeouts.headersMs;
   server.on('clientError', clientErrorListener(options.onClientError));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -1,7 +1,7 @@
 import {
   BACKGROUND_CHECK_STATUSES, EVENT_DELIVERY_STATES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
 } from '../domain/vocabulary.ts';
-import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventPayloadName } from '../domain/event-catalogue.ts';
+import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventPayloadName, type PayloadRestriction } from '../domain/event-catalogue.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 /*
@@ -25,8 +25,8 @@ export function eventSchemaName(type: EventType): string {
 /** What the document says of an event type: its catalogue entry's access rule, then its description. */
 function eventDescription(type: EventType): string {
   const { access, subject, description } = EVENT_CATALOGUE[type];
-  const restriction = SNAPSHOT_SUBJECTS[subject].restriction;
-  return `Scope \`${access.scope}\` and ${access.consent} consent${restriction ? ` (${restriction})` : ''}. ${description}`;
+  const restriction: PayloadRestriction | null = SNAPSHOT_SUBJECTS[subject].restriction;
+  return `Scope \`${access.scope}\` and ${access.consent} consent${restriction ? ` (${restriction.prose})` : ''}. ${description}`;
 }
 
 /** Payload (`data`) and envelope schemas, added to components.schemas; the payload names are those of the catalogue's subjects. */

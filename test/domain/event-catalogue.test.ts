@@ -12,10 +12,11 @@ const digest = fc.constantFrom('d1', 'd2', 'd3');
 const keyed = fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), digest).map((digests) => ({ ...digests }));
 const snapshot = fc.record({ status: digest, profile: digest, compliance: keyed, docs: keyed }, { requiredKeys: [] }).map((parts): CrewSnapshot => ({ ...parts }));
 
-function viewOf(crewUniqueId: string, seen: CrewSnapshot): CrewView {
+function viewOf(crewUniqueId: string, seen: CrewSnapshot, replaced?: Record<string, string>): CrewView {
   const map = (digests?: Record<string, string>) => digests && new Map(Object.entries(digests).map(([key, value]) => [key, payload(value)]));
   return {
     crewUniqueId,
+    ...(replaced && { replaced: { docs: map(replaced) } }),
     ...(seen.status && { status: payload(seen.status) }),
     ...(seen.profile && { profile: payload(seen.profile) }),
     ...(seen.compliance && { compliance: map(seen.compliance) }),
@@ -23,8 +24,11 @@ function viewOf(crewUniqueId: string, seen: CrewSnapshot): CrewView {
   };
 }
 
-/** The events docs/webhooks.md promises for what a partner sees now against what it was sent, written out by hand. */
-function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined): string[] {
+/**
+ * The events docs/webhooks.md promises for what a partner sees now against what it was sent,
+ * written out by hand. `replaced`: documents that left the list because a newer edition replaced them.
+ */
+function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined, replaced: Record<string, string> = {}): string[] {
   const out: string[] = [];
   if (now.status !== undefined && now.status !== before?.status) out.push('crew.status.changed');
   if (now.profile !== undefined && now.profile !== before?.profile) out.push('crew.profile.updated');
@@ -34,6 +38,8 @@ function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined): st
     if (sent === undefined) out.push('crew.document.processed');
     else if (sent !== value) out.push('crew.document.updated');
   }
+  // A replaced document the partner was sent gets its final state; one withdrawn (not replaced) leaves silently.
+  for (const doc of Object.keys(replaced)) if (now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined) out.push('crew.document.updated');
   return out;
 }
 
@@ -49,14 +55,15 @@ describe('the event catalogue', () => {
     for (const type of EVENT_TYPES) assert.deepEqual(EVENT_CATALOGUE[type].access, subjectAccess(EVENT_CATALOGUE[type].subject), type);
   });
 
-  it('drives the diff: each subject a partner sees fires its events on a new or changed digest, and nothing on an equal one', () => {
-    fc.assert(fc.property(snapshot, fc.option(snapshot, { nil: undefined }), (now, before) => {
-      const { next, events, vanishedDocs } = diffCrew(viewOf('crew_1', now), before);
-      assert.deepEqual(events.map((event) => event.type), expectedEvents(now, before));
+  it('drives the diff: each subject a partner sees fires its events on a new or changed digest, nothing on an equal one, and an update for a replaced document', () => {
+    fc.assert(fc.property(snapshot, fc.option(snapshot, { nil: undefined }), fc.option(keyed, { nil: undefined }), (now, before, replaced) => {
+      const { next, events } = diffCrew(viewOf('crew_1', now, replaced), before);
+      assert.deepEqual(events.map((event) => event.type), expectedEvents(now, before, replaced));
       assert.ok(events.every((event) => event.crewUniqueId === 'crew_1'));
       assert.deepEqual(next, now);
-      const expectedVanished = now.docs ? Object.keys(before?.docs ?? {}).filter((doc) => !(doc in now.docs!)) : [];
-      assert.deepEqual(vanishedDocs, expectedVanished);
+      const replacements = events.slice(expectedEvents(now, before).length);
+      assert.deepEqual(replacements.map((event) => event.data), Object.entries(replaced ?? {})
+        .filter(([doc]) => now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined).map(([, digest]) => ({ digest })), 'the final state of each');
     }));
   });
 

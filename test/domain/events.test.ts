@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { completeClassification } from '../../src/domain/classification.ts';
 import type { CrewDocument } from '../../src/domain/document.ts';
-import { departedDocumentEvent, documentEventData } from '../../src/domain/events.ts';
+import { documentEventData, replacedEdition } from '../../src/domain/events.ts';
 import { PROCESSING_STATES } from '../../src/domain/vocabulary.ts';
 
 const TODAY = '2026-03-01';
@@ -20,21 +20,19 @@ function document(over: Partial<CrewDocument>): CrewDocument {
 }
 
 describe('a document that left a partner\'s list', () => {
-  it('replaced by a newer edition: crew.document.updated with its final state (superseded)', () => {
+  it('replaced by a newer edition: replaced, and its final state reads superseded', () => {
     const doc = document({ isCurrent: false, supersededBy: 'doc_2' });
-    const event = departedDocumentEvent(doc, TODAY);
-    assert.deepEqual(event, { type: 'crew.document.updated', crewUniqueId: 'crew_1', data: documentEventData(doc, TODAY) });
-    assert.equal(event?.data.status, 'superseded');
-    assert.equal(event?.data.superseded_by, 'doc_2');
+    assert.equal(replacedEdition(doc), true);
+    assert.equal(documentEventData(doc, TODAY).status, 'superseded');
+    assert.equal(documentEventData(doc, TODAY).superseded_by, 'doc_2');
   });
 
-  it('withdrawn, rejected, back in processing or not replaced: no event, whatever else holds', () => {
+  it('withdrawn, rejected, back in processing or not replaced: not replaced (it leaves silently), whatever else holds', () => {
     fc.assert(fc.property(
       fc.constantFrom(...PROCESSING_STATES), fc.boolean(), fc.boolean(), fc.option(fc.constant('doc_2')),
       (processingState, isLive, isCurrent, supersededBy) => {
-        const event = departedDocumentEvent(document({ processingState, isLive, isCurrent, supersededBy }), TODAY);
         const replaced = processingState === 'processed' && isLive && !isCurrent && supersededBy !== null;
-        assert.equal(event !== null, replaced);
+        assert.equal(replacedEdition(document({ processingState, isLive, isCurrent, supersededBy })), replaced);
       },
     ));
   });

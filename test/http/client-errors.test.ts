@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
@@ -7,45 +6,30 @@ import { createApp } from '../../src/http/app.ts';
 import type { ClientErrorAnswer } from '../../src/http/client-error.ts';
 import { listen, type RunningServer } from '../../src/http/server.ts';
 import { checkComponent } from '../support/openapi-check.ts';
-
-/** Sends raw bytes and reads until the server closes the connection. */
-function rawExchange(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.end(bytes);
-  });
-}
-
-function parseResponse(text: string): { status: number; headers: Map<string, string>; body: any } {
-  const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
-}
+import { parseRawResponse as parseResponse, rawExchange } from '../support/raw-http.ts';
 
 describe('requests Node refuses before the app sees them', () => {
   let running: RunningServer;
   const answers: ClientErrorAnswer[] = [];
   before(async () => {
     const app = createApp({ db: {} as never, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) });
-    running = await listen(app.callback(), { host: '127.0.0.1', port: 0, onClientError: (a) => answers.push(a) });
+    // Timeouts of a second (15 s and 30 s in svc serve), so a client that stops sending is answered quickly.
+    running = await listen(app.callback(), {
+      host: '127.0.0.1', port: 0, onClientError: (a) => answers.push(a), timeouts: { headersMs: 1000, requestMs: 2000 },
+    });
   });
   after(() => running.stop(100));
 
-  const cases: [string, string, number, string][] = [
+  const cases: [string, string, number, string, boolean?][] = [
     ['headers over 16 KiB', `GET /api/v2/partners/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['headers that stop coming', 'GET /api/v2/partners/me HTTP/1.1\r\nHost: x\r\n', 408, 'request_timeout', true],
     ['a header line without a colon', 'GET /api/v2/partners/me HTTP/1.1\r\nHost x\r\n\r\n', 400, 'bad_request'],
     ['a method that is not a token', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'bad_request'],
     ['a chunked body with a bad chunk size', 'POST /api/v2/employers/me/crew/lookup HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400, 'bad_request'],
   ];
-  for (const [what, bytes, status, code] of cases) {
+  for (const [what, bytes, status, code, stall] of cases) {
     it(`${what}: ${status} ${code} in the error shape, with X-Request-Id`, async () => {
-      const res = parseResponse(await rawExchange(running.url, bytes));
+      const res = parseResponse(await rawExchange(running.url, bytes, { stall }));
       assert.equal(res.status, status);
       const id = res.headers.get('x-request-id');
       assert.match(id ?? '', /^req_[0-9a-f]{24}$/);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import { expectError } from '../support/expect.ts';
+import { PNG_1x1 } from '../support/mini-fixture.ts';
 import { startWorld, type World } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
@@ -84,8 +84,7 @@ describeEachStore('crew profile and photo', ({ store }) => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'image/png');
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
-    const png = readFileSync(new URL('../support/mini-fixture.ts', import.meta.url), 'utf8').match(/PNG_1x1 = Buffer\.from\('([^']+)'/)![1]!;
-    assert.deepEqual(res.bytes, Buffer.from(png, 'base64'));
+    assert.deepEqual(res.bytes, PNG_1x1);
   });
 
   it('the photo needs crew:profile:read and crew:professional:read', async () => {

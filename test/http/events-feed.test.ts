@@ -6,7 +6,6 @@ import { createApp } from '../../src/http/app.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
-import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { fleetDiffStep } from '../../src/sync/fleet-diff-step.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
@@ -14,7 +13,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { SECRET, seedEndpoint, testClock, testDeps } from '../support/sync-world.ts';
+import { insertOutboxRows, SECRET, seedEndpoint, testClock, testDeps } from '../support/sync-world.ts';
 
 const ALL = ['status', 'profile', 'documents', 'compliance'];
 const DAY = 86_400_000;
@@ -147,7 +146,7 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
       schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: '2026-11-22T10:01:00Z', partner_id: 'ptn_a',
       data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear' },
     });
-    await insertOutboxEvents(store().db, [{
+    await insertOutboxRows(store().db, [{
       event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', crew_unique_id: 'crew_1', occurred_at: tc.iso(), body,
       status: 'pending', attempts, next_attempt_at: tc.iso(), locked_by: null, locked_until: null, created_at: tc.iso(), delivered_at: null,
     }]);

@@ -8,11 +8,11 @@ import { CONSENT_CATEGORIES, EVENT_TYPES, type EventType } from '../../src/domai
 import { decodeEventsCursor, listEventsPage, type FeedFilters } from '../../src/services/events/feed.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
-import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { replaceConsents, upsertAssignments } from '../../src/store/repositories/reference-data-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
+import { insertOutboxRows } from '../support/sync-world.ts';
 
 const CREW = ['crew_1', 'crew_2'];
 const TIMES = ['2026-11-20T10:00:00.000Z', '2026-11-21T10:00:00.000Z', '2026-11-22T09:00:00.000Z'];
@@ -50,7 +50,7 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
       await db.deleteFrom('outbox_events').execute();
       // Ids in an order unrelated to creation, so ties on created_at are broken by event_id.
       const rows = c.events.map((e, i) => ({ ...e, id: `evt_${((i * 7919) % 1000).toString().padStart(3, '0')}_${i}` }));
-      await insertOutboxEvents(db, rows.map((e) => ({
+      await insertOutboxRows(db, rows.map((e) => ({
         event_id: e.id, partner_id: 'ptn_a', event_type: e.type, crew_unique_id: e.crew, occurred_at: TIMES[e.time]!,
         body: JSON.stringify({ event_id: e.id, event_type: e.type, data: { crew_unique_id: e.crew, classification: { document_class: e.medical ? 'medical' : 'training' } } }),
         status: e.state[0] as 'pending', attempts: e.state[1], next_attempt_at: TIMES[e.time]!, locked_by: null, locked_until: null,

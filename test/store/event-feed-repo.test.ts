@@ -4,9 +4,9 @@ import type { OutboxStatus } from '../../src/domain/vocabulary.ts';
 import { listDeadLetters, upsertDeadLetter } from '../../src/store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts, listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { deleteEvents, listFeedEvents, prunableEventIds, type FeedQuery } from '../../src/store/repositories/event-feed-repo.ts';
-import { findOutboxEvent, insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
+import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { resetDelivery, seedPartners } from '../support/sync-world.ts';
+import { insertOutboxRows, resetDelivery, seedPartners } from '../support/sync-world.ts';
 
 const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -15,7 +15,7 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
   beforeEach(async () => resetDelivery(store().db));
 
   async function event(eventId: string, minute: number, o: { partnerId?: string; type?: string; crew?: string | null; status?: OutboxStatus } = {}) {
-    await insertOutboxEvents(store().db, [{
+    await insertOutboxRows(store().db, [{
       event_id: eventId, partner_id: o.partnerId ?? 'ptn_a', event_type: o.type ?? 'crew.status.changed', crew_unique_id: o.crew === undefined ? 'crew_1' : o.crew,
       occurred_at: at(minute), body: `{"event_id":"${eventId}"}`, status: o.status ?? 'pending', attempts: 0, next_attempt_at: at(minute),
       locked_by: null, locked_until: null, created_at: at(minute), delivered_at: null,

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/store/database.ts';
-import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, Db, OutboxEventsTable } from '../../src/store/database.ts';
 import {
   replaceConsents, upsertAssignments, upsertCrew, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
@@ -113,6 +112,11 @@ export async function seedEndpoint(
 
 let seq = 0;
 
+/** Writes outbox rows as they are, in any state (the sync diff writes pending events only). */
+export async function insertOutboxRows(db: Db, rows: readonly Insertable<OutboxEventsTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('outbox_events').values(rows).execute();
+}
+
 /** Writes one pending event, as the diff would; returns its id and exact body. */
 export async function seedEvent(
   db: Kysely<Database>, partnerId: string,
@@ -125,7 +129,7 @@ export async function seedEvent(
     schema_version: 1, event_id: eventId, event_type: eventType, occurred_at: T0, partner_id: partnerId,
     data: options.data ?? { crew_unique_id: crewUniqueId, verification_status: 'verified', background_check_status: 'clear', note: 'café ✓' },
   });
-  await insertOutboxEvents(db, [{
+  await insertOutboxRows(db, [{
     event_id: eventId, partner_id: partnerId, event_type: eventType, crew_unique_id: crewUniqueId, occurred_at: T0,
     body, status: 'pending', attempts: options.attempts ?? 0, next_attempt_at: options.nextAttemptAt ?? T0,
     locked_by: null, locked_until: null, created_at: T0, delivered_at: null,

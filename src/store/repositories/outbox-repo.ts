@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { OutboxStatus, SuppressReason } from '../../domain/vocabulary.ts';
-import type { OutboxEvent } from '../../domain/webhooks.ts';
+import type { NewOutboxEvent, OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
 
@@ -28,9 +28,18 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
 /** Rows per insert: 13 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
 const INSERT_CHUNK = 2000;
 
+function toOutboxRow(e: NewOutboxEvent): Insertable<OutboxEventsTable> {
+  return {
+    event_id: e.eventId, partner_id: e.partnerId, event_type: e.eventType, crew_unique_id: e.crewUniqueId, occurred_at: e.at, body: e.body,
+    status: 'pending', attempts: 0, next_attempt_at: e.at, locked_by: null, locked_until: null, created_at: e.at, delivered_at: null,
+  };
+}
+
 /** Writes new events, one statement per 2,000; the sync diff calls this inside its transaction. */
-export async function insertOutboxEvents(db: Db, rows: readonly Insertable<OutboxEventsTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insertInto('outbox_events').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+export async function insertOutboxEvents(db: Db, events: readonly NewOutboxEvent[]): Promise<void> {
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+    await db.insertInto('outbox_events').values(events.slice(i, i + INSERT_CHUNK).map(toOutboxRow)).execute();
+  }
 }
 
 export async function findOutboxEvent(db: Db, eventId: string): Promise<OutboxEvent | undefined> {

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import {
-  EVENT_CATALOGUE, EVENTS_OF_SUBJECT, fires, isKeyedSubject, SNAPSHOT_SUBJECT_NAMES, type CrewSnapshot, type SnapshotSubject,
+  compareDigest, EVENT_CATALOGUE, EVENTS_OF_SUBJECT, isKeyedSubject, SNAPSHOT_SUBJECT_NAMES,
+  type CrewSnapshot, type Finding, type KeyedSubject, type SnapshotSubject,
 } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 
@@ -14,8 +15,10 @@ export interface Digested {
  * What one partner may see of one crew member now, per subject of the event catalogue: one
  * payload, or for a keyed subject one per key (compliance by vessel id of the fleet the crew
  * member is on, listable documents by document id). Absent subjects are not visible to it.
+ * `replaced`: keys the partner may have been sent that left a keyed subject's view and that the
+ * subject's `replaced` rule says were replaced, with the payload of their final state.
  */
-export type CrewView = { crewUniqueId: string } & {
+export type CrewView = { crewUniqueId: string; replaced?: { [S in KeyedSubject]?: ReadonlyMap<string, Digested> } } & {
   [S in SnapshotSubject]?: CrewSnapshot[S] extends string | undefined ? Digested : ReadonlyMap<string, Digested>;
 };
 
@@ -26,23 +29,20 @@ export function digested(data: Record<string, unknown>): Digested {
 
 /**
  * Compares what a partner may see of a crew member with what it was last sent, subject by subject
- * in catalogue order, and emits each event type of the subject whose `firesOn` the comparison
- * meets. Returns the next snapshot, the events to send, and the ids of documents that left the
- * visible set while documents stayed visible (the caller tells a replacement, which is an update,
- * from a withdrawal, which is silent). A subject without a previous digest is new: a join, a new
- * consent or a new document.
+ * in catalogue order, and emits each event type of the subject whose `firesOn` holds what the
+ * comparison found. A subject without a previous digest is new: a join, a new consent or a new
+ * document. A key sent before that left a subject still visible is found replaced when the view
+ * says so (its final state is sent), and otherwise leaves silently. Returns the next snapshot and
+ * the events to send.
  */
-export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): {
-  next: CrewSnapshot;
-  events: PlannedEvent[];
-  vanishedDocs: string[];
-} {
+export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): { next: CrewSnapshot; events: PlannedEvent[] } {
   const crewUniqueId = view.crewUniqueId;
   const events: PlannedEvent[] = [];
   const next: CrewSnapshot = {};
-  const compare = (subject: SnapshotSubject, before: string | undefined, payload: Digested) => {
+  const emit = (subject: SnapshotSubject, finding: Finding | null, payload: Digested) => {
+    if (finding === null) return;
     for (const type of EVENTS_OF_SUBJECT[subject]) {
-      if (fires(EVENT_CATALOGUE[type].firesOn, before, payload.digest)) events.push({ type, crewUniqueId, data: payload.data });
+      if (EVENT_CATALOGUE[type].firesOn.includes(finding)) events.push({ type, crewUniqueId, data: payload.data });
     }
   };
 
@@ -51,19 +51,22 @@ export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): {
       const payloads = view[subject];
       if (!payloads) continue;
       const digests: Record<string, string> = (next[subject] = {});
+      const sent = prev?.[subject];
       for (const [key, payload] of payloads) {
         digests[key] = payload.digest;
-        compare(subject, prev?.[subject]?.[key], payload);
+        emit(subject, compareDigest(sent?.[key], payload.digest), payload);
+      }
+      for (const [key, payload] of view.replaced?.[subject] ?? []) {
+        if (sent?.[key] !== undefined && !payloads.has(key)) emit(subject, 'replaced', payload);
       }
     } else {
       const payload = view[subject];
       if (!payload) continue;
       next[subject] = payload.digest;
-      compare(subject, prev?.[subject], payload);
+      emit(subject, compareDigest(prev?.[subject], payload.digest), payload);
     }
   }
-  const vanishedDocs = view.docs ? Object.keys(prev?.docs ?? {}).filter((id) => !view.docs!.has(id)) : [];
-  return { next, events, vanishedDocs };
+  return { next, events };
 }
 
 /** Snapshots compare equal when they hold the same digests (key order aside). */

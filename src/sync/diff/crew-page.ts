@@ -1,9 +1,9 @@
-import type { Insertable } from 'kysely';
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { departedDocumentEvent, type PlannedEvent } from '../../domain/events.ts';
+import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
-import type { Db, OutboxEventsTable } from '../../store/database.ts';
+import type { NewOutboxEvent } from '../../domain/webhooks.ts';
+import type { Db } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
 import { documentsByIds, listListableDocuments } from '../../store/repositories/documents-repo.ts';
@@ -38,12 +38,9 @@ export interface PageOutcome {
 }
 
 /** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
-function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): Insertable<OutboxEventsTable> {
+function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
   const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: occurredAt, partner_id: partnerId, data: e.data });
-  return {
-    event_id: eventId, partner_id: partnerId, event_type: e.type, crew_unique_id: e.crewUniqueId, occurred_at: at, body,
-    status: 'pending', attempts: 0, next_attempt_at: at, locked_by: null, locked_until: null, created_at: at, delivered_at: null,
-  };
+  return { eventId, partnerId, eventType: e.type, crewUniqueId: e.crewUniqueId, at, body };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
@@ -62,19 +59,17 @@ async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], { cr
     assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
     consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
   ]);
-  return { crewIds, assignments, signals, documents, consents, snapshots, vessels: run.vessels, docsAsBefore };
+  // Documents sent before that are no longer listable: replaced (an update) or withdrawn (silent), as the diff decides.
+  const listable = new Set(documents.map((doc) => doc.documentId));
+  const left = new Set<string>();
+  for (const { state } of snapshots.values()) for (const id of Object.keys(state.docs ?? {})) if (!listable.has(id)) left.add(id);
+  const leftDocuments = new Map((await documentsByIds(db, [...left])).map((doc) => [doc.documentId, doc]));
+  return { crewIds, assignments, signals, documents, leftDocuments, consents, snapshots, vessels: run.vessels, docsAsBefore };
 }
 
 /** Diffs a page already read against the partners' snapshots. Writes nothing (see commitPage). */
 async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data: PageData, only?: PairFilter): Promise<PageOutcome> {
-  const { db, today } = run;
-  const diff = await diffPage(plans, data, run.catalogue, today, run.windowDays, only);
-  const departed = new Map((await documentsByIds(db, [...new Set(diff.vanished.map((v) => v.documentId))])).map((d) => [d.documentId, d]));
-  for (const { partnerId, documentId } of diff.vanished) {
-    const doc = departed.get(documentId);
-    const event = doc && departedDocumentEvent(doc, today);
-    if (event) diff.events.push({ partnerId, event });
-  }
+  const diff = await diffPage(plans, data, run.catalogue, run.today, run.windowDays, only);
   const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
   const outbox: PageOutcome['outbox'] = [];
   for (const { partnerId, event } of diff.events) {

@@ -17,6 +17,11 @@ export interface PageData {
   assignments: readonly Assignment[];
   signals: ReadonlyMap<string, CrewSignals>;
   documents: readonly CrewDocument[];
+  /**
+   * Documents a snapshot of the page holds that are no longer listable, by id, as they are now: the
+   * docs subject's `replaced` rule tells a replaced one (its final state is sent) from a withdrawn one.
+   */
+  leftDocuments: ReadonlyMap<string, CrewDocument>;
   /** partner → crew → categories. */
   consents: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<ConsentCategory>>>;
   /** Key `partner|crew`. */
@@ -36,8 +41,6 @@ export type PairFilter = (partnerId: string, crewUniqueId: string) => boolean;
 export interface PageDiff {
   events: Array<{ partnerId: string; event: PlannedEvent }>;
   writes: SnapshotWrite[];
-  /** Documents a partner was sent that are no longer listable. */
-  vanished: Array<{ partnerId: string; documentId: string }>;
   /** Pairs with a snapshot whose crew member is no longer on the partner's fleet (or no longer exists). */
   departed: Array<{ partnerId: string; crewUniqueId: string }>;
 }
@@ -98,7 +101,7 @@ const CREW_PER_TURN = 20;
 export async function diffPage(
   plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number, only?: PairFilter,
 ): Promise<PageDiff> {
-  const out: PageDiff = { events: [], writes: [], vanished: [], departed: [] };
+  const out: PageDiff = { events: [], writes: [], departed: [] };
   const docsOf = group(page.documents, (doc) => doc.crewUniqueId);
   const assignmentsOf = group(page.assignments, (assignment) => assignment.crewUniqueId);
   const byVessel = plansOn(plans);
@@ -172,7 +175,12 @@ export async function diffPage(
         profile: () => void (view.profile = profile()),
         docs: () => {
           const held = docs.filter((doc) => plan.medical || doc.documentClass !== 'medical');
-          view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)]));
+          const shown = (view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)])));
+          // Of the documents sent that left the list, those a newer edition replaced (most pages have none that left).
+          const replaced = page.leftDocuments.size === 0 ? [] : Object.keys(prev?.state.docs ?? {})
+            .map((id) => !shown.has(id) && page.leftDocuments.get(id))
+            .filter((doc): doc is CrewDocument => !!doc && SNAPSHOT_SUBJECTS.docs.replaced(doc));
+          if (replaced.length) view.replaced = { docs: new Map(replaced.map((doc) => [doc.documentId, docDigest(doc)])) };
           const at = docsDue();
           if (at) due.at(at);
         },
@@ -185,9 +193,8 @@ export async function diffPage(
         },
       } satisfies Record<SnapshotSubject, () => void>;
       for (const subject of plan.subjects) if (consent?.has(subjectAccess(subject).consent)) subjectViews[subject]();
-      const { next, events, vanishedDocs } = diffCrew(view, prev?.state);
+      const { next, events } = diffCrew(view, prev?.state);
       for (const event of events) out.events.push({ partnerId, event });
-      for (const documentId of vanishedDocs) out.vanished.push({ partnerId, documentId });
       const nextDue = due.earliest;
       if (!sameSnapshot(prev?.state, next) || prev?.nextDue !== nextDue) out.writes.push({ partnerId, crewUniqueId: crew, state: next, nextDue });
     }
