@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from '../../src/store/connect.ts';
@@ -30,6 +31,8 @@ export interface DemoWorld {
   ports: DemoPorts;
   /** What the background commands (the webhook receiver) printed so far. */
   backgroundOutput(): string;
+  /** Resolves once the background commands' output matches `pattern` (woken by their output, not by polling). */
+  untilBackground(pattern: RegExp, limitMs: number): Promise<void>;
   run(example: DocExample): Promise<ExampleRun>;
   state(): Promise<DemoState>;
   close(): Promise<void>;
@@ -113,10 +116,14 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
     const env = readerEnv({ SVC_DATABASE_URL: 'sqlite:data/demo.db', SVC_KEY: key });
 
     let bgOut = '';
+    const bgStream = new PassThrough();
     for (const block of background) {
       const child = spawn('bash', ['-c', onPorts(block.code, ports)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       const out = collect(child);
-      child.stdout!.on('data', (c: string) => (bgOut += c));
+      child.stdout!.on('data', (c: string) => {
+        bgOut += c;
+        bgStream.write(c);
+      });
       closers.push(() => stop(child, true));
       // A background command says when it is ready with a line holding "listening" (the receiver does).
       await ready(child, () => out.out() + out.err(), /listening/, 60_000, block.where);
@@ -132,6 +139,9 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
       dir,
       ports,
       backgroundOutput: () => bgOut,
+      untilBackground: async (pattern, limitMs) => {
+        await waitForOutput(bgStream, () => bgOut, pattern, limitMs);
+      },
       async run(example) {
         const script = ['set -euo pipefail', ...example.setup, example.code].map((c) => onPorts(c, ports)).join('\n');
         const child = spawn('bash', ['-c', script], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
