@@ -70,12 +70,13 @@ export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): { next
 }
 
 /** Snapshots compare equal when they hold the same digests (key order aside). */
-export function sameSnapshot(a: CrewSnapshot | undefined, b: CrewSnapshot): boolean {
-  if (!a) return false;
-  const sameDigests = (x?: Record<string, string>, y?: Record<string, string>) => {
-    if (!x || !y) return x === y;
-    const keys = Object.keys(x);
-    return keys.length === Object.keys(y).length && keys.every((key) => x[key] === y[key]);
+export function sameSnapshot(stored: CrewSnapshot | undefined, fresh: CrewSnapshot): boolean {
+  if (!stored) return false;
+  const sameDigests = (before?: Record<string, string>, after?: Record<string, string>) => {
+    if (!before || !after) return before === after;
+    const keys = Object.keys(before);
+    return keys.length === Object.keys(after).length && keys.every((key) => before[key] === after[key]);
   };
-  return SNAPSHOT_SUBJECT_NAMES.every((subject) => (isKeyedSubject(subject) ? sameDigests(a[subject], b[subject]) : a[subject] === b[subject]));
+  return SNAPSHOT_SUBJECT_NAMES.every((subject) =>
+    (isKeyedSubject(subject) ? sameDigests(stored[subject], fresh[subject]) : stored[subject] === fresh[subject]));
 }

@@ -38,9 +38,11 @@ export interface PageOutcome {
 }
 
 /** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
-function envelope(eventId: string, e: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
-  const body = JSON.stringify({ schema_version: SCHEMA_VERSION, event_id: eventId, event_type: e.type, occurred_at: occurredAt, partner_id: partnerId, data: e.data });
-  return { eventId, partnerId, eventType: e.type, crewUniqueId: e.crewUniqueId, at, body };
+function envelope(eventId: string, planned: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
+  const body = JSON.stringify({
+    schema_version: SCHEMA_VERSION, event_id: eventId, event_type: planned.type, occurred_at: occurredAt, partner_id: partnerId, data: planned.data,
+  });
+  return { eventId, partnerId, eventType: planned.type, crewUniqueId: planned.crewUniqueId, at, body };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
@@ -92,9 +94,9 @@ export async function diffPages(
   run: RunContext, plans: readonly PartnerPlan[], next: () => Promise<CrewPage | null>, committed: (page: CrewPage) => void,
 ): Promise<void> {
   const read = (page: CrewPage | null) => {
-    const p = page && readCrewPage(run, plans, page);
-    p?.catch(() => {});
-    return p;
+    const pageRead = page && readCrewPage(run, plans, page);
+    pageRead?.catch(() => {});
+    return pageRead;
   };
   let writing: Promise<void> = Promise.resolve();
   let written: CrewPage | null = null;
