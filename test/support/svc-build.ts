@@ -40,7 +40,9 @@ function removeOldTestBuilds(keep: string): void {
   for (const entry of readdirSync(builds)) {
     if (!entry.startsWith('test-') || entry === keep) continue;
     const path = join(builds, entry);
-    if (statSync(path).mtimeMs < Date.now() - 3_600_000) rmSync(path, { recursive: true, force: true });
+    // Another test file may have removed it a moment ago.
+    const made = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (made < Date.now() - 3_600_000) rmSync(path, { recursive: true, force: true });
   }
 }
 
