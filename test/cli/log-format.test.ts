@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createLogger } from '../../src/cli/logger.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { cli, cliChild, SVC_BIN } from '../support/cli.ts';
+import { cli, cliChild } from '../support/cli.ts';
+import { svcCommand } from '../support/svc-build.ts';
 
 /** What one info line looks like on a stream that is, or is not, a terminal. */
 function logOnce(env: Record<string, string>, tty: boolean): string {
@@ -52,8 +53,9 @@ describe('log format', () => {
     const db = `sqlite:${join(mkdtempSync(join(tmpdir(), 'svc-log-')), 'svc.db')}`;
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
     const firstLine = (format: string | undefined) => new Promise<string>((resolve, reject) => {
-      const child = spawn(SVC_BIN, ['--db', db, 'serve', '--port', '0'], {
-        env: { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: format }, stdio: ['ignore', 'pipe', 'pipe'],
+      const svc = svcCommand();
+      const child = spawn(svc.command, [...svc.args, '--db', db, 'serve', '--port', '0'], {
+        env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: format }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       child.stdout.on('data', (c) => {

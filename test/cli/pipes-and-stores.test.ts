@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cli, cliChild, SVC_BIN } from '../support/cli.ts';
+import { cli, cliChild } from '../support/cli.ts';
+import { svcCommand } from '../support/svc-build.ts';
 import { PG_ADMIN_URL, describeEachStore } from '../support/stores.ts';
 
 describe('a closed standard output', () => {
@@ -13,7 +14,8 @@ describe('a closed standard output', () => {
     const db = `sqlite:${join(dir, 'svc.db')}`;
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
     for (let i = 0; i < 3; i++) assert.equal((await cliChild(['--db', db, 'admin', 'issue-operator-key'])).code, 0);
-    const child = spawn(SVC_BIN, ['--db', db, 'admin', 'list-keys'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const svc = svcCommand();
+    const child = spawn(svc.command, [...svc.args, '--db', db, 'admin', 'list-keys'], { env: { ...process.env, ...svc.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     // The reader goes away before the command writes its first line.
     child.stdout.destroy();
     let stderr = '';

@@ -4,7 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cliChild, SVC_BIN } from '../support/cli.ts';
+import { cliChild } from '../support/cli.ts';
+import { svcCommandLine } from '../support/svc-build.ts';
 import { waitForOutput } from '../support/wait.ts';
 
 describe('svc serve on a terminal: one line per request', () => {
@@ -12,7 +13,7 @@ describe('svc serve on a terminal: one line per request', () => {
     const db = `sqlite:${join(mkdtempSync(join(tmpdir(), 'svc-lines-')), 'svc.db')}`;
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
     // script(1) gives svc serve a real terminal as standard output.
-    const child = spawn('script', ['-qfec', `${SVC_BIN} --db ${db} serve --port 0`, '/dev/null'], {
+    const child = spawn('script', ['-qfec', svcCommandLine(['--db', db, 'serve', '--port', '0']), '/dev/null'], {
       env: { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'auto' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { after, it } from 'node:test';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findLease } from '../../src/store/repositories/leases-repo.ts';
@@ -12,8 +11,8 @@ import { describeEachStore } from '../support/stores.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import { seedEndpoint, seedEvent, testClock, testDeps } from '../support/sync-world.ts';
 import { eventually } from '../support/probe.ts';
+import { svcCommand } from '../support/svc-build.ts';
 
-const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 const MIN = 60_000;
 
 /*
@@ -41,8 +40,9 @@ describeEachStore('svc sync killed with SIGKILL part-way through a batch, then r
     // Two at a time to the endpoint: three acknowledged, then the 4th and 5th hang, and the kill comes.
     world.reply = (n) => (n <= 3 ? { status: 204 } : { hang: true });
 
-    child = spawn(SVC, ['sync'], {
-      env: { ...process.env, SVC_DATABASE_URL: url(), SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' },
+    const svc = svcCommand();
+    child = spawn(svc.command, [...svc.args, 'sync'], {
+      env: { ...process.env, ...svc.env, SVC_DATABASE_URL: url(), SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' },
       stdio: 'ignore',
     });
     await eventually('the 4th and 5th deliveries are in flight', async () => world.rx.received.length >= 5, 20_000);

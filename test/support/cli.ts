@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.ts';
+import { svcCommand } from './svc-build.ts';
 
 /** bin/svc of this checkout, by absolute path (child processes may run elsewhere). */
 export const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
@@ -21,14 +22,15 @@ export async function cli(argv: string[], env: Record<string, string | undefined
 }
 
 /**
- * Runs bin/svc as a child process (real argv, exit code and pipes); never rejects on a non-zero exit.
- * SVC_FROM_SOURCE=1: the TypeScript through tsx, as every test runs it, not the compiled build.
+ * Runs svc as a child process (real argv, exit code and pipes); never rejects on a non-zero exit.
+ * What runs is a build of the current sources (test/support/svc-build.ts), never an older one.
  */
 export function cliChild(
   argv: string[], env: Record<string, string | undefined> = {}, options: { cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SVC_BIN, argv, { env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_LOG_LEVEL: 'silent', ...env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const svc = svcCommand();
+    const child = spawn(svc.command, [...svc.args, ...argv], { env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'silent', ...env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

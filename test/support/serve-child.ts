@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-
-const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+import { svcCommand } from './svc-build.ts';
 
 /** `bin/svc serve` running as a child process on 127.0.0.1, with its pino log lines. */
 export interface ServeChild {
@@ -19,10 +17,11 @@ export interface ServeChild {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts `svc serve --port 0` on `dbUrl` and resolves once it logs `listening` (rejects if it exits first or takes over `timeoutMs`). */
+/** Starts `svc serve --port 0` (test/support/svc-build.ts) on `dbUrl` and resolves once it logs `listening` (rejects if it exits first or takes over `timeoutMs`). */
 export async function startServeChild(dbUrl: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ServeChild> {
-  const child = spawn(SVC, ['serve', '--db', dbUrl, '--port', '0', '--host', '127.0.0.1'], {
-    env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_LOG_LEVEL: 'info', SVC_SHUTDOWN_GRACE_MS: '1000', ...env },
+  const svc = svcCommand();
+  const child = spawn(svc.command, [...svc.args, 'serve', '--db', dbUrl, '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'info', SVC_SHUTDOWN_GRACE_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

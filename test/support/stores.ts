@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/connect.ts';
-import { migrateToLatest } from '../../src/store/migrator.ts';
+import { adminQuery, databaseUrl, PG_ADMIN_URL } from './pg-admin.ts';
+import { createMigratedPostgres, writeMigratedSqlite } from './store-templates.ts';
 
-/** Where Postgres tests create their throwaway databases. */
-export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { adminQuery, PG_ADMIN_URL } from './pg-admin.ts';
 
 async function probePostgres(): Promise<boolean> {
   // Generous: a test file's CPU-bound setup (schema compiles) can hold the event loop for seconds on a loaded machine.
@@ -36,36 +36,27 @@ function pgMissing(): string {
   return `Postgres does not answer at ${PG_ADMIN_URL}: Postgres half skipped (set SVC_TEST_PG_URL)`;
 }
 
-/** Runs one statement on the admin database (creating and dropping test databases and roles). */
-export async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, empty store of one dialect; `dispose` removes it. */
+/** A fresh store of one dialect, empty unless asked for migrated; `dispose` removes it. */
 export interface TestStore {
   url: string;
   dispose(): Promise<void>;
 }
 
-export async function createSqliteStoreUrl(): Promise<TestStore> {
+/** With `migrated`, the store holds the latest schema (a copy of a migrated template, test/support/store-templates.ts). */
+export async function createSqliteStoreUrl(options: { migrated?: boolean } = {}): Promise<TestStore> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  if (options.migrated) await writeMigratedSqlite(join(dir, 'svc.db'));
   return { url: `sqlite:${join(dir, 'svc.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function createPostgresStoreUrl(): Promise<TestStore> {
+/** With `migrated`, the database holds the latest schema (a copy of a migrated template, test/support/store-templates.ts). */
+export async function createPostgresStoreUrl(options: { migrated?: boolean } = {}): Promise<TestStore> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
+  if (options.migrated) await createMigratedPostgres(name);
+  else await adminQuery(`create database ${name}`);
   return {
-    url: url.toString(),
-    dispose: () => adminQuery(`drop database if exists ${name} with (force)`),
+    url: databaseUrl(name),
+    dispose: () => adminQuery(`drop database if exists ${name} with (force)`).then(() => {}),
   };
 }
 
@@ -73,7 +64,7 @@ export type DialectLabel = 'sqlite' | 'postgres';
 
 /**
  * Runs `body` once per dialect inside `describe('<name> [dialect]')`. `body` receives a getter
- * for a migrated store that is fresh for this describe block. Where Postgres does not answer,
+ * for a migrated store (a copy of a migrated template) that is fresh for this describe block. Where Postgres does not answer,
  * its half is skipped with a message, except under CI=true, where that is a failure.
  */
 export function describeEachStore(
@@ -91,9 +82,9 @@ export function describeEachStore(
       let store: Store | undefined;
       let test: TestStore | undefined;
       before(async () => {
-        test = dialect === 'sqlite' ? await createSqliteStoreUrl() : await createPostgresStoreUrl();
+        const migrated = options.migrate !== false;
+        test = dialect === 'sqlite' ? await createSqliteStoreUrl({ migrated }) : await createPostgresStoreUrl({ migrated });
         store = await openStore(test.url);
-        if (options.migrate !== false) await migrateToLatest(store.db);
       });
       body({
         store: () => {

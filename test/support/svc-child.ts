@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-
-const SVC = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+import { svcCommand } from './svc-build.ts';
 
 /** `bin/svc <args>` as a child process, with what it printed so far. */
 export interface SvcChild {
@@ -13,9 +11,10 @@ export interface SvcChild {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-/** Starts `bin/svc <args>` with `env` over this process's environment. */
+/** Starts `svc <args>` (test/support/svc-build.ts) with `env` over this process's environment. */
 export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcChild {
-  const child = spawn(SVC, args, { env: { ...process.env, SVC_FROM_SOURCE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const svc = svcCommand();
+  const child = spawn(svc.command, [...svc.args, ...args], { env: { ...process.env, ...svc.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -11,6 +11,7 @@ import { runSync } from '../../src/sync/run-sync.ts';
 import { acquireSyncLease, SYNC_LEASE } from '../../src/sync/sync-lease.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { startReceiver, type Receiver, type Reply } from '../support/receiver.ts';
+import { svcCommand } from '../support/svc-build.ts';
 import { resetDelivery, SECRET, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
 
 const MIN = 60_000;
@@ -125,8 +126,9 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
     const first = new Promise<void>((resolve) => (gotFirst = resolve));
     reply = (n) => (n === 1 ? (gotFirst(), { hang: true }) : { status: 204 });
 
-    const child = spawn('bin/svc', ['sync'], {
-      env: { ...process.env, SVC_DATABASE_URL: url(), SVC_ALLOW_INSECURE_WEBHOOKS: '1' },
+    const svc = svcCommand();
+    const child = spawn(svc.command, [...svc.args, 'sync'], {
+      env: { ...process.env, ...svc.env, SVC_DATABASE_URL: url(), SVC_ALLOW_INSECURE_WEBHOOKS: '1' },
       stdio: 'ignore',
     });
     await first;
