@@ -9,8 +9,10 @@ export function postgresKysely(url: string, options: StoreOptions): Kysely<Datab
   const timeoutMs = options.timeoutMs;
   const pool = new pg.Pool({
     connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: timeoutMs ?? 5000,
-    // The server gives up too, so a statement abandoned while it waited on a lock never runs later.
-    ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
+    // The server gives up too, and first (at three quarters of the timeout, counted from when the
+    // statement reached it), so a statement this client abandons has already been cancelled there:
+    // one that waited on a lock never commits after the call has failed.
+    ...(timeoutMs ? { statement_timeout: Math.max(1, Math.floor((timeoutMs * 3) / 4)) } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
