@@ -45,6 +45,8 @@ export const complianceRoutes = routeModule('compliance', [
       if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
       const target = { ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}), ...(body.on !== undefined ? { on: body.on } : {}) };
+      // JSON text already: the answer is rendered once per evaluation and reader (check-answer.ts).
+      ctx.type = 'application/json';
       ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), target, {
         clock: deps.clock,
         catalogue: deps.catalogue,
@@ -52,7 +54,7 @@ export const complianceRoutes = routeModule('compliance', [
         deadlineMs: deps.config.complianceDeadlineMs,
         fault: deps.config.complianceFault,
         results: deps.complianceResults,
-        reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess },
+        reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess, answers: deps.checkAnswers },
       }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),
