@@ -1,7 +1,7 @@
 import type { Db } from '../store/database.ts';
 import { groupCommit } from './plumbing/group-commit.ts';
 import { changeMarks } from '../store/repositories/data-version-repo.ts';
-import { readChanges } from '../store/repositories/changes-repo.ts';
+import { changesInRange } from '../store/repositories/changes-repo.ts';
 import type { Change, ChangePosition } from '../domain/changes.ts';
 
 /**
@@ -47,7 +47,7 @@ const positionOf = (version: string): ChangePosition => {
 export async function changesBetween(db: Db, from: string, to: string, limit: number): Promise<Change[] | null> {
   const start = positionOf(from);
   const end = positionOf(to);
-  const changes = await readChanges(db, start, end.tx + 1, limit + 1, end);
+  const changes = await changesInRange(db, start, end, limit + 1);
   const cursor = (await changeMarks(db)).syncCursor;
   const pruned = cursor ? (JSON.parse(cursor) as { position?: ChangePosition | null }).position : null;
   if (pruned && (pruned.tx > start.tx || (pruned.tx === start.tx && pruned.seq > start.seq))) return null;
