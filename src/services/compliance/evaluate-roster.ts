@@ -1,6 +1,7 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import { nextStatusChange, type StatusChange } from '../../domain/compliance/status-forecast.ts';
+import { nextStatusChangeFrom } from '../../domain/compliance/status-calendar.ts';
+import type { StatusChange } from '../../domain/compliance/status-forecast.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
@@ -39,13 +40,13 @@ export async function evaluateRoster(db: Db, assignments: readonly CrewAssignmen
   const hidden = options.medicalVisible ? undefined : (r: { group: string }) => r.group === 'medical';
   return assignments.map((a) => {
     const documents = byCrew.get(a.assignment.crewUniqueId) ?? [];
-    const evaluateOn = (today: string) => evaluateCompliance({
+    const evaluation = evaluateCompliance({
       role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel,
-      catalogue: options.catalogue, documents, today, windowDays: options.windowDays,
+      catalogue: options.catalogue, documents, today: options.on, windowDays: options.windowDays,
     });
-    const evaluation = evaluateOn(options.on);
+    // From this one evaluation's dates (status-calendar.ts), not one evaluation per date that may change something.
     const nextChange = options.nextChange
-      ? nextStatusChange(evaluateOn, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) }, evaluation)
+      ? nextStatusChangeFrom(evaluation, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) })
       : null;
     return { assignment: a, evaluation, nextChange };
   });
