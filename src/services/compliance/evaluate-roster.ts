@@ -1,11 +1,10 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
+import { evaluateCompliance, type ComplianceEvaluation, type EvaluationDocument } from '../../domain/compliance/index.ts';
 import { nextStatusChangeFrom } from '../../domain/compliance/status-calendar.ts';
 import type { StatusChange } from '../../domain/compliance/status-forecast.ts';
-import type { CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
-import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { listEvaluationDocuments } from '../../store/repositories/documents-repo.ts';
 
 /** One assignment evaluated on a date, with the first change the calendar brings after it. */
 export interface RosterEvaluation {
@@ -31,8 +30,8 @@ export interface RosterOptions {
  */
 export async function evaluateRoster(db: Db, assignments: readonly CrewAssignment[], options: RosterOptions): Promise<RosterEvaluation[]> {
   const crewIds = [...new Set(assignments.map((a) => a.assignment.crewUniqueId))];
-  const byCrew = new Map<string, CrewDocument[]>();
-  for (const d of await listListableDocuments(db, crewIds, true)) {
+  const byCrew = new Map<string, EvaluationDocument[]>();
+  for (const d of await listEvaluationDocuments(db, crewIds)) {
     let list = byCrew.get(d.crewUniqueId);
     if (!list) byCrew.set(d.crewUniqueId, (list = []));
     list.push(d);
