@@ -101,6 +101,7 @@ export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: Matrix
   const changes = held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
   const prior = held && changes ? {
     rows: held.rows,
+    matrix: held.matrix,
     dirty: new Set(changes.filter((c) => c.table === 'documents').map((c) => c.crewUniqueId)),
     sameRoster: changes.every((c) => ROSTER_FREE.has(c.table)),
   } : null;
@@ -111,13 +112,13 @@ export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: Matrix
 
 /** The same assignment for the evaluation: role, position and every fact of the vessel. */
 function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
-  return a.assignment.role === b.assignment.role && a.assignment.positionName === b.assignment.positionName
+  return a === b || a.assignment.role === b.assignment.role && a.assignment.positionName === b.assignment.positionName
     && JSON.stringify(a.vessel) === JSON.stringify(b.vessel);
 }
 
 async function buildMatrix(
   db: Db, ctx: PartnerContext, o: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean }, vesselId: string, on: string,
-  prior: { rows: ReadonlyMap<string, EvaluatedRow>; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
+  prior: { rows: ReadonlyMap<string, EvaluatedRow>; matrix: ComplianceMatrixWire; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
 ): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
   // The kept matrix was built on a vessel of the fleet, with this roster, when nothing since can have changed either.
   if (!prior?.sameRoster && !await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
@@ -125,15 +126,15 @@ async function buildMatrix(
   }
   const { medicalVisible } = o;
   const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, ctx, vesselId);
-  const kept = (a: CrewAssignment): EvaluatedRow | undefined => {
+  const kept = roster.map((a): EvaluatedRow | undefined => {
     const row = prior?.rows.get(a.assignment.crewUniqueId);
     return row && !prior!.dirty.has(a.assignment.crewUniqueId) && sameFor(row.assignment, a) ? { assignment: a, evaluation: row.evaluation } : undefined;
-  };
-  const fresh = await evaluateRoster(db, roster.filter((a) => kept(a) === undefined), {
+  });
+  const fresh = await evaluateRoster(db, roster.filter((_, i) => kept[i] === undefined), {
     catalogue: o.catalogue, on, windowDays: o.windowDays, medicalVisible, nextChange: false,
   });
   const byCrew = new Map(fresh.map((r) => [r.assignment.assignment.crewUniqueId, r]));
-  const evaluated = roster.map((a) => kept(a) ?? byCrew.get(a.assignment.crewUniqueId)!);
+  const evaluated = roster.map((a, i) => kept[i] ?? byCrew.get(a.assignment.crewUniqueId)!);
   // In roster order: a later call that keeps the roster reads it back from here.
   const rows = new Map<string, EvaluatedRow>(evaluated.map((r) => [r.assignment.assignment.crewUniqueId, r]));
   const columns = new Map<string, MatrixColumnWire>();
@@ -141,11 +142,16 @@ async function buildMatrix(
     for (const r of evaluation.requirements) if (!columns.has(r.key)) columns.set(r.key, { key: r.key, title: r.title, group: r.group });
   }
   const keys = [...columns.keys()];
+  // A kept evaluation under the same columns gives the same row: the one already built.
+  const sameColumns = prior !== null && prior.matrix.columns.map((c) => c.key).join('\n') === keys.join('\n');
+  const priorRows = sameColumns ? new Map(prior.matrix.rows.map((r) => [r.crew_unique_id, r])) : null;
   const matrix: ComplianceMatrixWire = {
     vessel_id: vesselId,
     on,
     columns: [...columns.values()],
-    rows: evaluated.map(({ assignment, evaluation }) => {
+    rows: evaluated.map(({ assignment, evaluation }, i) => {
+      const reused = kept[i] && priorRows?.get(assignment.assignment.crewUniqueId);
+      if (reused) return reused;
       const byKey = new Map(evaluation.requirements.map((r) => [r.key, r]));
       return {
         crew_unique_id: assignment.assignment.crewUniqueId,
