@@ -232,7 +232,8 @@ Machine load (1-minute load average, the machine is shared): ${loadAtStart} at t
 A 304 counts as a success only in the If-None-Match case. The fleet page, profile and documents list repeat one request, so
 after the first call they are answered from the body cache (docs/api.md, "Conditional requests"; the data version is still
 read for each call); the compliance check (a POST) is never an answer from a cache: its evaluation and its fleet-and-consent
-answer are reused while the data version holds, its links are signed and its body built on every call; the rotating profile case
+answer are reused while the data version holds, and so is its rendered body, \`as_of\` spliced in per call and its links signed
+again once 10 s old (docs/decisions.md); the rotating profile case
 is served by a second svc process without the body cache. The last two columns are each server process's own CPU time
 (user + system, from /proc) per answered call, which the machine's load moves far less than requests per second, and
 their ratio: what "svc ÷ bare" would be if both were bound by their own CPU alone.
