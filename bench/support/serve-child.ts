@@ -31,3 +31,16 @@ server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));
+// bench/memory-bench.ts: the heap's and RSS's high-water marks, sampled every 5 ms; SIGUSR2 prints
+// them (`memory {...}`) and starts a new interval.
+if (process.env.BENCH_MEMORY_SAMPLE === '1') {
+  let peak = { heapUsed: 0, rss: 0 };
+  setInterval(() => {
+    const m = process.memoryUsage();
+    peak = { heapUsed: Math.max(peak.heapUsed, m.heapUsed), rss: Math.max(peak.rss, m.rss) };
+  }, 5).unref();
+  process.on('SIGUSR2', () => {
+    process.stdout.write(`memory ${JSON.stringify(peak)}\n`);
+    peak = { heapUsed: 0, rss: 0 };
+  });
+}

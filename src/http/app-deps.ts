@@ -12,6 +12,8 @@ import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import type { LiveEvaluation } from '../services/compliance/check-compliance.ts';
 import type { ResultWriter } from '../services/compliance/stored-results.ts';
 import type { VersionedCache } from '../services/plumbing/versioned-cache.ts';
+import type { CheckAnswers } from '../services/read-api/check-answer.ts';
+import type { MatrixStates } from '../services/read-api/matrix-states.ts';
 import type { ComplianceMatrixWire } from '../services/read-api/compliance-matrix.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
@@ -61,8 +63,10 @@ export interface RouteDeps extends Required<AppDeps> {
   evaluations: VersionedCache<LiveEvaluation>;
   /** Fleet-and-consent answers of the compliance check reused while the data version holds (src/services/visibility/access.ts). */
   crewAccess: VersionedCache<CrewAccess>;
-  /** Vessel compliance matrices reused while the data version holds (src/services/read-api/compliance-matrix.ts). */
-  matrices: VersionedCache<ComplianceMatrixWire>;
+  /** The compliance check's answers rendered once per evaluation and reader (src/services/read-api/check-answer.ts). */
+  checkAnswers: CheckAnswers;
+  /** Vessel compliance matrices kept and brought up to date after changes (src/services/read-api/compliance-matrix.ts). */
+  matrices: MatrixStates<ComplianceMatrixWire>;
   /** Compliance results written behind the request (src/services/compliance/stored-results.ts). */
   complianceResults: ResultWriter;
   /** The store's data version (src/services/data-version.ts), one read shared by the calls that wait together. */

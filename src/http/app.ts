@@ -4,6 +4,8 @@ import Koa from 'koa';
 import { createAuditService } from '../services/audit.ts';
 import { createAuthenticator } from '../services/auth-cache.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
+import { CheckAnswers } from '../services/read-api/check-answer.ts';
+import { MatrixStates } from '../services/read-api/matrix-states.ts';
 import { createResultWriter } from '../services/compliance/stored-results.ts';
 import { dataVersionReader } from '../services/data-version.ts';
 import { VersionedCache } from '../services/plumbing/versioned-cache.ts';
@@ -39,8 +41,9 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
     evaluations: new VersionedCache({ maxEntries: 1_000 }),
     crewAccess: new VersionedCache({ maxEntries: 5_000 }),
-    // Sized by cells: a 550-crew vessel's matrix is about 7,000 of them.
-    matrices: new VersionedCache({ maxEntries: 200, sizeOf: (m) => 64 * (1 + m.rows.length * (1 + m.columns.length)) }),
+    checkAnswers: new CheckAnswers(),
+    // Bounded by rows held (a row keeps its crew member's evaluation): about 20 vessels of 500.
+    matrices: new MatrixStates(10_000),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Db } from '../store/database.ts';
 import { groupCommit } from './plumbing/group-commit.ts';
 import { changeMarks } from '../store/repositories/data-version-repo.ts';
+import { changesInRange } from '../store/repositories/changes-repo.ts';
+import type { Change, ChangePosition } from '../domain/changes.ts';
 
 /**
  * A version of everything change capture records (crew, documents, assignments, consents,
@@ -28,6 +30,28 @@ export async function dataVersion(db: Db): Promise<string | null> {
   }
   if (marks.horizon <= tx) return null;
   return `${tx}.${seq}`;
+}
+
+const positionOf = (version: string): ChangePosition => {
+  const [tx, seq] = version.split('.').map(Number) as [number, number];
+  return { tx, seq };
+};
+
+/**
+ * The changes captured after version `from` up to version `to` (both given by dataVersion, `from`
+ * the older), or null when they cannot all be known: sync pruned the log past `from`, or there are
+ * more than `limit` of them. Every change up to `to` is final when `to` was given, so none can still
+ * appear below it. The prune mark is read after the changes: a prune committed before that read
+ * shows in it.
+ */
+export async function changesBetween(db: Db, from: string, to: string, limit: number): Promise<Change[] | null> {
+  const start = positionOf(from);
+  const end = positionOf(to);
+  const changes = await changesInRange(db, start, end, limit + 1);
+  const cursor = (await changeMarks(db)).syncCursor;
+  const pruned = cursor ? (JSON.parse(cursor) as { position?: ChangePosition | null }).position : null;
+  if (pruned && (pruned.tx > start.tx || (pruned.tx === start.tx && pruned.seq > start.seq))) return null;
+  return changes.length > limit ? null : changes;
 }
 
 /** Orders two versions given by dataVersion: negative when `a` is older than `b`. */

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { VESSEL_TYPES } from '../../src/domain/catalogue.ts';
-import type { CrewDocument } from '../../src/domain/document.ts';
 import {
-  evaluateCompliance, toComplianceWire, type ComplianceEvaluation, type EvaluationInput, type VesselFacts,
+  evaluateCompliance, toComplianceWire, type ComplianceEvaluation, type EvaluationDocument, type EvaluationInput, type VesselFacts,
 } from '../../src/domain/compliance/index.ts';
 import { ALL_BST_CODES, ALL_ROLES, CATALOGUE, capacity, doc, type DocSpec } from '../support/compliance.ts';
 
@@ -113,7 +112,7 @@ describe('properties of every evaluation', () => {
 
   it('never changes when a superseded, withdrawn or unprocessed document is added', () => {
     fc.assert(fc.property(inputArb, unlisted, fc.nat(), (inp, extra, at) => {
-      const documents: CrewDocument[] = [...inp.documents];
+      const documents: EvaluationDocument[] = [...inp.documents];
       documents.splice(at % (documents.length + 1), 0, extra);
       assert.deepEqual(evaluateCompliance({ ...inp, documents }), evaluateCompliance(inp));
     }), RUNS);

@@ -1,10 +1,10 @@
-import { isListable, type CrewDocument } from '../document.ts';
+import { isListable } from '../document.ts';
 import type { CompiledMatch } from './catalogue-index.ts';
-import type { RequirementStatus } from './types.ts';
+import type { EvaluationDocument, RequirementStatus } from './types.ts';
 
 /** A matching document as one requirement sees it; `expiry` may be capped (flag endorsement). */
 export interface Candidate {
-  doc: CrewDocument;
+  doc: EvaluationDocument;
   expiry: string | null;
   noExpiry: boolean;
   /** Verified, approved and with a known expiry (or none): able to satisfy on its own. */
@@ -26,18 +26,31 @@ export interface Assessment {
 }
 
 export interface DocumentIndex {
-  byCategory: Map<string, CrewDocument[]>;
-  byStcwCode: Map<string, CrewDocument[]>;
+  byCategory: Map<string, EvaluationDocument[]>;
+  byStcwCode: Map<string, EvaluationDocument[]>;
 }
 
-function push(map: Map<string, CrewDocument[]>, key: string, doc: CrewDocument): void {
+function push(map: Map<string, EvaluationDocument[]>, key: string, doc: EvaluationDocument): void {
   const list = map.get(key);
   if (list) list.push(doc);
   else map.set(key, [doc]);
 }
 
+// The next-change search evaluates one crew member's documents on several dates: the index is
+// built once per documents array. Keyed by the array and checked against its length, so an array
+// that grew gets a fresh index; the evaluator never mutates what it is given.
+const indexed = new WeakMap<readonly EvaluationDocument[], { length: number; index: DocumentIndex }>();
+
 /** Listable documents by category code and STCW code; everything else is dropped here, once. */
-export function indexDocuments(documents: readonly CrewDocument[]): DocumentIndex {
+export function indexDocuments(documents: readonly EvaluationDocument[]): DocumentIndex {
+  const held = indexed.get(documents);
+  if (held && held.length === documents.length) return held.index;
+  const index = buildIndex(documents);
+  indexed.set(documents, { length: documents.length, index });
+  return index;
+}
+
+function buildIndex(documents: readonly EvaluationDocument[]): DocumentIndex {
   const index: DocumentIndex = { byCategory: new Map(), byStcwCode: new Map() };
   for (const doc of documents) {
     if (!isListable(doc)) continue;
@@ -47,8 +60,8 @@ export function indexDocuments(documents: readonly CrewDocument[]): DocumentInde
   return index;
 }
 
-export function matchingDocuments(index: DocumentIndex, match: CompiledMatch): CrewDocument[] {
-  const lists: CrewDocument[][] = [];
+export function matchingDocuments(index: DocumentIndex, match: CompiledMatch): EvaluationDocument[] {
+  const lists: EvaluationDocument[][] = [];
   for (const code of match.categoryCodes) {
     const list = index.byCategory.get(code);
     if (list) lists.push(list);
@@ -62,7 +75,7 @@ export function matchingDocuments(index: DocumentIndex, match: CompiledMatch): C
   return [...new Set(lists.flat())];
 }
 
-export function toCandidate(doc: CrewDocument): Candidate {
+export function toCandidate(doc: EvaluationDocument): Candidate {
   const expiry = doc.noExpiry || doc.expiryDate === null ? null : doc.expiryDate.slice(0, 10);
   return {
     doc,

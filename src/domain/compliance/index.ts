@@ -6,7 +6,7 @@ export type {
   SatisfyingDocumentWire, WireOptions,
 } from './wire.ts';
 export type {
-  ComplianceEvaluation, ComplianceSummary, EvaluationInput, ModuleRow, OverallStatus,
+  ComplianceEvaluation, ComplianceSummary, EvaluationDocument, EvaluationInput, ModuleRow, OverallStatus,
   RequirementGroup, RequirementRow, RequirementStatus, SatisfyingDocument, VesselFacts,
 } from './types.ts';
 export { TimeHorizon } from './next-change.ts';

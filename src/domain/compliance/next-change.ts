@@ -10,7 +10,7 @@ import type { ComplianceEvaluation } from './types.ts';
  */
 /** addDays over the few distinct expiry dates a run meets, computed once each (by shift, then date). */
 const shifted = new Map<number, (date: string) => string>();
-function shift(date: string, days: number): string {
+export function shift(date: string, days: number): string {
   let byDate = shifted.get(days);
   if (!byDate) shifted.set(days, (byDate = boundedMemo(50_000, (d: string) => addDays(d, days))));
   return byDate(date);

@@ -1,4 +1,3 @@
-import type { CrewDocument } from '../document.ts';
 import type { CompiledRequirement } from './catalogue-index.ts';
 import {
   assess, compareBest, matchingDocuments, toCandidate,
@@ -6,7 +5,7 @@ import {
 } from './candidates.ts';
 import { anyCapacityCovers } from './coc-capacity.ts';
 import { dayNumber } from './dates.ts';
-import type { ModuleRow, RequirementRow, RequirementStatus, SatisfyingDocument, VesselFacts } from './types.ts';
+import type { EvaluationDocument, ModuleRow, RequirementRow, RequirementStatus, SatisfyingDocument, VesselFacts } from './types.ts';
 
 export interface RowContext {
   role: string;
@@ -52,7 +51,7 @@ function row(
   };
 }
 
-function assessDocuments(docs: readonly CrewDocument[], w: DateWindow): Assessment {
+function assessDocuments(docs: readonly EvaluationDocument[], w: DateWindow): Assessment {
   return assess(docs.map(toCandidate), w);
 }
 

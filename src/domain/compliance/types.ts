@@ -2,6 +2,14 @@ import type { REQUIREMENT_GROUPS, RequirementDefinition } from '../catalogue.ts'
 import type { CrewDocument } from '../document.ts';
 import type { OverallStatus, RequirementStatus, TradingArea } from '../vocabulary.ts';
 
+/**
+ * The fields of a document the evaluator reads (a CrewDocument is one); the fleet list and the
+ * matrix read only these from the store, a third less to convert per row.
+ */
+export type EvaluationDocument = Pick<CrewDocument,
+  'documentId' | 'crewUniqueId' | 'title' | 'verificationStatus' | 'reviewStatus' | 'issueDate' | 'expiryDate' | 'noExpiry'
+  | 'processingState' | 'isCurrent' | 'isLive' | 'documentClass' | 'classification'>;
+
 export type { OverallStatus, RequirementStatus } from '../vocabulary.ts';
 export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
 
@@ -24,7 +32,7 @@ export interface EvaluationInput {
   /** Pass the same, unmodified array on every call: its compiled index is cached per array identity. */
   catalogue: readonly RequirementDefinition[];
   /** Every document of the crew member; non-listable ones are ignored here. */
-  documents: readonly CrewDocument[];
+  documents: readonly EvaluationDocument[];
   /** YYYY-MM-DD, UTC. */
   today: string;
   /** A document expiring on or before today + windowDays is `expiring`. */

@@ -33,7 +33,8 @@ export const complianceRoutes = routeModule('compliance', [
         + 'that vessel of your fleet), else the most recent active assignment. The evaluator has a deadline; when it fails or times out, the most '
         + 'recent stored result is returned with `compliance_source: serviceCompliance_fallback` and its own `as_of`, and with none stored the '
         + 'answer is 503 `compliance_unavailable`. Without `crew:medical:read`, medical rows keep their status but show no documents and no expiry. '
-        + '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes, null without '
+        + '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes from signing '
+        + '(an answer may carry links signed up to 10 s before it, reused from the same answer to the same key), null without '
         + '`crew:documents:download` or documents consent. With `on`, the documents held now are evaluated as they will stand on that '
         + 'date (no renewal assumed): statuses, `days_until_expiry` and the expiring window count from `on`, which the answer echoes; '
         + 'the stored-result fallback applies to today only (docs/compliance.md).',
@@ -45,6 +46,8 @@ export const complianceRoutes = routeModule('compliance', [
       if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
       const target = { ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}), ...(body.on !== undefined ? { on: body.on } : {}) };
+      // JSON text already: the answer is rendered once per evaluation and reader (check-answer.ts).
+      ctx.type = 'application/json';
       ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), target, {
         clock: deps.clock,
         catalogue: deps.catalogue,
@@ -52,7 +55,7 @@ export const complianceRoutes = routeModule('compliance', [
         deadlineMs: deps.config.complianceDeadlineMs,
         fault: deps.config.complianceFault,
         results: deps.complianceResults,
-        reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess },
+        reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess, answers: deps.checkAnswers },
       }, { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) });
     },
   }),

@@ -5,10 +5,12 @@ import { readCatalogue } from '../../store/repositories/compliance-repo.ts';
 
 /**
  * The catalogue, read at most once per `ttlMs`. The evaluator caches its compiled index per array
- * identity, so handing out the same array between reloads keeps evaluations cheap.
+ * identity, and reused evaluations and matrices are keyed by it, so the same array is handed out
+ * between reloads and after a reload that read the same definitions.
  */
 export class CatalogueCache {
   #value: readonly RequirementDefinition[] | undefined;
+  #text = '';
   #loadedAt = 0;
   #pending: Promise<readonly RequirementDefinition[]> | undefined;
 
@@ -18,9 +20,13 @@ export class CatalogueCache {
     const now = this.clock().getTime();
     if (this.#value && now - this.#loadedAt < this.ttlMs) return this.#value;
     this.#pending ??= readCatalogue(db).then((list) => {
-      this.#value = list;
+      const text = JSON.stringify(list);
+      if (text !== this.#text) {
+        this.#value = list;
+        this.#text = text;
+      }
       this.#loadedAt = now;
-      return list;
+      return this.#value!;
     }).finally(() => {
       this.#pending = undefined;
     });

@@ -1,10 +1,10 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import { nextStatusChange, type StatusChange } from '../../domain/compliance/status-forecast.ts';
-import type { CrewDocument } from '../../domain/document.ts';
+import { evaluateCompliance, type ComplianceEvaluation, type EvaluationDocument } from '../../domain/compliance/index.ts';
+import { nextStatusChangeFrom } from '../../domain/compliance/status-calendar.ts';
+import type { StatusChange } from '../../domain/compliance/status-forecast.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
-import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { listEvaluationDocuments } from '../../store/repositories/documents-repo.ts';
 
 /** One assignment evaluated on a date, with the first change the calendar brings after it. */
 export interface RosterEvaluation {
@@ -30,8 +30,8 @@ export interface RosterOptions {
  */
 export async function evaluateRoster(db: Db, assignments: readonly CrewAssignment[], options: RosterOptions): Promise<RosterEvaluation[]> {
   const crewIds = [...new Set(assignments.map((a) => a.assignment.crewUniqueId))];
-  const byCrew = new Map<string, CrewDocument[]>();
-  for (const d of await listListableDocuments(db, crewIds, true)) {
+  const byCrew = new Map<string, EvaluationDocument[]>();
+  for (const d of await listEvaluationDocuments(db, crewIds)) {
     let list = byCrew.get(d.crewUniqueId);
     if (!list) byCrew.set(d.crewUniqueId, (list = []));
     list.push(d);
@@ -39,13 +39,13 @@ export async function evaluateRoster(db: Db, assignments: readonly CrewAssignmen
   const hidden = options.medicalVisible ? undefined : (r: { group: string }) => r.group === 'medical';
   return assignments.map((a) => {
     const documents = byCrew.get(a.assignment.crewUniqueId) ?? [];
-    const evaluateOn = (today: string) => evaluateCompliance({
+    const evaluation = evaluateCompliance({
       role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel,
-      catalogue: options.catalogue, documents, today, windowDays: options.windowDays,
+      catalogue: options.catalogue, documents, today: options.on, windowDays: options.windowDays,
     });
-    const evaluation = evaluateOn(options.on);
+    // From this one evaluation's dates (status-calendar.ts), not one evaluation per date that may change something.
     const nextChange = options.nextChange
-      ? nextStatusChange(evaluateOn, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) }, evaluation)
+      ? nextStatusChangeFrom(evaluation, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) })
       : null;
     return { assignment: a, evaluation, nextChange };
   });

@@ -8,9 +8,10 @@ import { complianceRosterPage, isFleetVessel, type RosterKey } from '../../store
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { CatalogueCache } from '../compliance/catalogue-cache.ts';
 import { catalogueId } from '../compliance/check-compliance.ts';
-import type { VersionedCache } from '../plumbing/versioned-cache.ts';
+import { changesBetween, compareDataVersions } from '../data-version.ts';
 import { evaluateRoster } from '../compliance/evaluate-roster.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
+import type { EvaluatedRow, MatrixStates } from './matrix-states.ts';
 
 export interface MatrixColumnWire {
   key: string;
@@ -59,52 +60,98 @@ async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): 
   }
 }
 
-/** What the matrix needs besides the store; with `reuse`, matrices are reused while the data version holds. */
+/** What the matrix needs besides the store; with `reuse`, matrices are kept and brought up to date. */
 export interface MatrixDeps {
   catalogue: CatalogueCache;
   windowDays: number;
-  reuse?: { version: () => Promise<string | null>; matrices: VersionedCache<ComplianceMatrixWire> };
+  reuse?: { version: () => Promise<string | null>; matrices: MatrixStates<ComplianceMatrixWire> };
 }
+
+/**
+ * Captured tables (migration 0300) whose changes leave the vessel's consenting roster, and the
+ * fleet it belongs to, as they were: assignments, consents, vessels, contract vessels, partners
+ * and the catalogue all may change it.
+ */
+const ROSTER_FREE: ReadonlySet<string> = new Set(['documents', 'crew', 'webhook_endpoints']);
+
+/** Changes read to bring a kept matrix up to date; more, and it is built afresh. */
+const CHANGES_READ = 2_000;
 
 /**
  * `GET …/vessels/{vessel_id}/compliance-matrix`: a vessel of the fleet (else vessel_not_found, 404,
  * the same for another partner's vessel and one that does not exist), one row per consenting crew
  * member evaluated on `on` as the single check would, one column per requirement key of their
- * roles in the order first met. With `deps.reuse`, the data version is read first and a matrix
- * built at it for the same fleet, partner, vessel, date, window, medical visibility and catalogue
- * is returned instead: nothing it read can have changed while the version holds.
+ * roles in the order first met. With `deps.reuse`, the data version is read first; the matrix kept
+ * for the same fleet, partner, vessel, date, window, medical visibility and catalogue is returned
+ * when it was built at that version, and otherwise brought up to date: the roster is read again
+ * (unless every change since is one of ROSTER_FREE's tables), and only crew members whose documents changed since (the captured changes), whose assignment or
+ * vessel differs, or who are new, are read and evaluated; the others keep their evaluation. When
+ * the changes cannot all be read (pruned by sync, or too many), it is built afresh.
  */
 export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: MatrixDeps, vesselId: string, on: string): Promise<ComplianceMatrixWire> {
   const version = deps.reuse ? await deps.reuse.version() : null;
   const fleet = fleetOf(ctx.partner, ctx.mode);
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const catalogue = await deps.catalogue.get(db);
-  const build = () => buildMatrix(db, ctx, { catalogue, windowDays: deps.windowDays, medicalVisible }, vesselId, on);
-  if (!deps.reuse) return build();
+  const options = { catalogue, windowDays: deps.windowDays, medicalVisible };
+  if (!deps.reuse || version === null) return (await buildMatrix(db, ctx, options, vesselId, on, null)).matrix;
   const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
-  return deps.reuse.matrices.obtain(version, key, build);
+  const held = deps.reuse.matrices.get(key);
+  if (held?.version === version) return held.matrix;
+  const changes = held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
+  const prior = held && changes ? {
+    rows: held.rows,
+    matrix: held.matrix,
+    dirty: new Set(changes.filter((c) => c.table === 'documents').map((c) => c.crewUniqueId)),
+    sameRoster: changes.every((c) => ROSTER_FREE.has(c.table)),
+  } : null;
+  const built = await buildMatrix(db, ctx, options, vesselId, on, prior);
+  deps.reuse.matrices.set(key, { version, ...built });
+  return built.matrix;
+}
+
+/** The same assignment for the evaluation: role, position and every fact of the vessel. */
+function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
+  return a === b || a.assignment.role === b.assignment.role && a.assignment.positionName === b.assignment.positionName
+    && JSON.stringify(a.vessel) === JSON.stringify(b.vessel);
 }
 
 async function buildMatrix(
   db: Db, ctx: PartnerContext, o: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean }, vesselId: string, on: string,
-): Promise<ComplianceMatrixWire> {
-  if (!await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
+  prior: { rows: ReadonlyMap<string, EvaluatedRow>; matrix: ComplianceMatrixWire; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
+): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
+  // The kept matrix was built on a vessel of the fleet, with this roster, when nothing since can have changed either.
+  if (!prior?.sameRoster && !await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
   const { medicalVisible } = o;
-  const evaluated = await evaluateRoster(db, await consentingCrewOn(db, ctx, vesselId), {
+  const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, ctx, vesselId);
+  const kept = roster.map((a): EvaluatedRow | undefined => {
+    const row = prior?.rows.get(a.assignment.crewUniqueId);
+    return row && !prior!.dirty.has(a.assignment.crewUniqueId) && sameFor(row.assignment, a) ? { assignment: a, evaluation: row.evaluation } : undefined;
+  });
+  const fresh = await evaluateRoster(db, roster.filter((_, i) => kept[i] === undefined), {
     catalogue: o.catalogue, on, windowDays: o.windowDays, medicalVisible, nextChange: false,
   });
+  const byCrew = new Map(fresh.map((r) => [r.assignment.assignment.crewUniqueId, r]));
+  const evaluated = roster.map((a, i) => kept[i] ?? byCrew.get(a.assignment.crewUniqueId)!);
+  // In roster order: a later call that keeps the roster reads it back from here.
+  const rows = new Map<string, EvaluatedRow>(evaluated.map((r) => [r.assignment.assignment.crewUniqueId, r]));
   const columns = new Map<string, MatrixColumnWire>();
   for (const { evaluation } of evaluated) {
     for (const r of evaluation.requirements) if (!columns.has(r.key)) columns.set(r.key, { key: r.key, title: r.title, group: r.group });
   }
   const keys = [...columns.keys()];
-  return {
+  // A kept evaluation under the same columns gives the same row: the one already built.
+  const sameColumns = prior !== null && prior.matrix.columns.map((c) => c.key).join('\n') === keys.join('\n');
+  const priorRows = sameColumns ? new Map(prior.matrix.rows.map((r) => [r.crew_unique_id, r])) : null;
+  const matrix: ComplianceMatrixWire = {
     vessel_id: vesselId,
     on,
     columns: [...columns.values()],
-    rows: evaluated.map(({ assignment, evaluation }) => {
+    rows: evaluated.map(({ assignment, evaluation }, i) => {
+      const reused = kept[i] && priorRows?.get(assignment.assignment.crewUniqueId);
+      if (reused) return reused;
       const byKey = new Map(evaluation.requirements.map((r) => [r.key, r]));
       return {
         crew_unique_id: assignment.assignment.crewUniqueId,
@@ -117,6 +164,7 @@ async function buildMatrix(
       };
     }),
   };
+  return { matrix, rows };
 }
 
 /**

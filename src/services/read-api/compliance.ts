@@ -1,12 +1,13 @@
-import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
+import { toComplianceWire, type WireOptions } from '../../domain/compliance/index.ts';
 import { utcDate } from '../../domain/document.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
-import { checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation } from '../compliance/check-compliance.ts';
+import { catalogueId as linkKeyId, checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation } from '../compliance/check-compliance.ts';
 import type { VersionedCache } from '../plumbing/versioned-cache.ts';
 import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
+import { checkText, type CheckAnswers } from './check-answer.ts';
 import { signFileLink } from './documents.ts';
 
 /** How `satisfied_by[].download_path` links are signed, and the origin that makes them absolute. */
@@ -23,7 +24,13 @@ export interface LinkOptions {
  * both the fleet-and-consent answer and the evaluation are reused at it.
  */
 export interface CheckDeps extends Omit<ComplianceDeps, 'reuse'> {
-  reuse?: { version: () => Promise<string | null>; evaluations: VersionedCache<LiveEvaluation>; crewAccess: VersionedCache<CrewAccess> };
+  reuse?: {
+    version: () => Promise<string | null>;
+    evaluations: VersionedCache<LiveEvaluation>;
+    crewAccess: VersionedCache<CrewAccess>;
+    /** Answers rendered once per evaluation and reader (src/services/read-api/check-answer.ts). */
+    answers: CheckAnswers;
+  };
 }
 
 /** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
@@ -41,11 +48,12 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>>
  * absolute URLs, built like the download endpoint's `download_url`. With `deps.reuse`, the data
  * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
  * at it: a call whose crew member was checked at the same version sends no query but that shared
- * version read.
+ * version read, and its answer's text is the one rendered for the same evaluation and reader,
+ * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON text.
  */
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
-): Promise<ComplianceCheckWire> {
+): Promise<string> {
   const { reuse, ...check } = deps;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
@@ -53,16 +61,26 @@ export async function runComplianceCheck(
   const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
-  const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;
-  return toComplianceWire(outcome.evaluation, {
+  const nowSeconds = Math.floor(links.now.getTime() / 1000);
+  const live = outcome.source === 'live_evaluator';
+  // A fallback is an evaluation of the day it was stored on.
+  const on = live ? target.on ?? utcDate(deps.clock()) : outcome.asOf.slice(0, 10);
+  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const options = (signedAt: number): WireOptions => ({
     asOf: outcome.asOf,
-    // A fallback is an evaluation of the day it was stored on.
-    on: outcome.source === 'live_evaluator' ? target.on ?? utcDate(deps.clock()) : outcome.asOf.slice(0, 10),
+    on,
     crewUniqueId,
     source: outcome.source,
-    medicalVisible: ctx.scopes.has('crew:medical:read'),
+    medicalVisible,
     downloadPath: (documentId) => withFiles.has(documentId)
-      ? `${links.baseUrl}/api/v2/files/${signFileLink(links.key, { documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt })}`
+      ? `${links.baseUrl}/api/v2/files/${signFileLink(links.key, {
+        documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt: signedAt + links.ttlSeconds,
+      })}`
       : null,
   });
+  if (!reuse || !live) return checkText(outcome.evaluation, options(nowSeconds));
+  const reader = JSON.stringify([
+    crewUniqueId, on, medicalVisible, canDownload, ctx.partner.partnerId, ctx.keyId, ctx.mode, links.baseUrl, links.ttlSeconds, linkKeyId(links.key),
+  ]);
+  return reuse.answers.text(outcome.evaluation, reader, outcome.asOf, withFiles.size > 0, nowSeconds, () => toComplianceWire(outcome.evaluation, options(nowSeconds)));
 }

@@ -88,6 +88,19 @@ export async function readChanges(db: Db, from: ChangePosition | null, horizon: 
   return rows.map(toChange);
 }
 
+/**
+ * Changes after `from` up to `to`, in (tx, seq) order, at most `limit`. Within one `tx` (always 0
+ * on SQLite) the bounds are put on `seq` alone, so SQLite range-scans the index instead of reading
+ * every change of that `tx` (its planner uses only the first column of a row-value bound).
+ */
+export async function changesInRange(db: Db, from: ChangePosition, to: ChangePosition, limit: number): Promise<Change[]> {
+  const q = from.tx === to.tx
+    ? db.selectFrom('changes').where('tx', '=', from.tx).where('seq', '>', from.seq).where('seq', '<=', to.seq)
+    : db.selectFrom('changes').where(pastPosition(from)).where(upToPosition(to));
+  const rows = await q.selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
+  return rows.map(toChange);
+}
+
 /** The last final change below `horizon` (where a full run leaves the reader), or null. */
 export async function lastChange(db: Db, horizon: number): Promise<ChangePosition | null> {
   const row = await db.selectFrom('changes').select(['tx', 'seq']).where('tx', '<', horizon)

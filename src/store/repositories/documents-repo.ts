@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { boundedMemo } from '../../domain/bounded-memo.ts';
 import type { Classification } from '../../domain/classification.ts';
+import type { EvaluationDocument } from '../../domain/compliance/types.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db, DocumentsTable } from '../database.ts';
 
@@ -69,6 +70,33 @@ export async function listListableDocuments(db: Db, crewIds: readonly string[], 
     if (!includeMedical) query = query.where('document_class', '!=', 'medical');
     const rows = await query.orderBy('crew_unique_id').orderBy('document_id').execute();
     for (const r of rows) out.push(toCrewDocument(r));
+  }
+  return out;
+}
+
+const EVALUATION_COLUMNS = [
+  'document_id', 'crew_unique_id', 'title', 'verification_status', 'review_status', 'issue_date', 'expiry_date', 'no_expiry',
+  'processing_state', 'is_current', 'is_live', 'document_class', 'classification',
+] as const;
+
+/**
+ * What the evaluator reads of the listable documents (medical ones included) of each crew member,
+ * ordered by crew then document id: 13 of the 22 columns, which on SQLite takes about 40% less
+ * CPU to read than every column (docs/benchmarks.md).
+ */
+export async function listEvaluationDocuments(db: Db, crewIds: readonly string[]): Promise<EvaluationDocument[]> {
+  const out: EvaluationDocument[] = [];
+  for (let i = 0; i < crewIds.length; i += 2000) {
+    const rows = await listable(db).clearSelect().select(EVALUATION_COLUMNS).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000))
+      .orderBy('crew_unique_id').orderBy('document_id').execute();
+    for (const r of rows) {
+      out.push({
+        documentId: r.document_id, crewUniqueId: r.crew_unique_id, title: r.title, verificationStatus: r.verification_status,
+        reviewStatus: r.review_status, issueDate: r.issue_date, expiryDate: r.expiry_date, noExpiry: r.no_expiry === 1,
+        processingState: r.processing_state, isCurrent: r.is_current === 1, isLive: r.is_live === 1, documentClass: r.document_class,
+        classification: parseClassification(r.classification),
+      });
+    }
   }
   return out;
 }

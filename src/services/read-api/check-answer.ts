@@ -1,0 +1,78 @@
+import { wireTime } from '../../domain/clock.ts';
+import { toComplianceWire, type ComplianceCheckWire, type ComplianceEvaluation, type WireOptions } from '../../domain/compliance/index.ts';
+
+/**
+ * How long an answer's signed links may be reused, in seconds: a reused link was signed at most
+ * this long before the call, so it still holds at least `ttl - LINK_REUSE_SECONDS` after it, and
+ * never one already past its expiry (docs/api.md, "The compliance check").
+ */
+export const LINK_REUSE_SECONDS = 10;
+
+/** A check's JSON text around its `as_of`, the one field that changes on every call. */
+export interface CheckText {
+  before: string;
+  after: string;
+}
+
+/**
+ * The JSON text of `wire` in two parts, so that `before + JSON.stringify(as_of) + after` is exactly
+ * `JSON.stringify(wire)`: the fields before `as_of`, then everything after it.
+ */
+export function splitCheckText(wire: ComplianceCheckWire): CheckText {
+  const { crew_unique_id, vessel_id, position_name, as_of: _asOf, ...rest } = wire;
+  return {
+    before: `${JSON.stringify({ crew_unique_id, vessel_id, position_name }).slice(0, -1)},"as_of":`,
+    after: `,${JSON.stringify(rest).slice(1)}`,
+  };
+}
+
+export function joinCheckText(text: CheckText, asOf: string): string {
+  return `${text.before}${JSON.stringify(wireTime(asOf))}${text.after}`;
+}
+
+/** One rendering kept: its text and, when it holds links, the second they were signed at. */
+interface Rendered {
+  text: CheckText;
+  signedAt: number | null;
+}
+
+/** Renderings kept per evaluation: one per partner key and what it may see, a few at most. */
+const PER_EVALUATION = 16;
+
+/**
+ * The answers of the compliance check rendered once per evaluation and reader, not per call
+ * (docs/benchmarks.md): keyed by the evaluation object (reused while the data version holds, so
+ * a new version's evaluation starts afresh and old ones are collected with it) and by everything
+ * else the text depends on except `as_of`. A rendering with links is reused for
+ * LINK_REUSE_SECONDS after it signed them, then signed again.
+ */
+export class CheckAnswers {
+  readonly #held = new WeakMap<ComplianceEvaluation, Map<string, Rendered>>();
+
+  /**
+   * The JSON text of the check, from a held rendering when one fits. `readerKey` names what,
+   * besides the evaluation and `as_of`, the text depends on (crew member, date, partner, key, mode,
+   * scopes, consents, origin, link key); `withLinks` is whether it holds any signed link;
+   * `nowSeconds` the call's clock; `render` builds the wire with links signed at `nowSeconds`.
+   */
+  text(
+    evaluation: ComplianceEvaluation, readerKey: string, asOf: string, withLinks: boolean, nowSeconds: number,
+    render: () => ComplianceCheckWire,
+  ): string {
+    let byReader = this.#held.get(evaluation);
+    if (!byReader) this.#held.set(evaluation, (byReader = new Map()));
+    const held = byReader.get(readerKey);
+    if (held && (held.signedAt === null || (held.signedAt <= nowSeconds && nowSeconds - held.signedAt <= LINK_REUSE_SECONDS))) {
+      return joinCheckText(held.text, asOf);
+    }
+    const text = splitCheckText(render());
+    if (byReader.size >= PER_EVALUATION) byReader.clear();
+    byReader.set(readerKey, { text, signedAt: withLinks ? nowSeconds : null });
+    return joinCheckText(text, asOf);
+  }
+}
+
+/** The check's text built anew (the fallback, and every call without reuse). */
+export function checkText(e: ComplianceEvaluation, o: WireOptions): string {
+  return JSON.stringify(toComplianceWire(e, o));
+}
