@@ -99,10 +99,10 @@ export function compareBest(a: Candidate, b: Candidate): number {
   return a.doc.documentId < b.doc.documentId ? -1 : a.doc.documentId > b.doc.documentId ? 1 : 0;
 }
 
-export function dateStatus(c: Candidate, w: DateWindow): 'met' | 'expiring' | 'expired' {
-  if (c.noExpiry || c.expiry === null) return 'met';
-  if (c.expiry < w.today) return 'expired';
-  return c.expiry <= w.windowEnd ? 'expiring' : 'met';
+export function dateStatus(candidate: Candidate, dateWindow: DateWindow): 'met' | 'expiring' | 'expired' {
+  if (candidate.noExpiry || candidate.expiry === null) return 'met';
+  if (candidate.expiry < dateWindow.today) return 'expired';
+  return candidate.expiry <= dateWindow.windowEnd ? 'expiring' : 'met';
 }
 
 /**
@@ -110,7 +110,7 @@ export function dateStatus(c: Candidate, w: DateWindow): 'met' | 'expiring' | 'e
  * undated candidates only count when nothing else is held: a verified document, even an
  * expired one, decides the status on its own.
  */
-export function assess(candidates: readonly Candidate[], w: DateWindow): Assessment {
+export function assess(candidates: readonly Candidate[], dateWindow: DateWindow): Assessment {
   if (candidates.length === 0) return { status: 'missing', best: null, satisfying: [] };
   const valid = candidates.filter((c) => c.valid).sort(compareBest);
   const best = valid[0];
@@ -118,7 +118,7 @@ export function assess(candidates: readonly Candidate[], w: DateWindow): Assessm
     const pending = [...candidates].sort(compareBest);
     return { status: 'pending', best: pending[0]!, satisfying: pending };
   }
-  const status = dateStatus(best, w);
-  const satisfying = status === 'expired' ? valid : valid.filter((c) => dateStatus(c, w) !== 'expired');
+  const status = dateStatus(best, dateWindow);
+  const satisfying = status === 'expired' ? valid : valid.filter((c) => dateStatus(c, dateWindow) !== 'expired');
   return { status, best, satisfying };
 }

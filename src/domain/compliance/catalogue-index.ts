@@ -32,8 +32,8 @@ export interface CompiledCatalogue {
 // Keyed by array identity: services load the catalogue once and pass the same array each time.
 const cache = new WeakMap<readonly RequirementDefinition[], CompiledCatalogue>();
 
-function compileMatch(m: RequirementDefinition['match']): CompiledMatch {
-  return { categoryCodes: [...new Set(m.category_codes)], stcwCodes: [...new Set(m.stcw_codes ?? [])] };
+function compileMatch(match: RequirementDefinition['match']): CompiledMatch {
+  return { categoryCodes: [...new Set(match.category_codes)], stcwCodes: [...new Set(match.stcw_codes ?? [])] };
 }
 
 function compileFor(def: RequirementDefinition, role: string): CompiledRequirement {

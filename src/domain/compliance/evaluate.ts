@@ -15,10 +15,10 @@ function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
 /** docs/decisions.md §6: only required rows decide the overall status. */
 export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<OverallStatus, 'no_role'> {
   let atRisk = false;
-  for (const r of rows) {
-    if (!r.required) continue;
-    if (r.status === 'expired' || r.status === 'missing') return 'non_compliant';
-    if (r.status === 'expiring' || r.status === 'pending') atRisk = true;
+  for (const row of rows) {
+    if (!row.required) continue;
+    if (row.status === 'expired' || row.status === 'missing') return 'non_compliant';
+    if (row.status === 'expiring' || row.status === 'pending') atRisk = true;
   }
   return atRisk ? 'at_risk' : 'compliant';
 }
@@ -74,8 +74,8 @@ export function evaluateCompliance(input: EvaluationInput): ComplianceEvaluation
   };
   const rows: RequirementRow[] = [];
   for (const req of ctx.requirements) {
-    const r = requirementRow(req, ctx);
-    if (r) rows.push(r);
+    const row = requirementRow(req, ctx);
+    if (row) rows.push(row);
   }
   return {
     vesselId: vessel.vesselId,

@@ -27,9 +27,9 @@ export class TimeHorizon {
   }
 
   /** A listable document's payload turns `expired` the day after its expiry date. */
-  document(d: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>): void {
-    if (d.noExpiry || d.expiryDate === null || isExpired(d, this.today)) return;
-    this.at(shift(d.expiryDate.slice(0, 10), 1));
+  document(doc: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>): void {
+    if (doc.noExpiry || doc.expiryDate === null || isExpired(doc, this.today)) return;
+    this.at(shift(doc.expiryDate.slice(0, 10), 1));
   }
 
   /**
@@ -37,14 +37,14 @@ export class TimeHorizon {
    * window and `expired` the day after it; the flag endorsement's row expiry is already capped by
    * its CoC. Pending, missing and expired rows do not move with time.
    */
-  evaluation(e: ComplianceEvaluation): void {
+  evaluation(evaluation: ComplianceEvaluation): void {
     const dated = (status: string | null, expiry: string | null) => {
       if ((status !== 'met' && status !== 'expiring') || expiry === null) return;
       const day = expiry.slice(0, 10);
       this.at(shift(day, -this.windowDays));
       this.at(shift(day, 1));
     };
-    for (const row of e.requirements) {
+    for (const row of evaluation.requirements) {
       dated(row.status, row.expiryDate);
       for (const d of row.satisfiedBy) dated(row.status, d.expiryDate);
       for (const m of row.modules ?? []) dated(m.status, m.expiryDate);

@@ -21,17 +21,17 @@ export interface RowContext {
 // The BST row takes the worst of its modules (docs/compliance-rules.md).
 const SEVERITY: Readonly<Record<RequirementStatus, number>> = { met: 0, expiring: 1, pending: 2, expired: 3, missing: 4 };
 
-function daysUntil(expiry: string | null, w: DateWindow): number | null {
-  return expiry === null ? null : dayNumber(expiry) - w.todayDay;
+function daysUntil(expiry: string | null, dateWindow: DateWindow): number | null {
+  return expiry === null ? null : dayNumber(expiry) - dateWindow.todayDay;
 }
 
-function satisfyingDocument(c: Candidate): SatisfyingDocument {
-  return { documentId: c.doc.documentId, title: c.doc.title, expiryDate: c.doc.expiryDate, documentClass: c.doc.documentClass };
+function satisfyingDocument(candidate: Candidate): SatisfyingDocument {
+  return { documentId: candidate.doc.documentId, title: candidate.doc.title, expiryDate: candidate.doc.expiryDate, documentClass: candidate.doc.documentClass };
 }
 
 function row(
   req: CompiledRequirement, status: RequirementStatus, expiry: string | null,
-  satisfying: readonly Candidate[], modules: ModuleRow[] | null, w: DateWindow,
+  satisfying: readonly Candidate[], modules: ModuleRow[] | null, dateWindow: DateWindow,
 ): RequirementRow {
   const { def } = req;
   const missing = status === 'missing';
@@ -44,26 +44,26 @@ function row(
     constraint: def.constraint,
     status,
     expiryDate: missing ? null : expiry,
-    daysUntilExpiry: missing ? null : daysUntil(expiry, w),
+    daysUntilExpiry: missing ? null : daysUntil(expiry, dateWindow),
     required: req.required,
     satisfiedBy: missing ? [] : satisfying.map(satisfyingDocument),
     modules,
   };
 }
 
-function assessDocuments(docs: readonly EvaluationDocument[], w: DateWindow): Assessment {
-  return assess(docs.map(toCandidate), w);
+function assessDocuments(docs: readonly EvaluationDocument[], dateWindow: DateWindow): Assessment {
+  return assess(docs.map(toCandidate), dateWindow);
 }
 
 function assessCoc(req: CompiledRequirement, ctx: RowContext): Assessment {
-  let a = ctx.cocMemo.get(req);
-  if (!a) {
+  let assessment = ctx.cocMemo.get(req);
+  if (!assessment) {
     const held = matchingDocuments(ctx.index, req.match)
       .filter((d) => anyCapacityCovers(d.classification.coc_capacities, ctx.role, ctx.vessel));
-    a = assessDocuments(held, ctx.window);
-    ctx.cocMemo.set(req, a);
+    assessment = assessDocuments(held, ctx.window);
+    ctx.cocMemo.set(req, assessment);
   }
-  return a;
+  return assessment;
 }
 
 // The CoC the flag endorsement row refers to; null when the role needs no CoC on this vessel.
@@ -80,14 +80,14 @@ function cocFlagDiffers(ctx: RowContext): boolean {
 }
 
 // An endorsement never outlives the CoC it recognises: its effective expiry is capped by the CoC's.
-function capByCoc(c: Candidate, coc: Candidate | null): Candidate {
-  if (coc === null || coc.noExpiry || coc.expiry === null) return c;
-  if (c.noExpiry) return { ...c, noExpiry: false, expiry: coc.expiry };
-  return c.expiry !== null && c.expiry > coc.expiry ? { ...c, expiry: coc.expiry } : c;
+function capByCoc(endorsement: Candidate, coc: Candidate | null): Candidate {
+  if (coc === null || coc.noExpiry || coc.expiry === null) return endorsement;
+  if (endorsement.noExpiry) return { ...endorsement, noExpiry: false, expiry: coc.expiry };
+  return endorsement.expiry !== null && endorsement.expiry > coc.expiry ? { ...endorsement, expiry: coc.expiry } : endorsement;
 }
 
-function simpleRow(req: CompiledRequirement, a: Assessment, w: DateWindow): RequirementRow {
-  return row(req, a.status, a.best?.expiry ?? null, a.satisfying, null, w);
+function simpleRow(req: CompiledRequirement, assessment: Assessment, dateWindow: DateWindow): RequirementRow {
+  return row(req, assessment.status, assessment.best?.expiry ?? null, assessment.satisfying, null, dateWindow);
 }
 
 function modularRow(req: CompiledRequirement, ctx: RowContext): RequirementRow {

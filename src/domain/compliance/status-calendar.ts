@@ -23,9 +23,9 @@ function clockOf(status: RequirementStatus | null, expiry: string | null, window
   return { expiringFrom: shift(expiry, -windowDays), expiredFrom: shift(expiry, 1) };
 }
 
-function statusOn(c: Clock, day: string): RequirementStatus {
-  if ('fixed' in c) return c.fixed;
-  return day >= c.expiredFrom ? 'expired' : day >= c.expiringFrom ? 'expiring' : 'met';
+function statusOn(clock: Clock, day: string): RequirementStatus {
+  if ('fixed' in clock) return clock.fixed;
+  return day >= clock.expiredFrom ? 'expired' : day >= clock.expiringFrom ? 'expiring' : 'met';
 }
 
 /** A required row's status as a function of the date: the worst of its modules' for a modular row. */
@@ -34,27 +34,27 @@ interface RowClock {
   clocks: Clock[];
 }
 
-function rowClock(r: RequirementRow, windowDays: number, held: RequirementStatus | undefined): RowClock {
-  if (held !== undefined) return { key: r.key, clocks: [{ fixed: held }] };
-  if (r.modules === null) return { key: r.key, clocks: [clockOf(r.status, r.expiryDate, windowDays)] };
-  return { key: r.key, clocks: r.modules.map((m) => clockOf(m.status, m.expiryDate, windowDays)) };
+function rowClock(row: RequirementRow, windowDays: number, held: RequirementStatus | undefined): RowClock {
+  if (held !== undefined) return { key: row.key, clocks: [{ fixed: held }] };
+  if (row.modules === null) return { key: row.key, clocks: [clockOf(row.status, row.expiryDate, windowDays)] };
+  return { key: row.key, clocks: row.modules.map((m) => clockOf(m.status, m.expiryDate, windowDays)) };
 }
 
-function rowStatusOn(r: RowClock, day: string): RequirementStatus {
+function rowStatusOn(row: RowClock, day: string): RequirementStatus {
   let worst: RequirementStatus = 'met';
-  for (const c of r.clocks) {
-    const s = statusOn(c, day);
-    if (SEVERITY[s] > SEVERITY[worst]) worst = s;
+  for (const clock of row.clocks) {
+    const status = statusOn(clock, day);
+    if (SEVERITY[status] > SEVERITY[worst]) worst = status;
   }
   return worst;
 }
 
 function overallOn(rows: readonly RowClock[], day: string): Exclude<OverallStatus, 'no_role'> {
   let atRisk = false;
-  for (const r of rows) {
-    const s = rowStatusOn(r, day);
-    if (s === 'expired' || s === 'missing') return 'non_compliant';
-    if (s === 'expiring' || s === 'pending') atRisk = true;
+  for (const row of rows) {
+    const status = rowStatusOn(row, day);
+    if (status === 'expired' || status === 'missing') return 'non_compliant';
+    if (status === 'expiring' || status === 'pending') atRisk = true;
   }
   return atRisk ? 'at_risk' : 'compliant';
 }
@@ -71,10 +71,10 @@ export function nextStatusChangeFrom(first: ComplianceEvaluation, from: string, 
   const required = first.requirements.filter((r) => r.required);
   const rows = required.map((r) => rowClock(r, options.windowDays, options.hidden?.(r) ? r.status : undefined));
   const days = new Set<string>();
-  for (const r of rows) {
-    for (const c of r.clocks) {
-      if ('fixed' in c) continue;
-      for (const d of [c.expiringFrom, c.expiredFrom]) if (d > from && d <= end) days.add(d);
+  for (const row of rows) {
+    for (const clock of row.clocks) {
+      if ('fixed' in clock) continue;
+      for (const d of [clock.expiringFrom, clock.expiredFrom]) if (d > from && d <= end) days.add(d);
     }
   }
   const base = overallOn(rows, from);

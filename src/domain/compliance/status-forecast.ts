@@ -26,18 +26,18 @@ export interface ForecastOptions {
 }
 
 /** The row statuses an overall status is computed from, with hidden rows held at `held`. */
-function overallWith(e: ComplianceEvaluation, held: ReadonlyMap<string, RequirementStatus>): OverallStatus {
-  if (e.overallStatus === 'no_role') return 'no_role';
-  if (held.size === 0) return e.overallStatus;
-  return overallStatusOf(e.requirements.map((r) => (held.has(r.key) ? { ...r, status: held.get(r.key)! } : r)));
+function overallWith(evaluation: ComplianceEvaluation, held: ReadonlyMap<string, RequirementStatus>): OverallStatus {
+  if (evaluation.overallStatus === 'no_role') return 'no_role';
+  if (held.size === 0) return evaluation.overallStatus;
+  return overallStatusOf(evaluation.requirements.map((r) => (held.has(r.key) ? { ...r, status: held.get(r.key)! } : r)));
 }
 
 function changedKeys(before: ComplianceEvaluation, after: ComplianceEvaluation, held: ReadonlyMap<string, RequirementStatus>): string[] {
   const was = new Map(before.requirements.filter((r) => r.required).map((r) => [r.key, r.status]));
   const keys = new Set<string>();
-  for (const r of after.requirements) {
-    if (r.required && !held.has(r.key) && was.get(r.key) !== r.status) keys.add(r.key);
-    was.delete(r.key);
+  for (const row of after.requirements) {
+    if (row.required && !held.has(row.key) && was.get(row.key) !== row.status) keys.add(row.key);
+    was.delete(row.key);
   }
   for (const key of was.keys()) if (!held.has(key)) keys.add(key);
   return [...keys].sort();
@@ -55,8 +55,8 @@ export function nextStatusChange(
   const end = addDays(from, options.horizonDays ?? FORECAST_HORIZON_DAYS);
   const hidden = options.hidden;
   const held = new Map(hidden ? first.requirements.filter(hidden).map((r) => [r.key, r.status]) : []);
-  const visible = (e: ComplianceEvaluation): ComplianceEvaluation =>
-    (held.size === 0 ? e : { ...e, requirements: e.requirements.filter((r) => !held.has(r.key)) });
+  const visible = (evaluation: ComplianceEvaluation): ComplianceEvaluation =>
+    (held.size === 0 ? evaluation : { ...evaluation, requirements: evaluation.requirements.filter((r) => !held.has(r.key)) });
   const base = overallWith(first, held);
   let previous = first;
   let day = from;
@@ -65,10 +65,10 @@ export function nextStatusChange(
     horizon.evaluation(visible(previous));
     const next = horizon.earliest;
     if (next === null || next > end) return null;
-    const e = evaluateOn(next);
-    const status = overallWith(e, held);
-    if (status !== base) return { on: next, overallStatus: status, requirementKeys: changedKeys(previous, e, held) };
-    previous = e;
+    const evaluation = evaluateOn(next);
+    const status = overallWith(evaluation, held);
+    if (status !== base) return { on: next, overallStatus: status, requirementKeys: changedKeys(previous, evaluation, held) };
+    previous = evaluation;
     day = next;
   }
 }

@@ -71,51 +71,51 @@ export interface ComplianceChangedPayload {
   next_expiry_date: string | null;
 }
 
-function moduleWire(m: ModuleRow, hidden: boolean): ModuleRowWire {
+function moduleWire(moduleRow: ModuleRow, hidden: boolean): ModuleRowWire {
   return {
-    code: m.code,
-    name: m.name,
-    status: m.status,
-    days_until_expiry: hidden ? null : m.daysUntilExpiry,
-    document_id: hidden ? null : m.documentId,
+    code: moduleRow.code,
+    name: moduleRow.name,
+    status: moduleRow.status,
+    days_until_expiry: hidden ? null : moduleRow.daysUntilExpiry,
+    document_id: hidden ? null : moduleRow.documentId,
   };
 }
 
 // Without crew:medical:read a medical row keeps its status but none of its document details
 // (docs/decisions.md §6); a medical-class document behind any other row is withheld the same way.
-function rowWire(r: RequirementRow, o: WireOptions): RequirementRowWire {
-  const hideRow = !o.medicalVisible && r.group === 'medical';
-  const hideDoc = (documentClass: string | null): boolean => hideRow || (!o.medicalVisible && documentClass === 'medical');
+function rowWire(row: RequirementRow, options: WireOptions): RequirementRowWire {
+  const hideRow = !options.medicalVisible && row.group === 'medical';
+  const hideDoc = (documentClass: string | null): boolean => hideRow || (!options.medicalVisible && documentClass === 'medical');
   return {
-    key: r.key,
-    group: r.group,
-    category: r.category,
-    title: r.title,
-    code: r.code,
-    constraint: r.constraint,
-    status: r.status,
-    expiry_date: hideRow ? null : r.expiryDate,
-    days_until_expiry: hideRow ? null : r.daysUntilExpiry,
-    required: r.required,
-    satisfied_by: r.satisfiedBy
+    key: row.key,
+    group: row.group,
+    category: row.category,
+    title: row.title,
+    code: row.code,
+    constraint: row.constraint,
+    status: row.status,
+    expiry_date: hideRow ? null : row.expiryDate,
+    days_until_expiry: hideRow ? null : row.daysUntilExpiry,
+    required: row.required,
+    satisfied_by: row.satisfiedBy
       .filter((d) => !hideDoc(d.documentClass))
-      .map((d) => ({ document_id: d.documentId, title: d.title, expiry_date: d.expiryDate, download_path: o.downloadPath(d.documentId) })),
-    modules: r.modules === null ? null : r.modules.map((m) => moduleWire(m, hideDoc(m.documentClass))),
+      .map((d) => ({ document_id: d.documentId, title: d.title, expiry_date: d.expiryDate, download_path: options.downloadPath(d.documentId) })),
+    modules: row.modules === null ? null : row.modules.map((m) => moduleWire(m, hideDoc(m.documentClass))),
   };
 }
 
-export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): ComplianceCheckWire {
+export function toComplianceWire(evaluation: ComplianceEvaluation, options: WireOptions): ComplianceCheckWire {
   return {
-    crew_unique_id: o.crewUniqueId,
-    vessel_id: e.vesselId,
-    position_name: e.positionName,
-    as_of: wireTime(o.asOf),
-    ...(o.on !== undefined ? { on: o.on } : {}),
-    overall_status: e.overallStatus,
-    compliance_source: o.source,
+    crew_unique_id: options.crewUniqueId,
+    vessel_id: evaluation.vesselId,
+    position_name: evaluation.positionName,
+    as_of: wireTime(options.asOf),
+    ...(options.on !== undefined ? { on: options.on } : {}),
+    overall_status: evaluation.overallStatus,
+    compliance_source: options.source,
     // The summary's counts are the wire's, name for name (total and one per row status).
-    summary: { ...e.summary },
-    requirements: e.requirements.map((r) => rowWire(r, o)),
+    summary: { ...evaluation.summary },
+    requirements: evaluation.requirements.map((r) => rowWire(r, options)),
   };
 }
 
@@ -123,24 +123,24 @@ export function toComplianceWire(e: ComplianceEvaluation, o: WireOptions): Compl
  * Earliest expiry among required met/expiring rows (docs/decisions.md §7), or null. Without crew:medical:read, medical rows'
  * expiry fields are withheld (docs/decisions.md §6), so they do not count here either.
  */
-export function nextExpiryDate(e: ComplianceEvaluation, medicalVisible = true): string | null {
+export function nextExpiryDate(evaluation: ComplianceEvaluation, medicalVisible = true): string | null {
   let next: string | null = null;
-  for (const r of e.requirements) {
-    if (!medicalVisible && r.group === 'medical') continue;
-    if (!r.required || (r.status !== 'met' && r.status !== 'expiring') || r.expiryDate === null) continue;
-    if (next === null || r.expiryDate < next) next = r.expiryDate;
+  for (const row of evaluation.requirements) {
+    if (!medicalVisible && row.group === 'medical') continue;
+    if (!row.required || (row.status !== 'met' && row.status !== 'expiring') || row.expiryDate === null) continue;
+    if (next === null || row.expiryDate < next) next = row.expiryDate;
   }
   return next;
 }
 
-export function complianceChangedPayload(e: ComplianceEvaluation, crewUniqueId: string, medicalVisible = true): ComplianceChangedPayload {
+export function complianceChangedPayload(evaluation: ComplianceEvaluation, crewUniqueId: string, medicalVisible = true): ComplianceChangedPayload {
   return {
     crew_unique_id: crewUniqueId,
-    vessel_id: e.vesselId,
-    overall_status: e.overallStatus,
-    requirements_met: e.summary.met,
-    requirements_total: e.summary.total,
-    requirements_expiring: e.summary.expiring,
-    next_expiry_date: nextExpiryDate(e, medicalVisible),
+    vessel_id: evaluation.vesselId,
+    overall_status: evaluation.overallStatus,
+    requirements_met: evaluation.summary.met,
+    requirements_total: evaluation.summary.total,
+    requirements_expiring: evaluation.summary.expiring,
+    next_expiry_date: nextExpiryDate(evaluation, medicalVisible),
   };
 }
