@@ -76,16 +76,16 @@ export function catalogueId(catalogue: object): number {
  * returned instead: the documents and catalogue cannot have changed while the version holds, so it
  * is the evaluation this call would make.
  */
-async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, a: CrewAssignment, today: string): Promise<LiveEvaluation> {
+async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, today: string): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
   const catalogue = await deps.catalogue.get(db);
   const evaluate = async (): Promise<LiveEvaluation> => {
     const documents = await listListableDocuments(db, [crewUniqueId], true);
     const evaluation = evaluateCompliance({
-      role: a.assignment.role,
-      positionName: a.assignment.positionName,
-      vessel: a.vessel,
+      role: assignment.assignment.role,
+      positionName: assignment.assignment.positionName,
+      vessel: assignment.vessel,
       catalogue,
       documents,
       today,
@@ -94,7 +94,9 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
     return { evaluation, documents };
   };
   if (!deps.reuse) return evaluate();
-  const key = JSON.stringify([crewUniqueId, a.assignment.role, a.assignment.positionName, a.vessel, today, deps.windowDays, catalogueId(catalogue)]);
+  const key = JSON.stringify([
+    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel, today, deps.windowDays, catalogueId(catalogue),
+  ]);
   return deps.reuse.cache.obtain(deps.reuse.version, key, evaluate);
 }
 

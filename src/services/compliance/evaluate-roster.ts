@@ -31,22 +31,22 @@ export interface RosterOptions {
 export async function evaluateRoster(db: Db, assignments: readonly CrewAssignment[], options: RosterOptions): Promise<RosterEvaluation[]> {
   const crewIds = [...new Set(assignments.map((a) => a.assignment.crewUniqueId))];
   const byCrew = new Map<string, EvaluationDocument[]>();
-  for (const d of await listEvaluationDocuments(db, crewIds)) {
-    let list = byCrew.get(d.crewUniqueId);
-    if (!list) byCrew.set(d.crewUniqueId, (list = []));
-    list.push(d);
+  for (const doc of await listEvaluationDocuments(db, crewIds)) {
+    let list = byCrew.get(doc.crewUniqueId);
+    if (!list) byCrew.set(doc.crewUniqueId, (list = []));
+    list.push(doc);
   }
   const hidden = options.medicalVisible ? undefined : (r: { group: string }) => r.group === 'medical';
-  return assignments.map((a) => {
-    const documents = byCrew.get(a.assignment.crewUniqueId) ?? [];
+  return assignments.map((assignment) => {
+    const documents = byCrew.get(assignment.assignment.crewUniqueId) ?? [];
     const evaluation = evaluateCompliance({
-      role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel,
+      role: assignment.assignment.role, positionName: assignment.assignment.positionName, vessel: assignment.vessel,
       catalogue: options.catalogue, documents, today: options.on, windowDays: options.windowDays,
     });
     // From this one evaluation's dates (status-calendar.ts), not one evaluation per date that may change something.
     const nextChange = options.nextChange
       ? nextStatusChangeFrom(evaluation, options.on, { windowDays: options.windowDays, ...(hidden ? { hidden } : {}) })
       : null;
-    return { assignment: a, evaluation, nextChange };
+    return { assignment, evaluation, nextChange };
   });
 }

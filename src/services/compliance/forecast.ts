@@ -28,24 +28,26 @@ const PAGE = 500;
  * at a time; only the changes are kept.
  */
 export async function forecastChanges(
-  db: Db, deps: { catalogue: CatalogueCache; windowDays: number }, partnerId: string, q: { on: string; days: number; vesselId?: string },
+  db: Db, deps: { catalogue: CatalogueCache; windowDays: number }, partnerId: string, request: { on: string; days: number; vesselId?: string },
 ): Promise<ForecastEntry[]> {
   const partner = await findPartner(db, partnerId);
   if (!partner) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   const catalogue = await deps.catalogue.get(db);
-  const last = addDays(q.on, q.days);
+  const last = addDays(request.on, request.days);
   const out: ForecastEntry[] = [];
   let after: RosterKey | null = null;
   for (;;) {
     const rows = await complianceRosterPage(db, fleetOf(partner, 'live'), partnerId, {
-      ...(q.vesselId !== undefined ? { vesselId: q.vesselId } : {}), after, limit: PAGE,
+      ...(request.vesselId !== undefined ? { vesselId: request.vesselId } : {}), after, limit: PAGE,
     });
-    for (const r of await evaluateRoster(db, rows, { catalogue, on: q.on, windowDays: deps.windowDays, medicalVisible: true, nextChange: true })) {
-      const c = r.nextChange;
-      if (!c || c.on > last) continue;
+    const evaluations = await evaluateRoster(db, rows, { catalogue, on: request.on, windowDays: deps.windowDays, medicalVisible: true, nextChange: true });
+    for (const evaluated of evaluations) {
+      const change = evaluated.nextChange;
+      if (!change || change.on > last) continue;
       out.push({
-        on: c.on, crewUniqueId: r.assignment.assignment.crewUniqueId, vesselId: r.assignment.vessel.vesselId,
-        positionName: r.assignment.assignment.positionName, from: r.evaluation.overallStatus, to: c.overallStatus, requirementKeys: c.requirementKeys,
+        on: change.on, crewUniqueId: evaluated.assignment.assignment.crewUniqueId, vesselId: evaluated.assignment.vessel.vesselId,
+        positionName: evaluated.assignment.assignment.positionName, from: evaluated.evaluation.overallStatus, to: change.overallStatus,
+        requirementKeys: change.requirementKeys,
       });
     }
     const tail = rows.at(-1);

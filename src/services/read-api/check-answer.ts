@@ -73,6 +73,6 @@ export class CheckAnswers {
 }
 
 /** The check's text built anew (the fallback, and every call without reuse). */
-export function checkText(e: ComplianceEvaluation, o: WireOptions): string {
-  return JSON.stringify(toComplianceWire(e, o));
+export function checkText(evaluation: ComplianceEvaluation, options: WireOptions): string {
+  return JSON.stringify(toComplianceWire(evaluation, options));
 }

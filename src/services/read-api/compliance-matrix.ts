@@ -41,8 +41,8 @@ export interface ComplianceMatrixWire {
 }
 
 // As in the single check (docs/decisions.md §6): a medical row keeps its status, not its expiry.
-function cellOf(r: RequirementRow, medicalVisible: boolean): MatrixCellWire {
-  return { status: r.status, expiry_date: !medicalVisible && r.group === 'medical' ? null : r.expiryDate };
+function cellOf(row: RequirementRow, medicalVisible: boolean): MatrixCellWire {
+  return { status: row.status, expiry_date: !medicalVisible && row.group === 'medical' ? null : row.expiryDate };
 }
 
 const PAGE = 500;
@@ -117,21 +117,24 @@ function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
 }
 
 async function buildMatrix(
-  db: Db, ctx: PartnerContext, o: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean }, vesselId: string, on: string,
+  db: Db, ctx: PartnerContext, options: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean },
+  vesselId: string, on: string,
   prior: { rows: ReadonlyMap<string, EvaluatedRow>; matrix: ComplianceMatrixWire; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
 ): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
   // The kept matrix was built on a vessel of the fleet, with this roster, when nothing since can have changed either.
   if (!prior?.sameRoster && !await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
-  const { medicalVisible } = o;
+  const { medicalVisible } = options;
   const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, ctx, vesselId);
-  const kept = roster.map((a): EvaluatedRow | undefined => {
-    const row = prior?.rows.get(a.assignment.crewUniqueId);
-    return row && !prior!.dirty.has(a.assignment.crewUniqueId) && sameFor(row.assignment, a) ? { assignment: a, evaluation: row.evaluation } : undefined;
+  const kept = roster.map((assignment): EvaluatedRow | undefined => {
+    const row = prior?.rows.get(assignment.assignment.crewUniqueId);
+    return row && !prior!.dirty.has(assignment.assignment.crewUniqueId) && sameFor(row.assignment, assignment)
+      ? { assignment, evaluation: row.evaluation }
+      : undefined;
   });
   const fresh = await evaluateRoster(db, roster.filter((_, i) => kept[i] === undefined), {
-    catalogue: o.catalogue, on, windowDays: o.windowDays, medicalVisible, nextChange: false,
+    catalogue: options.catalogue, on, windowDays: options.windowDays, medicalVisible, nextChange: false,
   });
   const byCrew = new Map(fresh.map((r) => [r.assignment.assignment.crewUniqueId, r]));
   const evaluated = roster.map((a, i) => kept[i] ?? byCrew.get(a.assignment.crewUniqueId)!);
@@ -149,17 +152,17 @@ async function buildMatrix(
     vessel_id: vesselId,
     on,
     columns: [...columns.values()],
-    rows: evaluated.map(({ assignment, evaluation }, i) => {
-      const reused = kept[i] && priorRows?.get(assignment.assignment.crewUniqueId);
+    rows: evaluated.map(({ assignment, evaluation }, index) => {
+      const reused = kept[index] && priorRows?.get(assignment.assignment.crewUniqueId);
       if (reused) return reused;
       const byKey = new Map(evaluation.requirements.map((r) => [r.key, r]));
       return {
         crew_unique_id: assignment.assignment.crewUniqueId,
         position_name: assignment.assignment.positionName,
         overall_status: evaluation.overallStatus,
-        cells: keys.map((k) => {
-          const r = byKey.get(k);
-          return r ? cellOf(r, medicalVisible) : null;
+        cells: keys.map((key) => {
+          const row = byKey.get(key);
+          return row ? cellOf(row, medicalVisible) : null;
         }),
       };
     }),
@@ -172,10 +175,10 @@ async function buildMatrix(
  * then one row per crew member; each requirement has a `<key> status` and a `<key> expiry_date`
  * column, both empty where the role lacks it. Null is an empty field.
  */
-export function matrixCsv(m: ComplianceMatrixWire): string {
-  const header = ['crew_unique_id', 'position_name', 'overall_status', ...m.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`])];
-  const rows = m.rows.map((r) => [
-    r.crew_unique_id, r.position_name ?? '', r.overall_status, ...r.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
+export function matrixCsv(matrix: ComplianceMatrixWire): string {
+  const header = ['crew_unique_id', 'position_name', 'overall_status', ...matrix.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`])];
+  const rows = matrix.rows.map((row) => [
+    row.crew_unique_id, row.position_name ?? '', row.overall_status, ...row.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
   ]);
   return stringify([header, ...rows], { record_delimiter: 'windows' });
 }

@@ -23,11 +23,11 @@ export interface FleetComplianceCursor {
 }
 
 // `v: 'fc1'` keeps a fleet roster cursor (signed with the same key) from being taken here, and the reverse.
-export function encodeFleetComplianceCursor(key: Buffer, ctx: PartnerContext, c: FleetComplianceCursor): string {
-  const f = c.filters;
+export function encodeFleetComplianceCursor(key: Buffer, ctx: PartnerContext, cursor: FleetComplianceCursor): string {
+  const filters = cursor.filters;
   return signToken(key, {
-    v: 'fc1', p: ctx.partner.partnerId, m: ctx.mode, on: f.on, ves: f.vesselId ?? null, st: f.overallStatuses ?? null,
-    cw: f.changesWithinDays ?? null, a: [c.after.vesselId, c.after.crewUniqueId],
+    v: 'fc1', p: ctx.partner.partnerId, m: ctx.mode, on: filters.on, ves: filters.vesselId ?? null, st: filters.overallStatuses ?? null,
+    cw: filters.changesWithinDays ?? null, a: [cursor.after.vesselId, cursor.after.crewUniqueId],
   });
 }
 
@@ -35,14 +35,14 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) =
 
 /** The cursor, when this service signed it for this partner and mode; null otherwise. */
 export function decodeFleetComplianceCursor(key: Buffer, token: string, ctx: PartnerContext): FleetComplianceCursor | null {
-  const p = verifyToken(key, token);
-  if (!p || p.v !== 'fc1' || p.p !== ctx.partner.partnerId || p.m !== ctx.mode) return null;
-  if (typeof p.on !== 'string' || !strings(p.a) || p.a.length !== 2) return null;
-  const filters: FleetComplianceFilters = { on: p.on };
-  if (typeof p.ves === 'string') filters.vesselId = p.ves;
-  if (strings(p.st)) filters.overallStatuses = p.st as OverallStatus[];
-  if (typeof p.cw === 'number') filters.changesWithinDays = p.cw;
-  return { filters, after: { vesselId: p.a[0]!, crewUniqueId: p.a[1]! } };
+  const payload = verifyToken(key, token);
+  if (!payload || payload.v !== 'fc1' || payload.p !== ctx.partner.partnerId || payload.m !== ctx.mode) return null;
+  if (typeof payload.on !== 'string' || !strings(payload.a) || payload.a.length !== 2) return null;
+  const filters: FleetComplianceFilters = { on: payload.on };
+  if (typeof payload.ves === 'string') filters.vesselId = payload.ves;
+  if (strings(payload.st)) filters.overallStatuses = payload.st as OverallStatus[];
+  if (typeof payload.cw === 'number') filters.changesWithinDays = payload.cw;
+  return { filters, after: { vesselId: payload.a[0]!, crewUniqueId: payload.a[1]! } };
 }
 
 export interface NextChangeWire {
@@ -67,24 +67,26 @@ export interface FleetCompliancePageWire {
   next_cursor?: string;
 }
 
-export function toNextChangeWire(c: StatusChange | null): NextChangeWire | null {
-  return c && { on: c.on, overall_status: c.overallStatus, requirement_keys: [...c.requirementKeys] };
+export function toNextChangeWire(change: StatusChange | null): NextChangeWire | null {
+  return change && { on: change.on, overall_status: change.overallStatus, requirement_keys: [...change.requirementKeys] };
 }
 
-function toItemWire(r: RosterEvaluation): FleetComplianceItemWire {
+function toItemWire(evaluated: RosterEvaluation): FleetComplianceItemWire {
   return {
-    crew_unique_id: r.assignment.assignment.crewUniqueId,
-    vessel_id: r.assignment.vessel.vesselId,
-    position_name: r.assignment.assignment.positionName,
-    overall_status: r.evaluation.overallStatus,
-    summary: { ...r.evaluation.summary },
-    next_change: toNextChangeWire(r.nextChange),
+    crew_unique_id: evaluated.assignment.assignment.crewUniqueId,
+    vessel_id: evaluated.assignment.vessel.vesselId,
+    position_name: evaluated.assignment.assignment.positionName,
+    overall_status: evaluated.evaluation.overallStatus,
+    summary: { ...evaluated.evaluation.summary },
+    next_change: toNextChangeWire(evaluated.nextChange),
   };
 }
 
-function matches(f: FleetComplianceFilters, r: RosterEvaluation): boolean {
-  if (f.overallStatuses && !f.overallStatuses.includes(r.evaluation.overallStatus)) return false;
-  if (f.changesWithinDays !== undefined) return r.nextChange !== null && r.nextChange.on <= addDays(f.on, f.changesWithinDays);
+function matches(filters: FleetComplianceFilters, evaluated: RosterEvaluation): boolean {
+  if (filters.overallStatuses && !filters.overallStatuses.includes(evaluated.evaluation.overallStatus)) return false;
+  if (filters.changesWithinDays !== undefined) {
+    return evaluated.nextChange !== null && evaluated.nextChange.on <= addDays(filters.on, filters.changesWithinDays);
+  }
   return true;
 }
 
@@ -107,32 +109,32 @@ export interface FleetComplianceDeps {
  */
 export async function listFleetCompliancePage(
   db: Db, ctx: PartnerContext, deps: FleetComplianceDeps,
-  q: { filters: FleetComplianceFilters; limit: number; after: RosterKey | null },
+  page: { filters: FleetComplianceFilters; limit: number; after: RosterKey | null },
 ): Promise<FleetCompliancePageWire> {
   const catalogue = await deps.catalogue.get(db);
   const fleet = fleetOf(ctx.partner, ctx.mode);
   const items: FleetComplianceItemWire[] = [];
-  let after = q.after;
+  let after = page.after;
   let more = false;
-  for (let round = 0; round < SCAN_ROUNDS && items.length < q.limit; round++) {
+  for (let round = 0; round < SCAN_ROUNDS && items.length < page.limit; round++) {
     const rows = await complianceRosterPage(db, fleet, ctx.partner.partnerId, {
-      ...(q.filters.vesselId !== undefined ? { vesselId: q.filters.vesselId } : {}), after, limit: q.limit + 1,
+      ...(page.filters.vesselId !== undefined ? { vesselId: page.filters.vesselId } : {}), after, limit: page.limit + 1,
     });
-    more = rows.length > q.limit;
-    const evaluated = await evaluateRoster(db, rows.slice(0, q.limit), {
-      catalogue, on: q.filters.on, windowDays: deps.windowDays, medicalVisible: ctx.scopes.has('crew:medical:read'), nextChange: true,
+    more = rows.length > page.limit;
+    const evaluations = await evaluateRoster(db, rows.slice(0, page.limit), {
+      catalogue, on: page.filters.on, windowDays: deps.windowDays, medicalVisible: ctx.scopes.has('crew:medical:read'), nextChange: true,
     });
-    for (const r of evaluated) {
-      after = { vesselId: r.assignment.vessel.vesselId, crewUniqueId: r.assignment.assignment.crewUniqueId };
-      if (matches(q.filters, r)) items.push(toItemWire(r));
-      if (items.length === q.limit) {
-        more ||= r !== evaluated.at(-1);
+    for (const evaluated of evaluations) {
+      after = { vesselId: evaluated.assignment.vessel.vesselId, crewUniqueId: evaluated.assignment.assignment.crewUniqueId };
+      if (matches(page.filters, evaluated)) items.push(toItemWire(evaluated));
+      if (items.length === page.limit) {
+        more ||= evaluated !== evaluations.at(-1);
         break;
       }
     }
     if (!more) break;
   }
-  const out: FleetCompliancePageWire = { on: q.filters.on, items };
-  if (more && after) out.next_cursor = encodeFleetComplianceCursor(deps.cursorKey, ctx, { filters: q.filters, after });
+  const out: FleetCompliancePageWire = { on: page.filters.on, items };
+  if (more && after) out.next_cursor = encodeFleetComplianceCursor(deps.cursorKey, ctx, { filters: page.filters, after });
   return out;
 }
