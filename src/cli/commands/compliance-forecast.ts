@@ -18,10 +18,10 @@ function days(value: string): number {
   return Number(value);
 }
 
-function toJson(e: ForecastEntry) {
+function toJson(entry: ForecastEntry) {
   return {
-    on: e.on, crew_unique_id: e.crewUniqueId, vessel_id: e.vesselId, position_name: e.positionName,
-    from: e.from, to: e.to, requirement_keys: e.requirementKeys,
+    on: entry.on, crew_unique_id: entry.crewUniqueId, vessel_id: entry.vesselId, position_name: entry.positionName,
+    from: entry.from, to: entry.to, requirement_keys: entry.requirementKeys,
   };
 }
 

@@ -47,12 +47,14 @@ async function cursorOf(ctx: AppContext, deps: RouteDeps, sent: string | undefin
   return sent === undefined ? null : decodeFleetComplianceCursor((await deps.signingKeys()).fleetCursor, sent, partnerOf(ctx));
 }
 
-function filtersOf(q: { on?: string; vessel_id?: string; overall_status?: OverallStatus[]; changes_within_days?: number }, today: string): FleetComplianceFilters {
+function filtersOf(
+  query: { on?: string; vessel_id?: string; overall_status?: OverallStatus[]; changes_within_days?: number }, today: string,
+): FleetComplianceFilters {
   return {
-    on: q.on ?? today,
-    ...(q.vessel_id !== undefined ? { vesselId: q.vessel_id } : {}),
-    ...(q.overall_status !== undefined ? { overallStatuses: q.overall_status } : {}),
-    ...(q.changes_within_days !== undefined ? { changesWithinDays: q.changes_within_days } : {}),
+    on: query.on ?? today,
+    ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}),
+    ...(query.overall_status !== undefined ? { overallStatuses: query.overall_status } : {}),
+    ...(query.changes_within_days !== undefined ? { changesWithinDays: query.changes_within_days } : {}),
   };
 }
 
@@ -71,14 +73,14 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
     scopes: { all: ['crew:compliance:read'] },
     query: LIST_QUERY,
     // Filters other than the cursor's make it a foreign cursor, in the same 422 as the other parameters.
-    async checkQuery(ctx, q, deps) {
-      const found = [onDateIssue(['query', 'on'], q.on, utcDate(deps.clock()))].filter((i) => i !== null);
-      if (q.cursor === undefined) return found;
-      const cursor = await cursorOf(ctx, deps, q.cursor);
-      const given = filtersOf(q, '');
+    async checkQuery(ctx, query, deps) {
+      const found = [onDateIssue(['query', 'on'], query.on, utcDate(deps.clock()))].filter((i) => i !== null);
+      if (query.cursor === undefined) return found;
+      const cursor = await cursorOf(ctx, deps, query.cursor);
+      const given = filtersOf(query, '');
       const clash = cursor && (Object.keys(given) as (keyof FleetComplianceFilters)[])
-        .some((k) => (k === 'on' ? q.on !== undefined && q.on !== cursor.filters.on : !same(given[k], cursor.filters[k])));
-      return !cursor || clash ? [...found, issues.valueError(['query', 'cursor'], q.cursor, 'invalid cursor')] : found;
+        .some((k) => (k === 'on' ? query.on !== undefined && query.on !== cursor.filters.on : !same(given[k], cursor.filters[k])));
+      return !cursor || clash ? [...found, issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : found;
     },
     doc: {
       operationId: 'listFleetCompliance',
@@ -92,12 +94,12 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
         + '`changes_within_days` filter after evaluation: a page may hold fewer than `limit` items while `next_cursor` is given.',
       responses: { 200: { description: 'A page of the fleet\'s compliance', schema: 'FleetCompliancePage' } },
     },
-    async handle(ctx, { query: q }, deps) {
-      const cursor = await cursorOf(ctx, deps, q.cursor);
-      const filters = cursor?.filters ?? filtersOf(q, utcDate(deps.clock()));
+    async handle(ctx, { query }, deps) {
+      const cursor = await cursorOf(ctx, deps, query.cursor);
+      const filters = cursor?.filters ?? filtersOf(query, utcDate(deps.clock()));
       ctx.body = await listFleetCompliancePage(deps.db, partnerOf(ctx), {
         catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, cursorKey: (await deps.signingKeys()).fleetCursor,
-      }, { filters, limit: q.limit, after: cursor?.after ?? null });
+      }, { filters, limit: query.limit, after: cursor?.after ?? null });
     },
   }),
   route({
@@ -108,8 +110,8 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
     access: 'partner',
     scopes: { all: ['crew:compliance:read'] },
     query: { on: ON },
-    async checkQuery(_ctx, q, deps) {
-      return [onDateIssue(['query', 'on'], q.on, utcDate(deps.clock()))].filter((i) => i !== null);
+    async checkQuery(_ctx, query, deps) {
+      return [onDateIssue(['query', 'on'], query.on, utcDate(deps.clock()))].filter((i) => i !== null);
     },
     doc: {
       operationId: 'getComplianceMatrix',
