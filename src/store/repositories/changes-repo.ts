@@ -94,10 +94,10 @@ export async function readChanges(db: Db, from: ChangePosition | null, horizon: 
  * every change of that `tx` (its planner uses only the first column of a row-value bound).
  */
 export async function changesInRange(db: Db, from: ChangePosition, to: ChangePosition, limit: number): Promise<Change[]> {
-  const q = from.tx === to.tx
+  const query = from.tx === to.tx
     ? db.selectFrom('changes').where('tx', '=', from.tx).where('seq', '>', from.seq).where('seq', '<=', to.seq)
     : db.selectFrom('changes').where(pastPosition(from)).where(upToPosition(to));
-  const rows = await q.selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
+  const rows = await query.selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
   return rows.map(toChange);
 }
 

@@ -26,10 +26,10 @@ export async function saveEvaluation(db: Db, crewUniqueId: string, vesselId: str
 export async function saveEvaluations(
   db: Db, results: readonly { crewUniqueId: string; vesselId: string; asOf: string; evaluation: ComplianceEvaluation }[],
 ): Promise<void> {
-  for (let i = 0; i < results.length; i += 500) {
+  for (let start = 0; start < results.length; start += 500) {
     await db.insertInto('compliance_results')
-      .values(results.slice(i, i + 500).map((r) => ({
-        crew_unique_id: r.crewUniqueId, vessel_id: r.vesselId, as_of: r.asOf, result: JSON.stringify(r.evaluation),
+      .values(results.slice(start, start + 500).map((result) => ({
+        crew_unique_id: result.crewUniqueId, vessel_id: result.vesselId, as_of: result.asOf, result: JSON.stringify(result.evaluation),
       })))
       .onConflict((oc) => oc.columns(['crew_unique_id', 'vessel_id'])
         .doUpdateSet((eb) => ({ as_of: eb.ref('excluded.as_of'), result: eb.ref('excluded.result') }))

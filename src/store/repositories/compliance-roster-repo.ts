@@ -16,7 +16,7 @@ export interface RosterKey {
  * that consent are never read, so neither the items nor the page boundaries depend on them.
  */
 export async function complianceRosterPage(
-  db: Db, fleet: FleetRef, partnerId: string, q: { vesselId?: string; after: RosterKey | null; limit: number },
+  db: Db, fleet: FleetRef, partnerId: string, page: { vesselId?: string; after: RosterKey | null; limit: number },
 ): Promise<CrewAssignment[]> {
   let query = db.selectFrom('assignments')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
@@ -30,15 +30,15 @@ export async function complianceRosterPage(
     .where(({ exists, selectFrom }) => exists(selectFrom('consents').select('consents.category')
       .where('consents.partner_id', '=', partnerId).where('consents.category', '=', 'compliance')
       .whereRef('consents.crew_unique_id', '=', 'assignments.crew_unique_id')));
-  if (q.vesselId !== undefined) query = query.where('assignments.vessel_id', '=', q.vesselId);
-  const after = q.after;
+  if (page.vesselId !== undefined) query = query.where('assignments.vessel_id', '=', page.vesselId);
+  const after = page.after;
   if (after) {
     query = query.where((eb) => eb.or([
       eb('assignments.vessel_id', '>', after.vesselId),
       eb.and([eb('assignments.vessel_id', '=', after.vesselId), eb('assignments.crew_unique_id', '>', after.crewUniqueId)]),
     ]));
   }
-  const rows = await query.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(q.limit).execute();
+  const rows = await query.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(page.limit).execute();
   return rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) }));
 }
 

@@ -86,15 +86,15 @@ const EVALUATION_COLUMNS = [
  */
 export async function listEvaluationDocuments(db: Db, crewIds: readonly string[]): Promise<EvaluationDocument[]> {
   const out: EvaluationDocument[] = [];
-  for (let i = 0; i < crewIds.length; i += 2000) {
-    const rows = await listable(db).clearSelect().select(EVALUATION_COLUMNS).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000))
+  for (let start = 0; start < crewIds.length; start += 2000) {
+    const rows = await listable(db).clearSelect().select(EVALUATION_COLUMNS).where('crew_unique_id', 'in', crewIds.slice(start, start + 2000))
       .orderBy('crew_unique_id').orderBy('document_id').execute();
-    for (const r of rows) {
+    for (const row of rows) {
       out.push({
-        documentId: r.document_id, crewUniqueId: r.crew_unique_id, title: r.title, verificationStatus: r.verification_status,
-        reviewStatus: r.review_status, issueDate: r.issue_date, expiryDate: r.expiry_date, noExpiry: r.no_expiry === 1,
-        processingState: r.processing_state, isCurrent: r.is_current === 1, isLive: r.is_live === 1, documentClass: r.document_class,
-        classification: parseClassification(r.classification),
+        documentId: row.document_id, crewUniqueId: row.crew_unique_id, title: row.title, verificationStatus: row.verification_status,
+        reviewStatus: row.review_status, issueDate: row.issue_date, expiryDate: row.expiry_date, noExpiry: row.no_expiry === 1,
+        processingState: row.processing_state, isCurrent: row.is_current === 1, isLive: row.is_live === 1, documentClass: row.document_class,
+        classification: parseClassification(row.classification),
       });
     }
   }

@@ -28,10 +28,11 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
 /** Rows per insert: 13 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
 const INSERT_CHUNK = 2000;
 
-function toOutboxRow(e: NewOutboxEvent): Insertable<OutboxEventsTable> {
+function toOutboxRow(event: NewOutboxEvent): Insertable<OutboxEventsTable> {
   return {
-    event_id: e.eventId, partner_id: e.partnerId, event_type: e.eventType, crew_unique_id: e.crewUniqueId, occurred_at: e.at, body: e.body,
-    status: 'pending', attempts: 0, next_attempt_at: e.at, locked_by: null, locked_until: null, created_at: e.at, delivered_at: null,
+    event_id: event.eventId, partner_id: event.partnerId, event_type: event.eventType, crew_unique_id: event.crewUniqueId,
+    occurred_at: event.at, body: event.body,
+    status: 'pending', attempts: 0, next_attempt_at: event.at, locked_by: null, locked_until: null, created_at: event.at, delivered_at: null,
   };
 }
 
