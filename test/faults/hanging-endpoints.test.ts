@@ -52,9 +52,9 @@ describeEachStore('endpoints that never answer during a real svc sync run', ({ s
     const healthyIds: string[] = [];
     for (let i = 0; i < 20; i++) healthyIds.push((await seedEvent(db, HEALTHY, { eventId: `evt_z_${i}` })).eventId);
 
-    // Every request to a hanging endpoint takes the whole timeout: 1.2 s, long beside the few ms
+    // Every request to a hanging endpoint takes the whole timeout: 2 s, long beside the few ms
     // each of the healthy partner's requests takes, even on a busy machine.
-    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '1200' });
+    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '2000' });
 
     assert.equal(code, 0, stderr);
     assert.deepEqual(healthy.received.map((r) => r.eventId).sort(), [...healthyIds].sort(), 'every healthy event, once');
@@ -76,9 +76,10 @@ describeEachStore('endpoints that never answer during a real svc sync run', ({ s
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push((await seedEvent(db, HANGING[0]!)).eventId);
 
-    // Two attempts start at once and time out after 1 s; the budget of 1.5 s is spent before a
-    // fourth could start, and long before the breaker's fifth failure.
-    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '1000', SVC_SYNC_DELIVERY_BUDGET_MS: '1500' });
+    // Two attempts start at once and time out after 1.5 s, then a third (the endpoint now failing
+    // holds one slot); the budget of 2.5 s is spent before a fourth could start at 3 s, and long
+    // before the breaker's fifth failure.
+    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '1500', SVC_SYNC_DELIVERY_BUDGET_MS: '2500' });
 
     assert.equal(code, 0, stderr);
     assert.equal(json.budget_spent, true);
