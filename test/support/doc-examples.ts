@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createRng } from '../../src/services/generate/random.ts';
 
 /**
  * The shell examples of README.md, docs/*.md and examples/README.md, as their markers
@@ -125,20 +126,13 @@ export function onPorts(code: string, ports: DemoPorts): string {
   return code.replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.api}`).replaceAll('8787', String(ports.receiver));
 }
 
-/** A seeded shuffle (mulberry32 + Fisher-Yates): the same seed gives the same order. */
+/** A seeded shuffle (Fisher-Yates over the generator's seeded random numbers): the same seed gives the same order. */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
   const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+  for (let last = out.length - 1; last > 0; last--) {
+    const pick = rng.int(last + 1);
+    [out[last], out[pick]] = [out[pick]!, out[last]!];
   }
   return out;
 }
