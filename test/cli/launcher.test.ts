@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runFile } from '../support/run-file.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const { SVC_FROM_SOURCE: _source, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: { ...inherited, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
-    });
-  });
-}
+// The launcher's own choice is under test: the suite's SVC_FROM_SOURCE is not passed on.
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runFile(file, args, cwd, env, ['SVC_FROM_SOURCE']);
 
 /**
  * Changes a source file of `clone`, as a `git pull` does. The build is dated a minute back first, so

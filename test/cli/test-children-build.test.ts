@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runFile } from '../support/run-file.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const { SVC_TEST_CHILDREN: _children, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: { ...inherited, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
-    });
-  });
-}
+// How the test children are chosen is under test: the suite's SVC_TEST_CHILDREN is not passed on.
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runFile(file, args, cwd, env, ['SVC_TEST_CHILDREN']);
 
 // What test/support/svc-build.ts says to run, from a fresh process (each test file is one).
 const PROBE = `import { svcCommand } from './test/support/svc-build.ts';
