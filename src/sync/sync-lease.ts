@@ -68,10 +68,7 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
   if (!acquired && takeOver) {
     const current = await findLease(db, SYNC_LEASE);
     if (current && holderGone(current, takeOver)) {
-      await releaseLease(db, SYNC_LEASE, current.holder);
-      await releaseClaimsOf(db, runOf(current.holder));
-      await releaseSendSlotsOf(db, runOf(current.holder));
-      await endAbandonedSyncRun(db, runOf(current.holder), takeOver.wallClock().toISOString());
+      await clearGoneRun(db, current.holder, takeOver.wallClock().toISOString());
       acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
     }
   }
@@ -91,6 +88,20 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
 
 /** The run id at the start of a holder name: what its outbox claims are held under. */
 const runOf = (holder: string): string => holder.split(' ')[0]!;
+
+/**
+ * Clears what the run behind a lease's `holder` left when it went away: the lease (only that
+ * holder's), its outbox claims and its endpoints' request slots, and records the run ended with
+ * outcome `error` at `noticedAt` (real time). Returns how many claims it released.
+ */
+async function clearGoneRun(db: Db, holder: string, noticedAt: string): Promise<number> {
+  const runId = runOf(holder);
+  await releaseLease(db, SYNC_LEASE, holder);
+  const claims = await releaseClaimsOf(db, runId);
+  await releaseSendSlotsOf(db, runId);
+  await endAbandonedSyncRun(db, runId, noticedAt);
+  return claims;
+}
 
 /** Why release-sync-lock cleared the lease, or that there was none. */
 export type LockRelease =
@@ -124,9 +135,6 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
     throw new AppError('sync_locked', `the sync lease of ${lease.holder} is live until ${wireTime(lease.expiresAt)}; ${why}, ` +
       'or pass --force if you know it is gone');
   }
-  await releaseLease(db, SYNC_LEASE, lease.holder);
-  const claims = await releaseClaimsOf(db, runOf(lease.holder));
-  await releaseSendSlotsOf(db, runOf(lease.holder));
-  await endAbandonedSyncRun(db, runOf(lease.holder), deps.wallClock().toISOString());
+  const claims = await clearGoneRun(db, lease.holder, deps.wallClock().toISOString());
   return { released: true, reason, lease, claims };
 }
