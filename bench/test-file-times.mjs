@@ -8,7 +8,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-const file = process.argv.find((arg) => arg.endsWith('.test.ts'));
+// npm test runs each file compiled (.build/suite-*/test/…/x.test.mjs), or through tsx (test/…/x.test.ts).
+const file = process.argv.find((arg) => /\.test\.m?[jt]s$/.test(arg));
 const out = process.env.SVC_TEST_TIMES;
 if (file && out) {
   process.on('exit', () => {
@@ -16,6 +17,6 @@ if (file && out) {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
     const [user, system, childUser, childSystem] = [11, 12, 13, 14].map((i) => Number(fields[i]) / 100);
     const line = [performance.now() / 1000, user + system, childUser + childSystem].map((s) => s.toFixed(1));
-    appendFileSync(out, `${line.join('\t')}\t${file.replace(/^.*?\/(test\/)/, '$1')}\n`);
+    appendFileSync(out, `${line.join('\t')}\t${file.replace(/^.*?\/(test\/)/, '$1').replace(/\.mjs$/, '.ts')}\n`);
   });
 }

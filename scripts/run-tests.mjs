@@ -1,0 +1,97 @@
+// `npm test`: the test files (every test/**/*.test.ts, or the ones named) under node:test, four
+// at a time. The files and the sources they import are first compiled with esbuild (the compiler
+// tsx uses) into a folder of this run's own under .build/, which node runs with source maps, so
+// stack traces name the TypeScript. Loading a test file through tsx's module hooks cost about
+// 0.8 s of CPU more than loading it compiled, in each of the 150-odd test processes. The folder is
+// compiled from the sources as they are when the run starts and removed when it ends: nothing
+// compiled is run twice. SVC_TEST_FROM_SOURCE=1, or sources esbuild cannot compile, run the
+// TypeScript through tsx instead. docs/architecture.md, "Tests".
+//
+//   node scripts/run-tests.mjs [node --test options] [test files]
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(fileURLToPath(import.meta.url), '../..');
+const builds = join(root, '.build');
+const CONCURRENCY = 4;
+
+function testFilesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFilesUnder(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/**
+ * Each module keeps its own import.meta.url (the tests find the checkout's files from it), where
+ * a bundle would give every module the URL of the file it was bundled into. The constant goes on
+ * the module's first line, so source maps stay true for every other line.
+ */
+const ownModuleUrl = {
+  name: 'own-module-url',
+  setup(compiler) {
+    compiler.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: `const __module_url = ${JSON.stringify(pathToFileURL(args.path).href)};${readFileSync(args.path, 'utf8')}`,
+      loader: 'ts',
+    }));
+  },
+};
+
+/** Compiles `files` into `outdir`, keeping their paths from the checkout; false (esbuild said why) when they do not compile. */
+async function compile(files, outdir) {
+  try {
+    await build({
+      entryPoints: files,
+      outdir,
+      outbase: root,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      // What test files share (src/, test/support/) is compiled once, into chunks.
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'linked',
+      define: { 'import.meta.url': '__module_url' },
+      plugins: [ownModuleUrl],
+      logLevel: 'error',
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Folders of runs that ended without removing theirs (killed) over a day ago. */
+function removeAbandonedRuns() {
+  for (const name of readdirSync(builds, { throwIfNoEntry: false }) ?? []) {
+    const path = join(builds, name);
+    if (name.startsWith('suite-') && statSync(path).mtimeMs < Date.now() - 86_400_000) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+const options = args.filter((arg) => arg.startsWith('-'));
+const named = args.filter((arg) => !arg.startsWith('-')).map((file) => resolve(file));
+const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).sort();
+
+removeAbandonedRuns();
+const outdir = join(builds, `suite-${Date.now().toString(36)}-${process.pid}`);
+const compiled = process.env.SVC_TEST_FROM_SOURCE !== '1' && (await compile(files, outdir));
+if (!compiled && process.env.SVC_TEST_FROM_SOURCE !== '1') process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
+const nodeArgs = compiled
+  ? ['--enable-source-maps', ...options, '--test', `--test-concurrency=${CONCURRENCY}`, ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs'))]
+  : ['--import', 'tsx', ...options, '--test', `--test-concurrency=${CONCURRENCY}`, ...files];
+// svc children the tests start through bin/svc run the TypeScript (test/support/svc-build.ts).
+const child = spawn(process.execPath, nodeArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_FROM_SOURCE: '1' } });
+// Ctrl-C reaches the runner and its test processes too: let them end, then clean up.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+const code = await new Promise((done) => child.on('exit', (exitCode, signal) => done(exitCode ?? (signal ? 1 : 0))));
+rmSync(outdir, { recursive: true, force: true });
+process.exit(code);
