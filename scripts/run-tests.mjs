@@ -7,7 +7,7 @@
 // compiled is run twice. SVC_TEST_FROM_SOURCE=1, or sources esbuild cannot compile, run the
 // TypeScript through tsx instead. docs/architecture.md, "Tests".
 //
-//   node scripts/run-tests.mjs [node --test options] [test files]
+//   node scripts/run-tests.mjs [node options, e.g. --test-name-pattern=…] [test files]
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -86,8 +86,8 @@ const outdir = join(builds, `suite-${Date.now().toString(36)}-${process.pid}`);
 const compiled = process.env.SVC_TEST_FROM_SOURCE !== '1' && (await compile(files, outdir));
 if (!compiled && process.env.SVC_TEST_FROM_SOURCE !== '1') process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
 const nodeArgs = compiled
-  ? ['--enable-source-maps', ...options, '--test', `--test-concurrency=${CONCURRENCY}`, ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs'))]
-  : ['--import', 'tsx', ...options, '--test', `--test-concurrency=${CONCURRENCY}`, ...files];
+  ? ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs'))]
+  : ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files];
 // svc children the tests start through bin/svc run the TypeScript (test/support/svc-build.ts).
 const child = spawn(process.execPath, nodeArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_FROM_SOURCE: '1' } });
 // Ctrl-C reaches the runner and its test processes too: let them end, then clean up.
