@@ -56,11 +56,11 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<
  * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
  * at it: a call whose crew member was checked at the same version sends no query but that shared
  * version read, and its answer's text is the one rendered for the same evaluation and reader,
- * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON text.
+ * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON, UTF-8.
  */
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
-): Promise<string> {
+): Promise<Buffer> {
   const { reuse, ...check } = deps;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
