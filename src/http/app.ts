@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.silent = true;
   const router = new Router<AppState>();
   for (const m of modules) m.register(router, shared);
-  app.use(requestId(shared.randomBytes));
+  app.use(requestId(shared.randomBytes, deps.clock));
   app.use(apiHeaders());
   app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(observeRequests(deps.metrics));

@@ -1,6 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { AppError, type ErrorCode } from '../domain/app-error.ts';
+import { systemClock, type Clock } from '../domain/clock.ts';
 import { newRequestId } from './middleware/request-id.ts';
 
 /** A request Node refused before the app saw it, and what it was answered. */
@@ -50,6 +51,7 @@ function responseBytes(requestId: string, status: number, code: ErrorCode, messa
 export function clientErrorListener(
   onAnswer: (answer: ClientErrorAnswer) => void = () => {},
   randomBytes: (size: number) => Buffer = cryptoRandomBytes,
+  clock: Clock = systemClock,
 ): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -59,7 +61,7 @@ export function clientErrorListener(
     }
     const { code, message } = classify(err);
     const status = new AppError(code, message).status;
-    const requestId = newRequestId(randomBytes);
+    const requestId = newRequestId(randomBytes, clock());
     socket.end(responseBytes(requestId, status, code, message), () => socket.destroy());
     const clientIp = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? null;
     onAnswer({ requestId, status, code, reason: err.code ?? err.message, clientIp });

@@ -1,6 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { insertAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
-import { backgroundWriter } from './plumbing/background-writer.ts';
+import { backgroundWriter, type BackgroundSchedule } from './plumbing/background-writer.ts';
 
 export type { AuditEntry } from '../store/repositories/audit-repo.ts';
 
@@ -13,6 +13,8 @@ export interface AuditServiceOptions {
   /** Rows held in memory (queued or reserved) at most; past it, calls are refused rather than served unaudited. */
   maxQueued?: number;
   logger?: { warn(details: object, message: string): void; info(details: object, message: string): void };
+  /** When writes are attempted (every `intervalMs` by default); tests tick by hand. */
+  schedule?: BackgroundSchedule;
 }
 
 /**
@@ -54,15 +56,18 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
     }
   };
 
-  // Batches until the queue is empty; a failed batch stays queued for the next tick.
+  // Batches of the rows queued when the write began; a failed batch stays queued for the next tick.
   const writer = backgroundWriter({
     intervalMs,
     pending: () => queue.length > 0,
+    schedule: options.schedule,
     async writeAll() {
-      while (queue.length > 0) {
-        const batch = queue.slice(0, BATCH);
+      let left = queue.length;
+      while (left > 0) {
+        const batch = queue.slice(0, Math.min(BATCH, left));
         await insertAuditEntries(db, batch);
         queue = queue.slice(batch.length);
+        left -= batch.length;
         written += batch.length;
         settle();
         if (failing > 0) options.logger?.info({ after: failing }, 'audit writes resumed');

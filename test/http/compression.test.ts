@@ -35,4 +35,18 @@ describeEachWorld('compression of large answers', (w) => {
     assert.ok(small.bytes.length < COMPRESS_THRESHOLD_BYTES);
     assert.equal(small.headers['content-encoding'], undefined);
   });
+
+  it('without Accept-Encoding the answer is the one koa-compress gives an identity-only client, Vary included', async () => {
+    for (const path of [`${w.api.url}/openapi.json`, `${w.api.url}/api/v2/partners/me`, `${w.api.url}/api/v2/no-such-route`]) {
+      const auth = { Authorization: `Bearer ${w.keys.full}` };
+      const unasked = await rawGet(path, auth);
+      const identity = await rawGet(path, { ...auth, 'Accept-Encoding': 'identity' });
+      assert.equal(unasked.status, identity.status);
+      assert.equal(unasked.headers.vary, 'Accept-Encoding', path);
+      for (const name of ['vary', 'content-encoding', 'content-type', 'content-length']) {
+        assert.equal(unasked.headers[name], identity.headers[name], `${path}: ${name}`);
+      }
+      assert.deepEqual(unasked.bytes, identity.bytes);
+    }
+  });
 });

@@ -53,6 +53,17 @@ describeEachStore('hostile request bodies', ({ store }) => {
     assert.deepEqual(await recorded(res), { logged: 422, audited: 422 });
   });
 
+  it('the shortest body nested 33 levels deep is refused; 32 levels pass on to the fields', async () => {
+    // 66 characters: the fewest that nest past 32, just over the length below which the nesting is not scanned again.
+    const refused = await post(`${'['.repeat(33)}${']'.repeat(33)}`);
+    expectIssues(refused, [{
+      type: 'json_invalid', loc: ['body', 32], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 32 levels' },
+    }]);
+    const accepted = await post(`${'['.repeat(32)}${']'.repeat(32)}`);
+    assert.equal(accepted.status, 422);
+    assert.equal(accepted.json.detail[0].type, 'model_attributes_type', 'past the JSON checks, refused by the validators');
+  });
+
   it('invalid JSON nested 5,000 levels deep is the same 422, not a stack overflow', async () => {
     const res = await post(`{"x":${'['.repeat(5000)}`);
     expectIssues(res, [{

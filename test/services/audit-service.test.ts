@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { once, EventEmitter } from 'node:events';
 import { after, before, it } from 'node:test';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
-import { createAuditService, type AuditEntry } from '../../src/services/audit.ts';
+import { createAuditService, type AuditEntry, type AuditService } from '../../src/services/audit.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
+import type { Database } from '../../src/store/database.ts';
 import { expectError } from '../support/expect.ts';
 import { startWorld } from '../support/read-api-world.ts';
 import { describeEachStore, type DialectLabel } from '../support/stores.ts';
@@ -45,6 +47,39 @@ async function firstFailure(events: EventEmitter): Promise<void> {
   }
 }
 
+/**
+ * An audit service whose writes start when the test ticks; `during(n)` runs as the n-th insert
+ * starts, and the insert's result waits for what `hold(n)` returns.
+ */
+function tickedAudit(db: Kysely<Database>, during: (inserts: number, audit: AuditService) => void, hold: (inserts: number) => Promise<void> | undefined = () => undefined) {
+  let tick = () => {};
+  let inserts = 0;
+  let done = () => {};
+  let inserted = new Promise<void>((resolve) => (done = resolve));
+  const audit: AuditService = createAuditService(db.withPlugin({
+    transformQuery({ node }) {
+      if (node.kind === 'InsertQueryNode') during(++inserts, audit);
+      return node;
+    },
+    async transformResult({ result }) {
+      await hold(inserts);
+      done();
+      return result;
+    },
+  }), { schedule: (t) => { tick = t; return () => {}; } });
+  return {
+    audit,
+    tick: () => tick(),
+    inserts: () => inserts,
+    /** Waits for an insert to end; whatever the service does next (another statement, say) has started by then. */
+    async afterWrite() {
+      await inserted;
+      inserted = new Promise<void>((resolve) => (done = resolve));
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
 describeEachStore('the audit service', ({ store, url, dialect }) => {
   let impatient: Store;
   before(async () => {
@@ -64,6 +99,48 @@ describeEachStore('the audit service', ({ store, url, dialect }) => {
     audit.record(entry('req_close_1'), false);
     assert.equal(await audit.close(), 0);
     assert.equal(await count('req_close_'), 1);
+  });
+
+  it('a write takes the rows queued when it began; rows recorded meanwhile wait for the next tick', async () => {
+    // Under load rows keep arriving while a batch is written: one arrives during each of the first two writes.
+    const t = tickedAudit(store().db, (inserts, audit) => {
+      if (inserts <= 2) audit.record(entry(`req_tick_arrival_${inserts}`), false);
+    });
+    try {
+      for (let i = 0; i < 3; i++) t.audit.record(entry(`req_tick_${i}`), false);
+      t.tick();
+      await t.afterWrite();
+      assert.equal(t.inserts(), 1, 'one statement per tick');
+      assert.equal(await count('req_tick_'), 3);
+      assert.equal(t.audit.backlog, 1, 'the row recorded during the write waits');
+      t.tick();
+      await t.afterWrite();
+      assert.equal(t.inserts(), 2);
+      assert.equal(await count('req_tick_'), 4);
+      assert.equal(await t.audit.close(), 0);
+      assert.equal(await count('req_tick_'), 5, 'closing writes what is left');
+    } finally {
+      await t.audit.close(0);
+    }
+  });
+
+  it('a tick during a write slower than the interval starts the next write as soon as that one ends', async () => {
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const t = tickedAudit(store().db, () => {}, (inserts) => (inserts === 1 ? slow : undefined));
+    try {
+      t.audit.record(entry('req_slow_0'), false);
+      t.tick();
+      t.audit.record(entry('req_slow_1'), false);
+      t.tick();
+      release();
+      await t.afterWrite();
+      assert.equal(t.inserts(), 2, 'the second write started without another tick');
+      await t.afterWrite();
+      assert.equal(await count('req_slow_'), 2);
+    } finally {
+      await t.audit.close(0);
+    }
   });
 
   it('a store that refuses writes delays rows, never drops or repeats them', async () => {

@@ -34,4 +34,36 @@ describeEachStore('compliance results written behind the call', ({ store }) => {
       await writer.close();
     }
   });
+  it('a write takes the results waiting when it began; one saved meanwhile waits for the next tick', async () => {
+    let tick = () => {};
+    let writes = 0;
+    let done = () => {};
+    let written = new Promise<void>((resolve) => (done = resolve));
+    // Under load checks keep saving results while a write is under way: one arrives during the first write.
+    const writer = createResultWriter(store().db.withPlugin({
+      transformQuery({ node }) {
+        if (node.kind === 'InsertQueryNode' && ++writes === 1) void writer.save('crew_t', 'ves_1', '2026-11-22T10:00:01.000Z', evaluation('compliant'));
+        return node;
+      },
+      async transformResult({ result }) {
+        done();
+        return result;
+      },
+    }), { schedule: (t) => { tick = t; return () => {}; } });
+    const elsewhere = storedResults(store().db);
+    try {
+      await writer.save('crew_t', 'ves_1', '2026-11-22T10:00:00.000Z', evaluation('at_risk'));
+      tick();
+      await written;
+      // Whatever the write does next (another statement, say) has started by then.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(writes, 1, 'one statement per tick');
+      assert.equal((await elsewhere.latest('crew_t', 'ves_1'))?.asOf, '2026-11-22T10:00:00.000Z');
+      assert.equal(writer.backlog, 1, 'the result saved during the write waits');
+      await writer.close();
+      assert.equal((await elsewhere.latest('crew_t', 'ves_1'))?.asOf, '2026-11-22T10:00:01.000Z', 'closing writes it');
+    } finally {
+      await writer.close();
+    }
+  });
 });

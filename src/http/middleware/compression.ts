@@ -12,9 +12,16 @@ export const COMPRESS_THRESHOLD_BYTES = 4096;
  * Runs outside the JSON serialiser, so it sees the bytes that are sent.
  */
 export function compression(): Middleware<AppState> {
-  return compress({
+  const compressing = compress({
     threshold: COMPRESS_THRESHOLD_BYTES,
     br: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
     deflate: false,
   }) as Middleware<AppState>;
+  // Without Accept-Encoding koa-compress answers identity (its defaultEncoding) after negotiating
+  // per call; skipping it then saves that work on every such call, and Vary is set the same.
+  return (ctx, next) => {
+    if (ctx.get('Accept-Encoding') !== '') return compressing(ctx, next);
+    ctx.vary('Accept-Encoding');
+    return next();
+  };
 }

@@ -1,14 +1,22 @@
 import type { Middleware } from 'koa';
+import type { Clock } from '../../domain/clock.ts';
 import type { AppState } from '../app-deps.ts';
 
-/** A fresh request id: `req_` + 24 hex. */
-export function newRequestId(randomBytes: (size: number) => Buffer): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+/**
+ * A fresh request id: `req_` + 24 hex, the second it was made (8 hex of Unix time, wrapping in
+ * 2106) then 16 random. Ids made close in time sort together, so the audit log's index on them
+ * takes a batch of rows in a few pages at its end rather than one random page per row, which cost
+ * the store more I/O and CPU than anything else in a call (docs/benchmarks.md). 64 random bits
+ * within a second keep ids unique.
+ */
+export function newRequestId(randomBytes: (size: number) => Buffer, at: Date): string {
+  const seconds = Math.floor(at.getTime() / 1000) >>> 0;
+  return `req_${seconds.toString(16).padStart(8, '0')}${randomBytes(8).toString('hex')}`;
 }
 
 /**
- * `randomBytes` drawn `poolSize` bytes at a time: a request id takes its 12 bytes from the pool,
- * so the source is called once per 256 ids instead of once per request (docs/benchmarks.md). The
+ * `randomBytes` drawn `poolSize` bytes at a time: a request id takes its 8 bytes from the pool,
+ * so the source is called once per 384 ids instead of once per request (docs/benchmarks.md). The
  * bytes are the source's, each handed out once.
  */
 export function pooledRandomBytes(randomBytes: (size: number) => Buffer, poolSize = 3072): (size: number) => Buffer {
@@ -26,14 +34,14 @@ export function pooledRandomBytes(randomBytes: (size: number) => Buffer, poolSiz
 }
 
 /**
- * Gives every request a fresh id (`req_` + 24 hex), sets `X-Request-Id` before anything else can
+ * Gives every request a fresh id (newRequestId), sets `X-Request-Id` before anything else can
  * fail, and prepares the audit facts later middleware fill in. A client-sent id is not trusted:
  * the audit row's id must be ours.
  */
-export function requestId(randomBytes: (size: number) => Buffer): Middleware<AppState> {
+export function requestId(randomBytes: (size: number) => Buffer, clock: Clock): Middleware<AppState> {
   const pooled = pooledRandomBytes(randomBytes);
   return async (ctx, next) => {
-    const id = newRequestId(pooled);
+    const id = newRequestId(pooled, clock());
     ctx.state.requestId = id;
     ctx.state.audit = { partnerId: null, keyId: null, crewUniqueId: null, documentId: null, route: null };
     ctx.set('X-Request-Id', id);

@@ -6,6 +6,8 @@ import type { AppState } from '../app-deps.ts';
 /** One structured line per request: id, method, path, status, latency. Never headers, bodies or file-link tokens. */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
+    // The level can change while the process runs; when info is off, nothing of the line is built.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = performance.now();
     try {
       await next();

@@ -46,7 +46,7 @@ export const complianceRoutes = routeModule('compliance', [
       if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
       const target = { ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}), ...(body.on !== undefined ? { on: body.on } : {}) };
-      // JSON text already: the answer is rendered once per evaluation and reader (check-answer.ts).
+      // JSON bytes already: the answer is rendered once per evaluation and reader (check-answer.ts).
       ctx.type = 'application/json';
       ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), target, {
         clock: deps.clock,

@@ -80,7 +80,9 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
   const raw = ctx.request.rawBody;
   if (typeof raw !== 'string' || raw === '') return undefined;
   // JSON.parse does not recurse, but echoing or walking the value might: refuse deep nesting here.
-  const deep = locateJsonError(raw);
+  // A text that parsed nests at most half its length deep (each level opens and closes): a short
+  // one, as most bodies are, needs no second scan.
+  const deep = raw.length > 2 * MAX_JSON_DEPTH ? locateJsonError(raw) : undefined;
   if (deep) throwValidation([issues.jsonInvalid(deep.pos, deep.msg)]);
   return ctx.request.body;
 }

@@ -1,6 +1,6 @@
 import type { ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import type { Db } from '../../store/database.ts';
-import { backgroundWriter } from '../plumbing/background-writer.ts';
+import { backgroundWriter, type BackgroundSchedule } from '../plumbing/background-writer.ts';
 import { latestEvaluation, saveEvaluation, saveEvaluations, type StoredEvaluation } from '../../store/repositories/compliance-repo.ts';
 
 /** Where live evaluations are kept for the fallback (docs/decisions.md §6), and read back from. */
@@ -37,7 +37,9 @@ type Pending = { crewUniqueId: string; vesselId: string; asOf: string; evaluatio
  * process killed outright loses at most the last interval's results: the fallback of those crew
  * members is then an earlier result.
  */
-export function createResultWriter(db: Db, options: { intervalMs?: number; logger?: { warn(details: object, message: string): void } } = {}): ResultWriter {
+export function createResultWriter(
+  db: Db, options: { intervalMs?: number; logger?: { warn(details: object, message: string): void }; schedule?: BackgroundSchedule } = {},
+): ResultWriter {
   const intervalMs = options.intervalMs ?? 200;
   const pending = new Map<string, Pending>();
   let failing = false;
@@ -45,14 +47,13 @@ export function createResultWriter(db: Db, options: { intervalMs?: number; logge
   const writer = backgroundWriter({
     intervalMs,
     pending: () => pending.size > 0,
+    schedule: options.schedule,
     async writeAll() {
-      while (pending.size > 0) {
-        const batch = [...pending.entries()];
-        await saveEvaluations(db, batch.map(([, r]) => r));
-        // A newer result saved during the write stays for the next one.
-        for (const [key, r] of batch) if (pending.get(key) === r) pending.delete(key);
-        failing = false;
-      }
+      const batch = [...pending.entries()];
+      await saveEvaluations(db, batch.map(([, r]) => r));
+      // A newer result saved during the write stays for the next one.
+      for (const [key, r] of batch) if (pending.get(key) === r) pending.delete(key);
+      failing = false;
     },
     onError(err) {
       if (!failing) options.logger?.warn({ err: (err as Error).message, backlog: pending.size }, 'compliance result write failed; retrying');

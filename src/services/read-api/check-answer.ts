@@ -8,26 +8,31 @@ import { toComplianceWire, type ComplianceCheckWire, type ComplianceEvaluation, 
  */
 export const LINK_REUSE_SECONDS = 10;
 
-/** A check's JSON text around its `as_of`, the one field that changes on every call. */
+/**
+ * A check's JSON around its `as_of`, the one field that changes on every call, as UTF-8 bytes: the
+ * answer is sent as bytes, so a joined answer is one copy, not a string Koa measures and encodes
+ * again on every call (docs/benchmarks.md).
+ */
 export interface CheckText {
-  before: string;
-  after: string;
+  before: Buffer;
+  after: Buffer;
 }
 
 /**
- * The JSON text of `wire` in two parts, so that `before + JSON.stringify(as_of) + after` is exactly
- * `JSON.stringify(wire)`: the fields before `as_of`, then everything after it.
+ * The JSON of `wire` in two parts, so that `before + JSON.stringify(as_of) + after` is exactly
+ * `JSON.stringify(wire)` in UTF-8: the fields before `as_of`, then everything after it.
  */
 export function splitCheckText(wire: ComplianceCheckWire): CheckText {
   const { crew_unique_id, vessel_id, position_name, as_of: _asOf, ...rest } = wire;
   return {
-    before: `${JSON.stringify({ crew_unique_id, vessel_id, position_name }).slice(0, -1)},"as_of":`,
-    after: `,${JSON.stringify(rest).slice(1)}`,
+    before: Buffer.from(`${JSON.stringify({ crew_unique_id, vessel_id, position_name }).slice(0, -1)},"as_of":`),
+    after: Buffer.from(`,${JSON.stringify(rest).slice(1)}`),
   };
 }
 
-export function joinCheckText(text: CheckText, asOf: string): string {
-  return `${text.before}${JSON.stringify(wireTime(asOf))}${text.after}`;
+/** The answer's JSON, UTF-8. */
+export function joinCheckText(text: CheckText, asOf: string): Buffer {
+  return Buffer.concat([text.before, Buffer.from(JSON.stringify(wireTime(asOf)), 'latin1'), text.after]);
 }
 
 /** One rendering kept: its text and, when it holds links, the second they were signed at. */
@@ -50,7 +55,7 @@ export class CheckAnswers {
   readonly #held = new WeakMap<ComplianceEvaluation, Map<string, Rendered>>();
 
   /**
-   * The JSON text of the check, from a held rendering when one fits. `readerKey` names what,
+   * The JSON of the check (UTF-8), from a held rendering when one fits. `readerKey` names what,
    * besides the evaluation and `as_of`, the text depends on (crew member, date, partner, key, mode,
    * scopes, consents, origin, link key); `withLinks` is whether it holds any signed link;
    * `nowSeconds` the call's clock; `render` builds the wire with links signed at `nowSeconds`.
@@ -58,7 +63,7 @@ export class CheckAnswers {
   text(
     evaluation: ComplianceEvaluation, readerKey: string, asOf: string, withLinks: boolean, nowSeconds: number,
     render: () => ComplianceCheckWire,
-  ): string {
+  ): Buffer {
     let byReader = this.#held.get(evaluation);
     if (!byReader) this.#held.set(evaluation, (byReader = new Map()));
     const held = byReader.get(readerKey);
@@ -72,7 +77,7 @@ export class CheckAnswers {
   }
 }
 
-/** The check's text built anew (the fallback, and every call without reuse). */
-export function checkText(evaluation: ComplianceEvaluation, options: WireOptions): string {
-  return JSON.stringify(toComplianceWire(evaluation, options));
+/** The check's JSON built anew (the fallback, and every call without reuse), UTF-8. */
+export function checkText(evaluation: ComplianceEvaluation, options: WireOptions): Buffer {
+  return Buffer.from(JSON.stringify(toComplianceWire(evaluation, options)));
 }

@@ -1,5 +1,5 @@
 import { toComplianceWire, type WireOptions } from '../../domain/compliance/index.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate, type CrewDocument } from '../../domain/document.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
@@ -33,11 +33,18 @@ export interface CheckDeps extends Omit<ComplianceDeps, 'reuse'> {
   };
 }
 
+/** Per live evaluation's documents (reused with the evaluation while the data version holds): those with a file. */
+const filesHeld = new WeakMap<readonly CrewDocument[], ReadonlySet<string>>();
+
 /** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
-async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>> {
+async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<string>> {
+  const held = outcome.documents && filesHeld.get(outcome.documents);
+  if (held) return held;
   const satisfying = new Set(outcome.evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId)));
-  if (outcome.documents) return new Set(outcome.documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
-  return documentIdsWithFiles(db, [...satisfying]);
+  if (!outcome.documents) return documentIdsWithFiles(db, [...satisfying]);
+  const withFiles = new Set(outcome.documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
+  filesHeld.set(outcome.documents, withFiles);
+  return withFiles;
 }
 
 /**
@@ -49,18 +56,18 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<Set<string>>
  * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
  * at it: a call whose crew member was checked at the same version sends no query but that shared
  * version read, and its answer's text is the one rendered for the same evaluation and reader,
- * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON text.
+ * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON, UTF-8.
  */
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
-): Promise<string> {
+): Promise<Buffer> {
   const { reuse, ...check } = deps;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
   const evaluating: ComplianceDeps = reuse ? { ...check, reuse: { version, cache: reuse.evaluations } } : check;
   const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
-  const withFiles = canDownload ? await filesOf(db, outcome) : new Set<string>();
+  const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const nowSeconds = Math.floor(links.now.getTime() / 1000);
   const live = outcome.source === 'live_evaluator';
   // A fallback is an evaluation of the day it was stored on.

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery, type InferResult } from 'kysely';
 import type { Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
 import { CHANGE_HORIZON, NO_LIMIT } from './changes-repo.ts';
@@ -16,15 +16,29 @@ export interface ChangeMarks {
   horizon: number;
 }
 
-/** One round trip: the largest `seq` and `tx` left in `changes`, the sync cursor saved with each prune, and the horizon. */
-export async function changeMarks(db: Db): Promise<ChangeMarks> {
-  const postgres = dialectOf(db) === 'postgres';
-  const row = await db.selectNoFrom((eb) => [
+function changeMarksQuery(db: Db, postgres: boolean) {
+  return db.selectNoFrom((eb) => [
     eb.selectFrom('changes').select((e) => e.fn.max('seq').as('s')).as('max_seq'),
     eb.selectFrom('changes').select((e) => e.fn.max('tx').as('t')).as('max_tx'),
     eb.selectFrom('settings').select('value').where('name', '=', 'sync.cursor').as('sync_cursor'),
     (postgres ? CHANGE_HORIZON : sql<string>`null`).as('horizon'),
-  ]).executeTakeFirstOrThrow();
+  ]);
+}
+
+type ChangeMarksRow = InferResult<ReturnType<typeof changeMarksQuery>>[number];
+
+/**
+ * Compiled once per handle: the API reads the marks for nearly every call (src/services/data-version.ts),
+ * and building the query each time cost more CPU than running it (docs/benchmarks.md).
+ */
+const compiledMarks = new WeakMap<Db, CompiledQuery<ChangeMarksRow>>();
+
+/** One round trip: the largest `seq` and `tx` left in `changes`, the sync cursor saved with each prune, and the horizon. */
+export async function changeMarks(db: Db): Promise<ChangeMarks> {
+  const postgres = dialectOf(db) === 'postgres';
+  let compiled = compiledMarks.get(db);
+  if (!compiled) compiledMarks.set(db, (compiled = changeMarksQuery(db, postgres).compile()));
+  const row = (await db.executeQuery(compiled)).rows[0]!;
   return {
     maxSeq: Number(row.max_seq ?? 0), maxTx: Number(row.max_tx ?? 0), syncCursor: (row.sync_cursor as string | null) ?? null,
     horizon: postgres ? Number(row.horizon) : NO_LIMIT,
