@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
-import { adminQuery, databaseUrl } from './pg-admin.ts';
+import { adminQuery, createTestDatabase, databaseUrl } from './pg-admin.ts';
 import { sourceDigest } from './source-digest.ts';
 
 /*
@@ -42,7 +42,7 @@ function postgresTemplate(): Promise<string> {
     const exists = async () => (await adminQuery('select 1 from pg_database where datname = $1', [name])).length > 0;
     if (await exists()) return name;
     const building = `${name}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    await adminQuery(`create database ${building}`);
+    await createTestDatabase(building);
     try {
       await migrate(databaseUrl(building));
       await adminQuery(`comment on database ${building} is '${Date.now()}'`);
@@ -76,13 +76,13 @@ async function dropOldTemplates(): Promise<void> {
  */
 export async function createMigratedPostgres(name: string): Promise<void> {
   try {
-    await adminQuery(`create database ${name} template ${await postgresTemplate()}`);
+    await createTestDatabase(name, await postgresTemplate());
     return;
   } catch {
     pgTemplate = undefined;
     await adminQuery(`drop database if exists ${name} with (force)`);
   }
-  await adminQuery(`create database ${name}`);
+  await createTestDatabase(name);
   await migrate(databaseUrl(name));
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/connect.ts';
-import { adminQuery, databaseUrl, PG_ADMIN_URL } from './pg-admin.ts';
+import { adminQuery, createTestDatabase, databaseUrl, PG_ADMIN_URL } from './pg-admin.ts';
 import { createMigratedPostgres, writeMigratedSqlite } from './store-templates.ts';
 
 export { adminQuery, PG_ADMIN_URL } from './pg-admin.ts';
@@ -53,7 +53,7 @@ export async function createSqliteStoreUrl(options: { migrated?: boolean } = {})
 export async function createPostgresStoreUrl(options: { migrated?: boolean } = {}): Promise<TestStore> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   if (options.migrated) await createMigratedPostgres(name);
-  else await adminQuery(`create database ${name}`);
+  else await createTestDatabase(name);
   return {
     url: databaseUrl(name),
     dispose: () => adminQuery(`drop database if exists ${name} with (force)`).then(() => {}),
