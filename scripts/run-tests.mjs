@@ -5,11 +5,11 @@
 // 0.8 s of CPU more than loading it compiled, in each of the 150-odd test processes. The folder is
 // compiled from the sources as they are when the run starts and removed when it ends: nothing
 // compiled is run twice. SVC_TEST_FROM_SOURCE=1, or sources esbuild cannot compile, run the
-// TypeScript through tsx instead. docs/architecture.md, "Tests".
+// TypeScript through tsx instead. docs/architecture.md, "The command line".
 //
 //   node scripts/run-tests.mjs [node options, e.g. --test-name-pattern=…] [test files]
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -70,7 +70,8 @@ async function compile(files, outdir) {
 
 /** Folders of runs that ended without removing theirs (killed) over a day ago. */
 function removeAbandonedRuns() {
-  for (const name of readdirSync(builds, { throwIfNoEntry: false }) ?? []) {
+  if (!existsSync(builds)) return;
+  for (const name of readdirSync(builds)) {
     const path = join(builds, name);
     if (name.startsWith('suite-') && statSync(path).mtimeMs < Date.now() - 86_400_000) rmSync(path, { recursive: true, force: true });
   }
