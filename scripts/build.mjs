@@ -15,6 +15,19 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builds = join(root, '.build');
 
+/**
+ * How this repository's code is compiled for node, here and for the tests (scripts/run-tests.mjs):
+ * ES modules for the oldest Node the package supports, dependencies loaded from node_modules as
+ * they are, with source maps beside.
+ */
+export const NODE_OUTPUT = {
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+};
+
 /** Builds src/main.ts into .build/<id>/js/ and returns that folder. */
 export async function buildInto(id) {
   // Stamped with the time the sources were read, not written: an edit made during the build is newer.
@@ -26,12 +39,8 @@ export async function buildInto(id) {
     bundle: true,
     // Dynamic imports stay separate chunks, loaded only by the commands that use them.
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
     // Dependencies load from node_modules as they are: the build holds only this repository's code.
-    packages: 'external',
-    sourcemap: 'linked',
+    ...NODE_OUTPUT,
     logLevel: 'warning',
   });
   utimesSync(join(outdir, 'main.js'), started, started);

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_OUTPUT } from './build.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '../..');
 const builds = join(root, '.build');
@@ -53,11 +54,7 @@ async function compile(files, outdir) {
       // What test files share (src/, test/support/) is compiled once, into chunks.
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
-      sourcemap: 'linked',
+      ...NODE_OUTPUT,
       define: { 'import.meta.url': '__module_url' },
       plugins: [ownModuleUrl],
       logLevel: 'error',
@@ -84,8 +81,9 @@ const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).so
 
 removeAbandonedRuns();
 const outdir = join(builds, `suite-${Date.now().toString(36)}-${process.pid}`);
-const compiled = process.env.SVC_TEST_FROM_SOURCE !== '1' && (await compile(files, outdir));
-if (!compiled && process.env.SVC_TEST_FROM_SOURCE !== '1') process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
+const fromSource = process.env.SVC_TEST_FROM_SOURCE === '1';
+const compiled = !fromSource && (await compile(files, outdir));
+if (!compiled && !fromSource) process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
 const nodeArgs = compiled
   ? ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs'))]
   : ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files];

@@ -33,6 +33,8 @@ export interface ComplianceDeps {
 export interface LiveEvaluation {
   evaluation: ComplianceEvaluation;
   documents: CrewDocument[];
+  /** Of the documents satisfying a requirement, those with a stored file: worked out once, reused with the evaluation. */
+  withFiles: ReadonlySet<string>;
 }
 
 /** An evaluation with where it came from and when it was worked out. */
@@ -43,6 +45,13 @@ export interface ComplianceOutcome {
   source: ComplianceSource;
   /** The documents a live evaluation read (medical ones included); absent on the fallback. */
   documents?: readonly CrewDocument[];
+  /** A live evaluation's LiveEvaluation.withFiles; absent on the fallback. */
+  withFiles?: ReadonlySet<string>;
+}
+
+/** The documents that satisfy a requirement of `evaluation`. */
+export function satisfyingDocumentIds(evaluation: ComplianceEvaluation): Set<string> {
+  return new Set(evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId)));
 }
 
 /**
@@ -91,7 +100,9 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
       today,
       windowDays: deps.windowDays,
     });
-    return { evaluation, documents };
+    const satisfying = satisfyingDocumentIds(evaluation);
+    const withFiles = new Set(documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
+    return { evaluation, documents, withFiles };
   };
   if (!deps.reuse) return evaluate();
   const key = JSON.stringify([
@@ -134,7 +145,7 @@ export async function checkCompliance(
   }
   const asOf = deps.clock().toISOString();
   if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
-  return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents };
+  return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents, withFiles: live.withFiles };
 }
 
 /**

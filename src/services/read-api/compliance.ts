@@ -1,9 +1,11 @@
 import { toComplianceWire, type WireOptions } from '../../domain/compliance/index.ts';
-import { utcDate, type CrewDocument } from '../../domain/document.ts';
+import { utcDate } from '../../domain/document.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
-import { catalogueId as linkKeyId, checkCompliance, chooseAssignment, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation } from '../compliance/check-compliance.ts';
+import {
+  catalogueId as linkKeyId, checkCompliance, chooseAssignment, satisfyingDocumentIds, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation,
+} from '../compliance/check-compliance.ts';
 import type { VersionedCache } from '../plumbing/versioned-cache.ts';
 import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
@@ -33,18 +35,9 @@ export interface CheckDeps extends Omit<ComplianceDeps, 'reuse'> {
   };
 }
 
-/** Per live evaluation's documents (reused with the evaluation while the data version holds): those with a file. */
-const filesHeld = new WeakMap<readonly CrewDocument[], ReadonlySet<string>>();
-
-/** Which documents satisfying a requirement have a stored file: known from a live evaluation's documents, else asked. */
+/** Which documents satisfying a requirement have a stored file: known with a live evaluation, else asked. */
 async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<string>> {
-  const held = outcome.documents && filesHeld.get(outcome.documents);
-  if (held) return held;
-  const satisfying = new Set(outcome.evaluation.requirements.flatMap((r) => r.satisfiedBy.map((d) => d.documentId)));
-  if (!outcome.documents) return documentIdsWithFiles(db, [...satisfying]);
-  const withFiles = new Set(outcome.documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
-  filesHeld.set(outcome.documents, withFiles);
-  return withFiles;
+  return outcome.withFiles ?? documentIdsWithFiles(db, [...satisfyingDocumentIds(outcome.evaluation)]);
 }
 
 /**
