@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import { insertAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
+import { auditRowText, insertAuditRows, type AuditEntry, type AuditRowText } from '../store/repositories/audit-repo.ts';
 import { backgroundWriter, type BackgroundSchedule } from './plumbing/background-writer.ts';
 
 export type { AuditEntry } from '../store/repositories/audit-repo.ts';
@@ -42,7 +42,7 @@ export interface AuditService {
 export function createAuditService(db: Db, options: AuditServiceOptions = {}): AuditService {
   const intervalMs = options.intervalMs ?? 200;
   const maxQueued = options.maxQueued ?? 100_000;
-  let queue: AuditEntry[] = [];
+  let queue: AuditRowText[] = [];
   let reserved = 0;
   let recorded = 0;
   let written = 0;
@@ -65,7 +65,7 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
       let left = queue.length;
       while (left > 0) {
         const batch = queue.slice(0, Math.min(BATCH, left));
-        await insertAuditEntries(db, batch);
+        await insertAuditRows(db, batch);
         queue = queue.slice(batch.length);
         left -= batch.length;
         written += batch.length;
@@ -87,7 +87,7 @@ export function createAuditService(db: Db, options: AuditServiceOptions = {}): A
     },
     record(entry, wasReserved = true) {
       if (wasReserved && reserved > 0) reserved--;
-      queue.push(entry);
+      queue.push(auditRowText(entry));
       recorded++;
     },
     flush() {

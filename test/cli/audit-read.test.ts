@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { before, it } from 'node:test';
 import { readAuditLog, type AuditQuery } from '../../src/services/audit-log.ts';
-import { insertAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
+import { auditRowText, insertAuditRows, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
 import { seedPartnerRows } from '../support/sync-world.ts';
 import { cli, cliChild } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
+
+import type { Db } from '../../src/store/database.ts';
+
+const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAuditRows(db, entries.map(auditRowText));
 
 const PARTNERS = ['ptn_a', 'ptn_b', null] as const;
 const STATUSES = [0, 200, 204, 401, 404, 422, 429, 500, 503] as const;

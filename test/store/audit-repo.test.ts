@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
-import { findAuditEntries, insertAuditEntries, listAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
+import { auditRowText, findAuditEntries, insertAuditRows, listAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
+
+import type { Db } from '../../src/store/database.ts';
+
+const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAuditRows(db, entries.map(auditRowText));
 
 const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
