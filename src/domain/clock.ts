@@ -28,7 +28,13 @@ export function clockStartingAt(start: string, base: Clock): Clock {
  * (`2026-11-22T10:00:00Z`). Stored values of any ISO 8601 form are normalised on the way out.
  */
 export function wireTime(at: Date | string): string {
+  if (at === lastWire.from) return lastWire.to;
   const date = typeof at === 'string' ? new Date(at) : at;
   // toISOString always ends in `.sssZ`: cut rather than match (every answer carries one).
-  return `${date.toISOString().slice(0, -5)}Z`;
+  const to = `${date.toISOString().slice(0, -5)}Z`;
+  if (typeof at === 'string') lastWire = { from: at, to };
+  return to;
 }
+
+/** The last text wireTime normalised: calls answered in the same millisecond share their `as_of`. */
+let lastWire: { from: string | null; to: string } = { from: null, to: '' };

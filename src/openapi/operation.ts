@@ -87,8 +87,16 @@ const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
 export function pathTemplate(routerPath: string): string {
-  return routerPath.replace(/:(\w+)/g, '{$1}');
+  let template = templates.get(routerPath);
+  if (template === undefined) {
+    template = routerPath.replace(/:(\w+)/g, '{$1}');
+    // Route paths, a few dozen: every audited call names one.
+    if (templates.size < 1_000) templates.set(routerPath, template);
+  }
+  return template;
 }
+
+const templates = new Map<string, string>();
 
 function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/:(\w+)/g)].map(([, name]) => {

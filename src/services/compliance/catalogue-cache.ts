@@ -16,6 +16,11 @@ export class CatalogueCache {
 
   constructor(private readonly clock: Clock, private readonly ttlMs = 30_000) {}
 
+  /** The catalogue when one read less than `ttlMs` ago is held, without waiting; else undefined. */
+  held(): readonly RequirementDefinition[] | undefined {
+    return this.#value && this.clock().getTime() - this.#loadedAt < this.ttlMs ? this.#value : undefined;
+  }
+
   async get(db: Db): Promise<readonly RequirementDefinition[]> {
     const now = this.clock().getTime();
     if (this.#value && now - this.#loadedAt < this.ttlMs) return this.#value;

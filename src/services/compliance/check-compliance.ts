@@ -64,8 +64,14 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
     if (!on) throw new AppError('crew_not_found', `crew member ${crewUniqueId} is not on vessel ${vesselId} of your fleet`);
     return on;
   }
-  const byRecency = [...assignments].sort((a, b) => b.assignment.asOf.localeCompare(a.assignment.asOf));
-  const chosen = byRecency.find((a) => a.assignment.status === 'active') ?? byRecency[0];
+  // The newest by `asOf` (ISO 8601 UTC, which orders as text), the first of equals.
+  let newest: CrewAssignment | undefined;
+  let newestActive: CrewAssignment | undefined;
+  for (const a of assignments) {
+    if (!newest || a.assignment.asOf > newest.assignment.asOf) newest = a;
+    if (a.assignment.status === 'active' && (!newestActive || a.assignment.asOf > newestActive.assignment.asOf)) newestActive = a;
+  }
+  const chosen = newestActive ?? newest;
   if (!chosen) throw new AppError('crew_not_found', `crew member ${crewUniqueId} has no assignment on your fleet`);
   return chosen;
 }
@@ -105,10 +111,25 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
     return { evaluation, documents, withFiles };
   };
   if (!deps.reuse) return evaluate();
-  const key = JSON.stringify([
-    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel, today, deps.windowDays, catalogueId(catalogue),
+  return deps.reuse.cache.obtain(deps.reuse.version, evaluationKey(crewUniqueId, assignment, today, deps.windowDays, catalogue), evaluate);
+}
+
+/** What an evaluation depends on besides the data version. */
+function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, today: string, windowDays: number, catalogue: object): string {
+  // At one data version a vessel id names one vessel row: its facts need not be in the key.
+  return JSON.stringify([
+    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel.vesselId, today, windowDays, catalogueId(catalogue),
   ]);
-  return deps.reuse.cache.obtain(deps.reuse.version, key, evaluate);
+}
+
+/**
+ * The evaluation evaluateLive would reuse, when it is held now (and no fault is switched on): it
+ * needs no deadline, so no timer is armed and cleared for it on every call.
+ */
+function heldEvaluation(deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, today: string): LiveEvaluation | undefined {
+  if (!deps.reuse || deps.reuse.version === null || deps.fault !== 'none') return undefined;
+  const catalogue = deps.catalogue.held();
+  return catalogue && deps.reuse.cache.get(deps.reuse.version, evaluationKey(crewUniqueId, assignment, today, deps.windowDays, catalogue));
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -134,7 +155,8 @@ export async function checkCompliance(
   const isToday = on === undefined || on === today;
   let live: LiveEvaluation;
   try {
-    live = await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, on ?? today), deps.deadlineMs);
+    live = heldEvaluation(deps, crewUniqueId, assignment, on ?? today)
+      ?? await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, on ?? today), deps.deadlineMs);
   } catch (cause) {
     const stored = isToday ? await results.latest(crewUniqueId, vesselId) : undefined;
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
