@@ -44,9 +44,9 @@ function guards(route: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
   if (route.access === 'operator') return operatorGuards(deps);
   const scopes = route.scopes;
   if (!scopes) return partnerGuards(deps);
-  return [...partnerGuards(deps), async (ctx, next) => {
+  return [...partnerGuards(deps), (ctx, next) => {
     requireScopes(partnerOf(ctx), scopes);
-    await next();
+    return next();
   }];
 }
 

@@ -14,8 +14,8 @@ const API_PATH = /^\/api\/v2(?:\/|$)/i;
 
 /** Sets API_RESPONSE_HEADERS before the route runs, so that every answer, an error too, has them. */
 export function apiHeaders(): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (API_PATH.test(ctx.path)) ctx.set(API_RESPONSE_HEADERS);
-    await next();
+    return next();
   };
 }

@@ -54,12 +54,12 @@ export function audit(service: AuditService, clock: Clock): Middleware<AppState>
  * The health probe is still answered (unaudited), so monitoring sees the store's state.
  */
 export function refuseUnaudited(): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (!ctx.state.auditAdmitted && ctx.path !== '/_internal/health') {
       throw new AppError('store_unavailable', 'the service is writing its audit log behind the store; retry shortly', {
         headers: { 'Retry-After': '1' },
       });
     }
-    await next();
+    return next();
   };
 }

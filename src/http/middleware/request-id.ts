@@ -40,11 +40,11 @@ export function pooledRandomBytes(randomBytes: (size: number) => Buffer, poolSiz
  */
 export function requestId(randomBytes: (size: number) => Buffer, clock: Clock): Middleware<AppState> {
   const pooled = pooledRandomBytes(randomBytes);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const id = newRequestId(pooled, clock());
     ctx.state.requestId = id;
     ctx.state.audit = { partnerId: null, keyId: null, crewUniqueId: null, documentId: null, route: null };
     ctx.set('X-Request-Id', id);
-    await next();
+    return next();
   };
 }

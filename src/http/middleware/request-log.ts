@@ -5,9 +5,7 @@ import type { AppState } from '../app-deps.ts';
 
 /** One structured line per request: id, method, path, status, latency. Never headers, bodies or file-link tokens. */
 export function requestLog(logger: Logger): Middleware<AppState> {
-  return async (ctx, next) => {
-    // The level can change while the process runs; when info is off, nothing of the line is built.
-    if (!logger.isLevelEnabled('info')) return next();
+  const logged: Middleware<AppState> = async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
@@ -22,4 +20,6 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       }, 'request');
     }
   };
+  // The level can change while the process runs; when info is off, nothing of the line is built.
+  return (ctx, next) => (logger.isLevelEnabled('info') ? logged(ctx, next) : next());
 }
