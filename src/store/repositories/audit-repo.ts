@@ -62,12 +62,14 @@ export function auditRowText(entry: AuditEntry): AuditRowText {
 
 /**
  * The rows of a batch insert as a query over one parameter, the rows as a JSON array of arrays,
- * which the store takes apart (json_each, jsonb_array_elements) in array order. Built row by row
- * through Kysely, 500 rows of 12 values cost the API's event loop about as much as serving the
- * calls they record (docs/benchmarks.md); JSON.stringify is native and the store does the rest.
+ * which the store takes apart in array order: SQLite's jsonb_each parses the text once (json_each
+ * would hand each row back as text, parsed again for every column), Postgres's
+ * jsonb_array_elements likewise. Built value by value through Kysely and bound one by one, a batch
+ * cost the event loop about 10 µs per row (docs/benchmarks.md); now the loop spends one
+ * JSON.stringify per row, when it is recorded.
  */
 const selectRows = {
-  sqlite: sql.raw(`select ${COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} from json_each(`),
+  sqlite: sql.raw(`select ${COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} from jsonb_each(`),
   postgres: sql.raw(`select ${COLUMNS.map((c, i) => (INTEGER_COLUMNS.has(c) ? `(r ->> ${i})::integer` : `r ->> ${i}`)).join(', ')}`
     + ' from jsonb_array_elements(cast('),
 };
