@@ -92,4 +92,4 @@ describeEachStore('endpoints that never answer during a real svc sync run', ({ s
     assert.deepEqual(rows.filter((r) => r.status !== 'pending' || r.locked_by !== null), [], 'all pending again, no claim held');
     assert.equal(rows.filter((r) => r.attempts === 0).length, 40 - tried);
   });
-});
+}, { sideBySide: true });

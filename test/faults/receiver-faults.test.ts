@@ -176,4 +176,4 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
     assert.deepEqual(fast.received.map((r) => [r.eventId, r.nth, r.signatureValid]).sort(), b.map((id) => [id, 1, true]));
     assert.deepEqual(slow.received.map((r) => r.eventId).sort(), a, "A's three events, once each");
   });
-});
+}, { sideBySide: true });

@@ -66,11 +66,24 @@ export type DialectLabel = 'sqlite' | 'postgres';
  * Runs `body` once per dialect inside `describe('<name> [dialect]')`. `body` receives a getter
  * for a migrated store (a copy of a migrated template) that is fresh for this describe block. Where Postgres does not answer,
  * its half is skipped with a message, except under CI=true, where that is a failure.
+ *
+ * With `sideBySide`, the two halves run at the same time, inside a suite named `name`: for files
+ * that mostly wait (on timeouts, receivers that hang, child processes) and whose halves share
+ * nothing but the machine; one half's waits then pass during the other's (docs/benchmarks.md,
+ * "Test suite").
  */
 export function describeEachStore(
   name: string,
   body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; sideBySide?: boolean } = {},
+): void {
+  const migrated = options.migrate !== false;
+  if (options.sideBySide) describe(name, { concurrency: true }, () => describeStores(name, body, migrated));
+  else describeStores(name, body, migrated);
+}
+
+function describeStores(
+  name: string, body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void, migrated: boolean,
 ): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && pgSkip) {
@@ -78,11 +91,11 @@ export function describeEachStore(
       it(`${name} [${dialect}]`, { skip: pgSkip }, () => {});
       continue;
     }
-    describe(`${name} [${dialect}]`, () => {
+    // One test at a time within a half, also when the halves run side by side (a suite's subtests inherit its concurrency).
+    describe(`${name} [${dialect}]`, { concurrency: 1 }, () => {
       let store: Store | undefined;
       let test: TestStore | undefined;
       before(async () => {
-        const migrated = options.migrate !== false;
         test = dialect === 'sqlite' ? await createSqliteStoreUrl({ migrated }) : await createPostgresStoreUrl({ migrated });
         store = await openStore(test.url);
       });

@@ -103,4 +103,4 @@ describeEachStore('svc sync --deliver-only', ({ store, url }) => {
     assert.deepEqual(world.rx.received.map((r) => r.eventId), [eventId]);
     assert.equal((await findLease(db, SYNC_LEASE))?.holder, 'run_cron pid 1 on elsewhere', 'the lock is untouched');
   });
-});
+}, { sideBySide: true });
