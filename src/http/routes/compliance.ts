@@ -45,7 +45,7 @@ export const complianceRoutes = routeModule('compliance', [
       const issue = onDateIssue(['body', 'on'], body.on, utcDate(deps.clock()));
       if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
-      const target = { ...(query.vessel_id !== undefined ? { vesselId: query.vessel_id } : {}), ...(body.on !== undefined ? { on: body.on } : {}) };
+      const target = { vesselId: query.vessel_id, on: body.on };
       // JSON bytes already: the answer is rendered once per evaluation and reader (check-answer.ts).
       ctx.type = 'application/json';
       ctx.body = await runComplianceCheck(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'), target, {

@@ -54,10 +54,15 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<
 export async function runComplianceCheck(
   db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
 ): Promise<Buffer> {
-  const { reuse, ...check } = deps;
+  const reuse = deps.reuse;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
-  const evaluating: ComplianceDeps = reuse ? { ...check, reuse: { version, cache: reuse.evaluations } } : check;
+  // Spelled out, not `{ ...rest }`: object rest and spread on every call left V8 with objects of
+  // ever-new shapes and every later read of them a slow lookup (docs/benchmarks.md).
+  const evaluating: ComplianceDeps = {
+    clock: deps.clock, catalogue: deps.catalogue, windowDays: deps.windowDays, deadlineMs: deps.deadlineMs, fault: deps.fault,
+    results: deps.results, reuse: reuse && { version, cache: reuse.evaluations },
+  };
   const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();
