@@ -43,7 +43,7 @@ const text = <T extends string | null>(value: T): T => (value === null ? value :
 const COLUMNS = [
   'request_id', 'at', 'partner_id', 'key_id', 'method', 'route', 'path', 'crew_unique_id', 'document_id', 'status', 'latency_ms', 'client_ip',
 ] as const;
-/** Positions of the integer columns: Postgres reads every element as text and casts these. */
+/** The integer columns: Postgres reads every element as text, and these are cast. */
 const INTEGER_COLUMNS = new Set<string>(['status', 'latency_ms']);
 
 /**
