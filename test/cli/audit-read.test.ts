@@ -3,11 +3,10 @@ import fc from 'fast-check';
 import { before, it } from 'node:test';
 import { readAuditLog, type AuditQuery } from '../../src/services/audit-log.ts';
 import { auditRowText, insertAuditRows, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
+import type { Db } from '../../src/store/database.ts';
 import { seedPartnerRows } from '../support/sync-world.ts';
 import { cli, cliChild } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
-
-import type { Db } from '../../src/store/database.ts';
 
 const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAuditRows(db, entries.map(auditRowText));
 

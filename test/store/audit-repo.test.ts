@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { auditRowText, findAuditEntries, insertAuditRows, listAuditEntries, type AuditEntry } from '../../src/store/repositories/audit-repo.ts';
-import { describeEachStore } from '../support/stores.ts';
-
 import type { Db } from '../../src/store/database.ts';
+import { describeEachStore } from '../support/stores.ts';
 
 const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAuditRows(db, entries.map(auditRowText));
 
