@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../domain/app-error.ts';
+import { boundedMemo } from '../domain/bounded-memo.ts';
 import { fieldSchema, objectSchema, type FieldSpecs, type JsonSchema } from '../domain/fields.ts';
 import type { ScopeRule } from '../domain/scopes.ts';
 import { apiResponseHeaders, errorResponses, responseHeaders } from './errors.ts';
@@ -86,17 +87,8 @@ const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
 };
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
-export function pathTemplate(routerPath: string): string {
-  let template = templates.get(routerPath);
-  if (template === undefined) {
-    template = routerPath.replace(/:(\w+)/g, '{$1}');
-    // Route paths, a few dozen: every audited call names one.
-    if (templates.size < 1_000) templates.set(routerPath, template);
-  }
-  return template;
-}
-
-const templates = new Map<string, string>();
+// Route paths, a few dozen, remembered: every audited call names one.
+export const pathTemplate: (routerPath: string) => string = boundedMemo(1_000, (routerPath: string) => routerPath.replace(/:(\w+)/g, '{$1}'));
 
 function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/:(\w+)/g)].map(([, name]) => {

@@ -22,8 +22,9 @@ export class CatalogueCache {
   }
 
   async get(db: Db): Promise<readonly RequirementDefinition[]> {
+    const held = this.held();
+    if (held) return held;
     const now = this.clock().getTime();
-    if (this.#value && now - this.#loadedAt < this.ttlMs) return this.#value;
     this.#pending ??= readCatalogue(db).then((list) => {
       const text = JSON.stringify(list);
       if (text !== this.#text) {

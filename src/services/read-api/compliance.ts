@@ -57,12 +57,7 @@ export async function runComplianceCheck(
   const reuse = deps.reuse;
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
-  // Spelled out, not `{ ...rest }`: object rest and spread on every call left V8 with objects of
-  // ever-new shapes and every later read of them a slow lookup (docs/benchmarks.md).
-  const evaluating: ComplianceDeps = {
-    clock: deps.clock, catalogue: deps.catalogue, windowDays: deps.windowDays, deadlineMs: deps.deadlineMs, fault: deps.fault,
-    results: deps.results, reuse: reuse && { version, cache: reuse.evaluations },
-  };
+  const evaluating: ComplianceDeps = { ...deps, reuse: reuse && { version, cache: reuse.evaluations } };
   const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();

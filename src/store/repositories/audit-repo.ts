@@ -68,19 +68,17 @@ export function auditRowText(entry: AuditEntry): AuditRowText {
  * cost the event loop about 10 µs per row (docs/benchmarks.md); now the loop spends one
  * JSON.stringify per row, when it is recorded.
  */
+const SQLITE_VALUES = sql.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(', '));
+const POSTGRES_VALUES = sql.raw(COLUMNS.map((c, i) => (INTEGER_COLUMNS.has(c) ? `(r ->> ${i})::integer` : `r ->> ${i}`)).join(', '));
 const selectRows = {
-  sqlite: sql.raw(`select ${COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} from jsonb_each(`),
-  postgres: sql.raw(`select ${COLUMNS.map((c, i) => (INTEGER_COLUMNS.has(c) ? `(r ->> ${i})::integer` : `r ->> ${i}`)).join(', ')}`
-    + ' from jsonb_array_elements(cast('),
+  sqlite: (rows: string) => sql`select ${SQLITE_VALUES} from jsonb_each(${rows}) order by key`,
+  postgres: (rows: string) => sql`select ${POSTGRES_VALUES} from jsonb_array_elements(cast(${rows} as jsonb)) with ordinality as t(r, n) order by n`,
 };
-const selectRowsEnd = { sqlite: sql.raw(') order by key'), postgres: sql.raw(' as jsonb)) with ordinality as t(r, n) order by n') };
 
 /** Several rows in one statement (the audit middleware's group commit), ids in the order given. */
 export async function insertAuditRows(db: Db, texts: readonly AuditRowText[]): Promise<void> {
   if (texts.length === 0) return;
-  const dialect = dialectOf(db);
-  const rows = `[${texts.join(',')}]`;
-  await db.insertInto('audit_log').columns(COLUMNS).expression(sql`${selectRows[dialect]}${rows}${selectRowsEnd[dialect]}`).execute();
+  await db.insertInto('audit_log').columns(COLUMNS).expression(selectRows[dialectOf(db)](`[${texts.join(',')}]`)).execute();
 }
 
 export async function findAuditEntries(db: Db, requestId: string): Promise<AuditEntry[]> {
