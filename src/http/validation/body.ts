@@ -1,4 +1,4 @@
-import { bodyParser } from '@koa/bodyparser';
+import coBody from 'co-body';
 import type { ParameterizedContext } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
 import { readObject, type FieldSpecs, type ParsedFields } from '../../domain/fields.ts';
@@ -8,8 +8,7 @@ import { locateJsonError, MAX_JSON_DEPTH } from './json-error.ts';
 /** Largest request body accepted (docs/decisions.md §1: 413 over 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** `application/json` and `application/*+json`, whatever their parameters (type-is patterns). */
-const JSON_TYPES = ['application/json', 'application/*+json'];
+/** `application/json` and `application/*+json`, whatever their parameters. */
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 /** True for `application/json` and `application/*+json`, whatever their parameters. */
@@ -17,22 +16,19 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && JSON_TYPE.test(header.split(';')[0]!.trim());
 }
 
+/** Methods whose body is read; on any other, a body is ignored. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /*
- * @koa/bodyparser (co-body, raw-body) reads the body: the limit is enforced on the declared length
- * and again on the bytes as they arrive, Content-Encoding gzip/deflate/br is inflated (the limit
- * holds after inflating). jsonStrict is off so that a body which is valid JSON but not an object
- * reaches the validators (422 model_attributes_type, as pydantic answers), not a bare 400.
+ * co-body (the reader @koa/bodyparser wraps; raw-body, inflation, @hapi/bourne) reads the body:
+ * the limit is enforced on the declared length and again on the bytes as they arrive,
+ * Content-Encoding gzip/deflate/br is inflated (the limit holds after inflating), and a
+ * `__proto__` key is refused. It is called directly: the content type is decided here before
+ * reading, and @koa/bodyparser's own matching of it on every call cost the compliance check about
+ * a tenth of its CPU (docs/benchmarks.md). `strict: false` lets a body which is valid JSON but not
+ * an object reach the validators (422 model_attributes_type, as pydantic answers), not a bare 400.
  */
-const parseBody = bodyParser({
-  enableTypes: ['json'],
-  extendTypes: { json: JSON_TYPES },
-  // A body sent without any content type is read as JSON.
-  detectJSON: (ctx) => ctx.get('Content-Type') === '',
-  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-  jsonStrict: false,
-  jsonLimit: MAX_BODY_BYTES,
-  encoding: 'utf-8',
-});
+const READ_OPTIONS = { limit: MAX_BODY_BYTES, encoding: 'utf-8', strict: false, returnRawBody: true } as const;
 
 function tooLarge(): AppError {
   return new AppError('payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { headers: { Connection: 'close' } });
@@ -70,21 +66,21 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
   if (type !== '' && !isJsonContentType(type) && announcesBody(ctx)) {
     throw new AppError('unsupported_media_type', `request bodies must be application/json, not ${type.split(';')[0]!.trim().slice(0, 100)}`);
   }
-  if (ctx.request.body === undefined) {
-    try {
-      await parseBody(ctx as never, async () => {});
-    } catch (err) {
-      readFailure(err);
-    }
+  // A request whose connection has already closed is not read: no one is left to answer.
+  if (!BODY_METHODS.has(ctx.method) || ctx.req.closed) return undefined;
+  let read: { parsed: unknown; raw: string };
+  try {
+    read = await coBody.json(ctx.req, READ_OPTIONS);
+  } catch (err) {
+    readFailure(err);
   }
-  const raw = ctx.request.rawBody;
-  if (typeof raw !== 'string' || raw === '') return undefined;
+  if (read.raw === '') return undefined;
   // JSON.parse does not recurse, but echoing or walking the value might: refuse deep nesting here.
   // A text that parsed nests at most half its length deep (each level opens and closes): a short
   // one, as most bodies are, needs no second scan.
-  const deep = raw.length > 2 * MAX_JSON_DEPTH ? locateJsonError(raw) : undefined;
+  const deep = read.raw.length > 2 * MAX_JSON_DEPTH ? locateJsonError(read.raw) : undefined;
   if (deep) throwValidation([issues.jsonInvalid(deep.pos, deep.msg)]);
-  return ctx.request.body;
+  return read.parsed;
 }
 
 /**
