@@ -1,6 +1,8 @@
 // API under load: autocannon on loopback, keep-alive, 32 connections, against `svc` in its own
-// process, beside a bare Koa route serving the same JSON body from memory. Run: npm run bench:api
-// Env: BENCH_SECONDS (per run), BENCH_CREW, BENCH_API_DB (database / SQLite file name, so two runs
+// process, beside a bare Koa route serving the same JSON body from memory, the two taking turns
+// (BENCH_ROUNDS rounds of each, medians). Both run compiled, as in production (bench/support/child.ts).
+// Run: npm run bench:api
+// Env: BENCH_SECONDS (per run), BENCH_ROUNDS, BENCH_CREW, BENCH_API_DB (database / SQLite file name, so two runs
 // need not share one), BENCH_API_CASES (comma-separated parts of case names: only those run),
 // BENCH_API_STORES (sqlite,postgres), BENCH_API_SVC_ARGS (extra node flags for the svc process,
 // e.g. --cpu-prof), BENCH_API_REUSE=1 (keep the database of an earlier run with the same
@@ -15,7 +17,12 @@ import { openStore, type Store } from '../src/store/connect.ts';
 import { freshStore, partnerKey, postgresAvailable, seed, storeUrl } from './support/setup.ts';
 import { timeCall, walkList } from './support/walks.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * svc and bare Koa take turns this many times per case: the machine is shared and its speed drifts
+ * within seconds, so each round's ratio is of two runs made back to back, and the median is reported.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 32;
 const CREW = Number(process.env.BENCH_CREW ?? 11_200); // ≈10,000 on live vessels (every 10th vessel is test-flagged)
 const DB_NAME = process.env.BENCH_API_DB ?? 'svc_bench_api';
@@ -133,12 +140,23 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       });
       if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${await sample.text()}`);
       const body = await sample.text();
-      const real = await load(server.port, c, key, c.conditional ? sample.headers.get('etag') ?? undefined : undefined, server.child.pid);
       const bare = await startChild(['bare', body]);
-      const base = await load(bare.port, c, key, undefined, bare.child.pid).finally(() => bare.stop());
-      const line = [dialect, c.name, `${(body.length / 1024).toFixed(1)} KiB`, real.rps.toFixed(0), `${real.p50} / ${real.p99}`,
-        base.rps.toFixed(0), `${(100 * real.rps / base.rps).toFixed(0)}%`, String(real.errors),
-        `${real.cpuPerCall.toFixed(0)} / ${base.cpuPerCall.toFixed(0)}`, `${(100 * base.cpuPerCall / real.cpuPerCall).toFixed(0)}%`];
+      const real: Figures[] = [];
+      const base: Figures[] = [];
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          real.push(await load(server.port, c, key, c.conditional ? sample.headers.get('etag') ?? undefined : undefined, server.child.pid));
+          base.push(await load(bare.port, c, key, undefined, bare.child.pid));
+        }
+      } finally {
+        await bare.stop();
+      }
+      const ratios = real.map((r, i) => r.rps / base[i]!.rps);
+      const at = <K extends keyof Figures>(figures: Figures[], k: K) => median(figures.map((f) => f[k]));
+      const line = [dialect, c.name, `${(body.length / 1024).toFixed(1)} KiB`, at(real, 'rps').toFixed(0), `${at(real, 'p50')} / ${at(real, 'p99')}`,
+        at(base, 'rps').toFixed(0), `${percent(median(ratios))} (${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))})`,
+        String(real.reduce((n, r) => n + r.errors, 0)),
+        `${at(real, 'cpuPerCall').toFixed(0)} / ${at(base, 'cpuPerCall').toFixed(0)}`, percent(median(real.map((r, i) => base[i]!.cpuPerCall / r.cpuPerCall)))];
       process.stderr.write(`  ${line.join('  ')}\n`);
       rows.push(line);
     }
@@ -179,6 +197,7 @@ async function complianceWalks(dialect: string, url: string, port: number, key: 
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percent = (x: number) => `${(100 * x).toFixed(0)}%`;
 
 /**
  * `call` timed right after each of 7 writes, each moving the expiry of one document of a different
@@ -223,8 +242,9 @@ if (STORES.includes('postgres') && !await postgresAvailable()) {
   process.stderr.write('Postgres does not answer: its half is skipped\n');
 }
 
-const body = `Command: \`BENCH_SECONDS=${DURATION} npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in
-the parent process, each server in its own process; \`BENCH_API_DB\`, \`BENCH_API_CASES\`, \`BENCH_API_STORES\`, \`BENCH_API_REUSE\` and
+const body = `Command: \`BENCH_SECONDS=${DURATION} BENCH_ROUNDS=${ROUNDS} npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in
+the parent process, each server in its own process, compiled as \`svc\` runs in production (bench/support/child.ts); for each case svc
+and bare Koa take turns ${ROUNDS} times and the table gives medians, the ratio as the median of the ${ROUNDS} back-to-back pairs and their range; \`BENCH_API_DB\`, \`BENCH_API_CASES\`, \`BENCH_API_STORES\`, \`BENCH_API_REUSE\` and
 \`BENCH_API_SVC_ARGS\` for a private database and quick profiling runs, see bench/api-bench.ts). Machine: ${machineLine()}. Data: \`svc fixtures generate --crew ${CREW} --vessels 20
 --partners 1 --docs-per-crew 10\` (≈10,000 crew on the partner's live fleet). Every request is authenticated, rate-limited
 (tokens claimed from the store in blocks) and audited (one row per request, written in batches), as in production.
@@ -238,7 +258,7 @@ is served by a second svc process without the body cache. The last two columns a
 (user + system, from /proc) per answered call, which the machine's load moves far less than requests per second, and
 their ratio: what "svc ÷ bare" would be if both were bound by their own CPU alone.
 
-${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare', 'non-2xx', 'CPU µs per call svc / bare', 'bare ÷ svc CPU'], rows)}
+${table(['store', 'endpoint', 'body', 'svc req/s', 'p50 / p99 ms', 'bare Koa req/s', 'svc ÷ bare (range)', 'non-2xx', 'CPU µs per call svc / bare', 'bare ÷ svc CPU'], rows)}
 
 Fleet compliance (issue 20; targets: at most 3x), one client, sequential, on the svc process without the body cache, medians of
 3 walks and of 7 calls: the whole fleet's compliance (\`GET /employers/me/compliance\`, pages of 200, every item evaluated on

@@ -1,11 +1,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { NODE_OUTPUT } from '../../scripts/build.mjs';
 
-/** A server started in its own process; resolves once it prints `ready <port>`. */
+const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
+const builds = new Map<string, Promise<string>>();
+
+/**
+ * The script compiled as `svc` runs in production (bin/svc runs the esbuild build of src/, with the
+ * settings of scripts/build.mjs), once per bench run, into .bench/build/js/: three levels below the
+ * repository like the production build, so paths the code resolves from its own location hold.
+ * Run through tsx instead, every function the code creates per call was also named at run time
+ * (tsx compiles with esbuild's keepNames), which production does not pay. BENCH_FROM_SOURCE=1
+ * runs the TypeScript through tsx.
+ */
+function compiled(script: string): Promise<string> {
+  let built = builds.get(script);
+  if (!built) {
+    const outfile = join('.bench/build/js', basename(script).replace(/\.ts$/, '.js'));
+    built = build({ entryPoints: [script], outfile, bundle: true, ...NODE_OUTPUT, logLevel: 'warning' }).then(() => outfile);
+    builds.set(script, built);
+  }
+  return built;
+}
+
+/** A server started in its own process, compiled (see compiled()); resolves once it prints `ready <port>`. */
 export async function startChild(
   args: string[], script = 'bench/support/serve-child.ts', nodeArgs: string[] = [],
 ): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = FROM_SOURCE ? ['--import', 'tsx', script] : [await compiled(script)];
+  const child = spawn(process.execPath, [...nodeArgs, ...run, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
