@@ -20,6 +20,25 @@ describe('group commit', () => {
     assert.deepEqual(batches, [[1], [2, 3, 4]]);
   });
 
+  it('with gatherTurn, the items of one event-loop turn share the first write; an item arriving after it began waits for the next', async () => {
+    const batches: number[][] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const write = groupCommit(async (items: readonly number[]) => {
+      batches.push([...items]);
+      await gate;
+      return items.map((i) => i * 10);
+    }, { gatherTurn: true });
+    const sameTurn = [1, 2, 3].map(write);
+    assert.deepEqual(batches, [], 'nothing is written before the turn ends');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(batches, [[1, 2, 3]]);
+    const late = write(4);
+    open();
+    assert.deepEqual(await Promise.all([...sameTurn, late]), [10, 20, 30, 40]);
+    assert.deepEqual(batches, [[1, 2, 3], [4]]);
+  });
+
   it('a failed write fails every caller of that batch, and the next batch still runs', async () => {
     let calls = 0;
     const write = groupCommit(async (items: readonly string[]) => {
