@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupCommit } from '../../src/services/plumbing/group-commit.ts';
+import { groupCommit, type GroupCommitOptions } from '../../src/services/plumbing/group-commit.ts';
 import { createRateLimiter } from '../../src/services/rate-limit.ts';
 import { describeEachStore } from '../support/stores.ts';
 
+/** A group commit whose writes record their batch, then wait until `open()` (writes stay running while others arrive). */
+function gatedWrites(options?: GroupCommitOptions) {
+  const batches: number[][] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const write = groupCommit(async (items: readonly number[]) => {
+    batches.push([...items]);
+    await gate;
+    return items.map((i) => i * 10);
+  }, options);
+  return { write, batches, open };
+}
+
 describe('group commit', () => {
   it('writes a lone item at once, and items arriving during a write together in the next one', async () => {
-    const batches: number[][] = [];
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const write = groupCommit(async (items: readonly number[]) => {
-      batches.push([...items]);
-      await gate; // the first write is still running while the others arrive
-      return items.map((i) => i * 10);
-    });
+    const { write, batches, open } = gatedWrites();
     const written = Promise.all([1, 2, 3, 4].map(write));
     open();
     assert.deepEqual(await written, [10, 20, 30, 40]);
@@ -21,14 +27,7 @@ describe('group commit', () => {
   });
 
   it('with gatherTurn, the items of one event-loop turn share the first write; an item arriving after it began waits for the next', async () => {
-    const batches: number[][] = [];
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const write = groupCommit(async (items: readonly number[]) => {
-      batches.push([...items]);
-      await gate;
-      return items.map((i) => i * 10);
-    }, { gatherTurn: true });
+    const { write, batches, open } = gatedWrites({ gatherTurn: true });
     const sameTurn = [1, 2, 3].map(write);
     assert.deepEqual(batches, [], 'nothing is written before the turn ends');
     await new Promise((resolve) => setImmediate(resolve));
