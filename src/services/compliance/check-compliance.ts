@@ -1,5 +1,5 @@
 import { AppError } from '../../domain/app-error.ts';
-import type { Clock } from '../../domain/clock.ts';
+import { isoTime, type Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { utcDate, type CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
@@ -165,7 +165,7 @@ export async function checkCompliance(
       cause,
     });
   }
-  const asOf = deps.clock().toISOString();
+  const asOf = isoTime(deps.clock());
   if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
   return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents, withFiles: live.withFiles };
 }
