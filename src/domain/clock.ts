@@ -23,20 +23,41 @@ export function clockStartingAt(start: string, base: Clock): Clock {
   return () => new Date(base().getTime() + offset);
 }
 
-/**
- * `at.toISOString()`, with everything up to the milliseconds formatted once per second: the audit
- * row's time and the compliance check's `as_of` are made on every call, and V8 formats a date in
- * C++ each time. The text always ends in `.sssZ`, whatever the year's width.
- */
-export function isoTime(at: Date): string {
-  const ms = at.getTime();
-  const second = Math.floor(ms / 1000);
-  if (second !== lastIso.second) lastIso = { second, head: at.toISOString().slice(0, -4) };
-  const milli = ms - second * 1000;
-  return `${lastIso.head}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+/** The second an instant falls in, formatted: toISOString up to its milliseconds, and the day and wire time taken from it. */
+interface SecondText {
+  second: number;
+  /** `YYYY-MM-DDTHH:MM:SS.`, whatever the year's width (toISOString always ends in `sssZ`). */
+  head: string;
+  day: string;
+  wire: string;
 }
 
-let lastIso: { second: number; head: string } = { second: Number.NaN, head: '' };
+let lastSecond: SecondText = { second: Number.NaN, head: '', day: '', wire: '' };
+
+/**
+ * The texts of `at`'s second, formatted once per second: every call makes an audit time, an
+ * `as_of` and today's date, and V8 formats a date in C++ each time.
+ */
+function secondText(at: Date): SecondText {
+  const second = Math.floor(at.getTime() / 1000);
+  if (second !== lastSecond.second) {
+    const head = at.toISOString().slice(0, -4);
+    lastSecond = { second, head, day: head.slice(0, 10), wire: `${head.slice(0, -1)}Z` };
+  }
+  return lastSecond;
+}
+
+/** `at.toISOString()`, the part up to the milliseconds formatted once per second (secondText). */
+export function isoTime(at: Date): string {
+  const text = secondText(at);
+  const milli = at.getTime() - text.second * 1000;
+  return `${text.head}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
+
+/** UTC calendar date of an instant, `YYYY-MM-DD`. */
+export function utcDate(at: Date): string {
+  return secondText(at).day;
+}
 
 /**
  * An instant as the API, webhooks and events feed write it: UTC, whole seconds, `Z`
@@ -44,9 +65,7 @@ let lastIso: { second: number; head: string } = { second: Number.NaN, head: '' }
  */
 export function wireTime(at: Date | string): string {
   if (at === lastWire.from) return lastWire.to;
-  const date = typeof at === 'string' ? new Date(at) : at;
-  // toISOString always ends in `.sssZ`: cut rather than match (every answer carries one).
-  const to = `${date.toISOString().slice(0, -5)}Z`;
+  const to = secondText(typeof at === 'string' ? new Date(at) : at).wire;
   if (typeof at === 'string') lastWire = { from: at, to };
   return to;
 }

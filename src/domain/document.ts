@@ -80,15 +80,5 @@ export function toDocumentWire(document: CrewDocument, today: string): DocumentW
   };
 }
 
-const DAY_MS = 86_400_000;
-/** The last day utcDate formatted: one request asks for today's date several times. */
-let lastDay = { start: Number.NaN, text: '' };
-
-/** UTC calendar date of an instant, `YYYY-MM-DD`. */
-export function utcDate(at: Date): string {
-  const ms = at.getTime();
-  if (ms >= lastDay.start && ms < lastDay.start + DAY_MS) return lastDay.text;
-  const text = at.toISOString().slice(0, 10);
-  lastDay = { start: Math.floor(ms / DAY_MS) * DAY_MS, text };
-  return text;
-}
+// Formatted with the other texts of an instant's second (src/domain/clock.ts); imported from here by most callers.
+export { utcDate } from './clock.ts';
