@@ -10,8 +10,15 @@ async function getJson(port: number, key: string, path: string): Promise<any> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** A walk's time (ms, the median when repeated), and what it went through. */
+export interface Walk {
+  ms: number;
+  items: number;
+  pages: number;
+}
+
 /** Milliseconds to walk every page of `path` (a list with `next_cursor`), and the number of items; the median of `repeats` walks. */
-export async function walkList(port: number, key: string, path: string, repeats = 3): Promise<{ ms: number; items: number; pages: number }> {
+export async function walkList(port: number, key: string, path: string, repeats = 3): Promise<Walk> {
   const times: number[] = [];
   let items = 0;
   let pages = 0;

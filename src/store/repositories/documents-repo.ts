@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { boundedMemo } from '../../domain/bounded-memo.ts';
 import type { Classification } from '../../domain/classification.ts';
 import type { EvaluationDocument } from '../../domain/compliance/types.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db, DocumentsTable } from '../database.ts';
+import { dialectOf } from '../dialect-of.ts';
 
 const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 
@@ -79,24 +80,57 @@ const EVALUATION_COLUMNS = [
   'processing_state', 'is_current', 'is_live', 'document_class', 'classification',
 ] as const;
 
+/** A document's EVALUATION_COLUMNS values, in that order (SQLite's json_array of them). */
+type EvaluationValues = [
+  string, string, string, DocumentsTable['verification_status'], DocumentsTable['review_status'], string | null, string | null, number,
+  DocumentsTable['processing_state'], number, number, DocumentsTable['document_class'], string,
+];
+
+function toEvaluationDocument(v: EvaluationValues): EvaluationDocument {
+  return {
+    documentId: v[0], crewUniqueId: v[1], title: v[2], verificationStatus: v[3], reviewStatus: v[4], issueDate: v[5], expiryDate: v[6],
+    noExpiry: v[7] === 1, processingState: v[8], isCurrent: v[9] === 1, isLive: v[10] === 1, documentClass: v[11],
+    classification: parseClassification(v[12]),
+  };
+}
+
+/** Crew whose documents one statement reads at most. */
+const CREW_PER_STATEMENT = 2000;
+
 /**
- * What the evaluator reads of the listable documents (medical ones included) of each crew member,
- * ordered by crew then document id: 13 of the 22 columns, which on SQLite takes about 40% less
- * CPU to read than every column (docs/benchmarks.md).
+ * The evaluation documents of a chunk of crew. On SQLite the store hands them over as one JSON
+ * array of arrays, parsed by one JSON.parse: node-sqlite3 builds a JS object per row column by
+ * column, which for a fleet page (about 1,800 documents of 13 columns) cost 1.6-2 times the CPU
+ * (docs/benchmarks.md, "Fleet compliance (issue 20)"). On Postgres, whose client parses rows
+ * itself, building the JSON on the server took twice the time, so rows are read as they are.
+ */
+async function evaluationDocuments(db: Db, crewIds: readonly string[]): Promise<EvaluationDocument[]> {
+  const query = listable(db).clearSelect().where('crew_unique_id', 'in', crewIds);
+  if (dialectOf(db) === 'sqlite') {
+    const values = sql.join(EVALUATION_COLUMNS.map((c) => sql.ref(c)));
+    const row = await query.select(sql<string>`json_group_array(json_array(${values}))`.as('documents')).executeTakeFirstOrThrow();
+    return (JSON.parse(row.documents) as EvaluationValues[]).map(toEvaluationDocument);
+  }
+  return (await query.select(EVALUATION_COLUMNS).execute()).map((r) => ({
+    documentId: r.document_id, crewUniqueId: r.crew_unique_id, title: r.title, verificationStatus: r.verification_status,
+    reviewStatus: r.review_status, issueDate: r.issue_date, expiryDate: r.expiry_date, noExpiry: r.no_expiry === 1,
+    processingState: r.processing_state, isCurrent: r.is_current === 1, isLive: r.is_live === 1, documentClass: r.document_class,
+    classification: parseClassification(r.classification),
+  }));
+}
+
+/**
+ * What the evaluator reads of the listable documents (medical ones included) of the crew asked
+ * for: 13 of the 22 columns, which on SQLite takes about 40% less CPU to read than every column
+ * (docs/benchmarks.md). In no particular order: the evaluation does not depend on it (a property
+ * in test/compliance/properties.test.ts), and sorting cost SQLite a temporary B-tree per
+ * statement. The same documents as listListableDocuments with medical ones
+ * (test/store/evaluation-documents.test.ts).
  */
 export async function listEvaluationDocuments(db: Db, crewIds: readonly string[]): Promise<EvaluationDocument[]> {
   const out: EvaluationDocument[] = [];
-  for (let start = 0; start < crewIds.length; start += 2000) {
-    const rows = await listable(db).clearSelect().select(EVALUATION_COLUMNS).where('crew_unique_id', 'in', crewIds.slice(start, start + 2000))
-      .orderBy('crew_unique_id').orderBy('document_id').execute();
-    for (const row of rows) {
-      out.push({
-        documentId: row.document_id, crewUniqueId: row.crew_unique_id, title: row.title, verificationStatus: row.verification_status,
-        reviewStatus: row.review_status, issueDate: row.issue_date, expiryDate: row.expiry_date, noExpiry: row.no_expiry === 1,
-        processingState: row.processing_state, isCurrent: row.is_current === 1, isLive: row.is_live === 1, documentClass: row.document_class,
-        classification: parseClassification(row.classification),
-      });
-    }
+  for (let start = 0; start < crewIds.length; start += CREW_PER_STATEMENT) {
+    for (const document of await evaluationDocuments(db, crewIds.slice(start, start + CREW_PER_STATEMENT))) out.push(document);
   }
   return out;
 }
