@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, it } from 'node:test';
+import { it } from 'node:test';
 import fc from 'fast-check';
 import type { EvaluationDocument } from '../../src/domain/compliance/types.ts';
 import { PROCESSING_STATES, REVIEW_STATUSES, VERIFICATION_STATUSES } from '../../src/domain/vocabulary.ts';
@@ -36,11 +36,6 @@ const byId = (a: EvaluationDocument, b: EvaluationDocument) => (a.documentId < b
 
 describeEachStore('the evaluator\'s documents against every column of the listable documents', ({ store }) => {
   let run = 0;
-  before(async () => {
-    await loadFixtures(store().db, [writeFixture({
-      employers: [{ employer_id: 'emp_e', name: 'E' }],
-    })], () => NOW);
-  });
 
   it('gives the same documents and values, medical ones included, for any crew asked', async () => {
     const db = store().db;
