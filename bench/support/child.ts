@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
@@ -8,17 +9,28 @@ const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const builds = new Map<string, Promise<string>>();
 
 /**
+ * Where this bench run's builds go: .bench/build-<pid>/js/, three levels below the repository like
+ * the production build (so paths the code resolves from its own location hold), and one folder per
+ * run, so two bench runs started together do not overwrite each other's build. Removed on exit.
+ */
+const BUILD_DIR = join('.bench', `build-${process.pid}`);
+let cleanupRegistered = false;
+
+/**
  * The script compiled as `svc` runs in production (bin/svc runs the esbuild build of src/, with the
- * settings of scripts/build.mjs), once per bench run, into .bench/build/js/: three levels below the
- * repository like the production build, so paths the code resolves from its own location hold.
- * Run through tsx instead, every function the code creates per call was also named at run time
- * (tsx compiles with esbuild's keepNames), which production does not pay. BENCH_FROM_SOURCE=1
- * runs the TypeScript through tsx.
+ * settings of scripts/build.mjs), once per bench run, into BUILD_DIR. Run through tsx instead,
+ * every function the code creates per call was also named at run time (tsx compiles with
+ * esbuild's keepNames), which production does not pay. BENCH_FROM_SOURCE=1 runs the TypeScript
+ * through tsx.
  */
 function compiled(script: string): Promise<string> {
   let built = builds.get(script);
   if (!built) {
-    const outfile = join('.bench/build/js', basename(script).replace(/\.ts$/, '.js'));
+    if (!cleanupRegistered) {
+      cleanupRegistered = true;
+      process.once('exit', () => rmSync(BUILD_DIR, { recursive: true, force: true }));
+    }
+    const outfile = join(BUILD_DIR, 'js', basename(script).replace(/\.ts$/, '.js'));
     built = build({ entryPoints: [script], outfile, bundle: true, ...NODE_OUTPUT, logLevel: 'warning' }).then(() => outfile);
     builds.set(script, built);
   }
