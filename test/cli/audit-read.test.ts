@@ -34,6 +34,7 @@ function entries(log: { hour: number; partner: string | null; status: number }[]
 function expected(all: AuditEntry[], q: AuditQuery): string[] {
   const ordered = all.map((e, i) => ({ e, i })).sort((x, y) => (x.e.at === y.e.at ? y.i - x.i : x.e.at < y.e.at ? 1 : -1));
   return ordered.map(({ e }) => e).filter((e) => (q.partnerId === undefined || e.partnerId === q.partnerId)
+    && (q.requestId === undefined || e.requestId === q.requestId)
     && (q.since === undefined || e.at >= q.since) && (q.until === undefined || e.at <= q.until)
     && (q.status === undefined || (e.status >= q.status.from && e.status <= q.status.to)))
     .slice(0, q.limit ?? 100).map((e) => e.requestId);
@@ -42,6 +43,8 @@ function expected(all: AuditEntry[], q: AuditQuery): string[] {
 const hourArb = fc.option(fc.integer({ min: -1, max: 48 }).map((h) => new Date(BASE + h * HOUR).toISOString()), { nil: undefined });
 const queryArb = fc.record({
   partnerId: fc.option(fc.constantFrom('ptn_a', 'ptn_b', 'ptn_none'), { nil: undefined }),
+  // A request id of the log (req_0000 to req_0039 are always there) or one it does not hold; mostly none.
+  requestId: fc.option(fc.constantFrom('req_0003', 'req_0017', 'req_0039', 'req_absent'), { nil: undefined, freq: 3 }),
   since: hourArb,
   until: hourArb,
   status: fc.option(fc.oneof(
@@ -89,6 +92,19 @@ describeEachStore('reading the audit log', ({ store, url }) => {
     const [row] = JSON.parse(res.stdout) as Record<string, unknown>[];
     assert.equal(row?.route, 'svc admin issue-operator-key');
     assert.equal(row?.method, 'CLI');
+    // Found again by its own request id, as an operator would find a call by the X-Request-Id a partner quotes.
+    const again = await cli(['--db', url(), 'admin', 'audit', '--request', String(row?.request_id), '--json']);
+    assert.deepEqual(JSON.parse(again.stdout), [row]);
+  });
+
+  it('svc admin audit --request: the one row of that request, nothing for an id never seen', async () => {
+    const one = await cli(['--db', url(), 'admin', 'audit', '--request', 'req_0017', '--json']);
+    assert.equal(one.code, 0, one.stderr);
+    assert.deepEqual((JSON.parse(one.stdout) as Record<string, unknown>[]).map((r) => [r.request_id, r.latency_ms]), [['req_0017', 17]]);
+    const none = await cli(['--db', url(), 'admin', 'audit', '--request', 'req_absent']);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout, '');
+    assert.match(none.stderr, /no audit rows match/);
   });
 
   it('a bad --status or --limit is bad usage (64); a bad --since is invalid input (65)', async () => {

@@ -89,6 +89,8 @@ export async function findAuditEntries(db: Db, requestId: string): Promise<Audit
 /** Which audit rows an operator reads; `since`/`until` bound `at`, both inclusive (ISO-8601 UTC); `status` is an inclusive range. */
 export interface AuditFilter {
   partnerId?: string;
+  /** One request's rows (audit_log_request). */
+  requestId?: string;
   since?: string;
   until?: string;
   status?: { from: number; to: number };
@@ -99,6 +101,7 @@ export interface AuditFilter {
 export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<AuditEntry[]> {
   let query = db.selectFrom('audit_log').selectAll();
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
   if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('at', '<=', filter.until);
   if (filter.status !== undefined) query = query.where('status', '>=', filter.status.from).where('status', '<=', filter.status.to);
