@@ -14,7 +14,7 @@ const builds = new Map<string, Promise<string>>();
  * run, so two bench runs started together do not overwrite each other's build. Removed on exit.
  */
 const BUILD_DIR = join('.bench', `build-${process.pid}`);
-let cleanupRegistered = false;
+process.once('exit', () => rmSync(BUILD_DIR, { recursive: true, force: true }));
 
 /**
  * The script compiled as `svc` runs in production (bin/svc runs the esbuild build of src/, with the
@@ -26,10 +26,6 @@ let cleanupRegistered = false;
 function compiled(script: string): Promise<string> {
   let built = builds.get(script);
   if (!built) {
-    if (!cleanupRegistered) {
-      cleanupRegistered = true;
-      process.once('exit', () => rmSync(BUILD_DIR, { recursive: true, force: true }));
-    }
     const outfile = join(BUILD_DIR, 'js', basename(script).replace(/\.ts$/, '.js'));
     built = build({ entryPoints: [script], outfile, bundle: true, ...NODE_OUTPUT, logLevel: 'warning' }).then(() => outfile);
     builds.set(script, built);

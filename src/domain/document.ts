@@ -79,6 +79,3 @@ export function toDocumentWire(document: CrewDocument, today: string): DocumentW
     classification: document.classification,
   };
 }
-
-// Formatted with the other texts of an instant's second (src/domain/clock.ts); imported from here by most callers.
-export { utcDate } from './clock.ts';

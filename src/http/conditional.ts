@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { utcDate } from '../domain/document.ts';
+import { utcDate } from '../domain/clock.ts';
 import type { AppContext, RouteDeps } from './app-deps.ts';
 import { baseUrl, partnerOf } from './request-context.ts';
 

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { isIsoDate } from '../../domain/compliance/dates.ts';
 import { FORECAST_HORIZON_DAYS } from '../../domain/compliance/status-forecast.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
 import { forecastChanges, type ForecastEntry } from '../../services/compliance/forecast.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';

@@ -1,6 +1,6 @@
 import { onDate, onDateIssue } from '../../domain/compliance/on-date.ts';
 import { FORECAST_HORIZON_DAYS } from '../../domain/compliance/status-forecast.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { str } from '../../domain/fields.ts';
 import { runComplianceCheck } from '../../services/read-api/compliance.ts';
 import { route, routeModule } from '../route.ts';

@@ -1,4 +1,4 @@
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES } from '../../domain/scopes.ts';
 import { createDownloadLink, listCrewDocuments } from '../../services/read-api/documents.ts';
 import { route, routeModule } from '../route.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { onDate, onDateIssue } from '../../domain/compliance/on-date.ts';
 import { FORECAST_HORIZON_DAYS } from '../../domain/compliance/status-forecast.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { int, str, type FieldParser } from '../../domain/fields.ts';
 import { issues } from '../../domain/validation-issues.ts';
 import { FLEET_PAGE_LIMIT, OVERALL_STATUSES, type OverallStatus } from '../../domain/vocabulary.ts';

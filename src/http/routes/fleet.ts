@@ -1,4 +1,4 @@
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { int, str } from '../../domain/fields.ts';
 import { issues } from '../../domain/validation-issues.ts';
 import { EXPIRING_WINDOW_DAYS, FLEET_PAGE_LIMIT } from '../../domain/vocabulary.ts';

@@ -1,7 +1,7 @@
 import { AppError } from '../../domain/app-error.ts';
-import { isoTime, type Clock } from '../../domain/clock.ts';
+import { isoTime, utcDate, type Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import { utcDate, type CrewDocument } from '../../domain/document.ts';
+import type { CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';

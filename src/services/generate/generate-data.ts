@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import { ROLES, VESSEL_TYPES } from '../../domain/catalogue.ts';
-import type { Clock } from '../../domain/clock.ts';
+import { utcDate, type Clock } from '../../domain/clock.ts';
 import { imoWithCheckDigit } from '../../domain/identifiers.ts';
-import { utcDate } from '../../domain/document.ts';
 import type { AssignmentsTable, ConsentsTable, CrewTable, Database, PartnersTable, VesselsTable } from '../../store/database.ts';
 import {
   insertFiles, upsertAssignments, upsertCrew, upsertDocuments, upsertEmployers, upsertPartners, upsertVessels,

@@ -1,5 +1,5 @@
 import { toComplianceWire, type WireOptions } from '../../domain/compliance/index.ts';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';

@@ -80,7 +80,7 @@ const EVALUATION_COLUMNS = [
   'processing_state', 'is_current', 'is_live', 'document_class', 'classification',
 ] as const;
 
-/** A document's EVALUATION_COLUMNS values, in that order (SQLite's json_array of them). */
+/** A document's EVALUATION_COLUMNS values, in that order (SQLite's json_array of them, or a row's). */
 type EvaluationValues = [
   string, string, string, DocumentsTable['verification_status'], DocumentsTable['review_status'], string | null, string | null, number,
   DocumentsTable['processing_state'], number, number, DocumentsTable['document_class'], string,
@@ -111,12 +111,8 @@ async function evaluationDocuments(db: Db, crewIds: readonly string[]): Promise<
     const row = await query.select(sql<string>`json_group_array(json_array(${values}))`.as('documents')).executeTakeFirstOrThrow();
     return (JSON.parse(row.documents) as EvaluationValues[]).map(toEvaluationDocument);
   }
-  return (await query.select(EVALUATION_COLUMNS).execute()).map((r) => ({
-    documentId: r.document_id, crewUniqueId: r.crew_unique_id, title: r.title, verificationStatus: r.verification_status,
-    reviewStatus: r.review_status, issueDate: r.issue_date, expiryDate: r.expiry_date, noExpiry: r.no_expiry === 1,
-    processingState: r.processing_state, isCurrent: r.is_current === 1, isLive: r.is_live === 1, documentClass: r.document_class,
-    classification: parseClassification(r.classification),
-  }));
+  const rows = await query.select(EVALUATION_COLUMNS).execute();
+  return rows.map((r) => toEvaluationDocument(EVALUATION_COLUMNS.map((c) => r[c]) as EvaluationValues));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { utcDate } from '../../domain/document.ts';
+import { utcDate } from '../../domain/clock.ts';
 import type { Db } from '../../store/database.ts';
 import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
