@@ -157,7 +157,8 @@ export function readObject<S extends FieldSpecs>(
   const object = body as Record<string, unknown>;
   const { value, issues: found } = readFields(object, spec, 'body', object);
   if ((options.extra ?? 'forbid') === 'forbid') {
-    for (const [key, v] of Object.entries(object)) if (!(key in spec)) found.push(issues.extraForbidden(['body', key], v));
+    // Own keys only: `in` would count `constructor` or `toString` as declared, through Object.prototype.
+    for (const [key, v] of Object.entries(object)) if (!Object.hasOwn(spec, key)) found.push(issues.extraForbidden(['body', key], v));
   }
   return found.length > 0 ? { ok: false, issues: found } : { ok: true, value };
 }

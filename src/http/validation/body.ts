@@ -22,13 +22,17 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /*
  * co-body (the reader @koa/bodyparser wraps; raw-body, inflation, @hapi/bourne) reads the body:
  * the limit is enforced on the declared length and again on the bytes as they arrive,
- * Content-Encoding gzip/deflate/br is inflated (the limit holds after inflating), and a
- * `__proto__` key is refused. It is called directly: the content type is decided here before
- * reading, and @koa/bodyparser's own matching of it on every call cost the compliance check about
- * a tenth of its CPU (docs/benchmarks.md). `strict: false` lets a body which is valid JSON but not
- * an object reach the validators (422 model_attributes_type, as pydantic answers), not a bare 400.
+ * Content-Encoding gzip/deflate/br is inflated (the limit holds after inflating). It is called
+ * directly: the content type is decided here before reading, and @koa/bodyparser's own matching of
+ * it on every call cost the compliance check about a tenth of its CPU (docs/benchmarks.md).
+ * `strict: false` lets a body which is valid JSON but not an object reach the validators (422
+ * model_attributes_type, as pydantic answers), not a bare 400. `onProtoPoisoning: 'ignore'` keeps a
+ * `__proto__` key as the plain own property JSON.parse makes of it, so it is refused like any other
+ * undeclared key (422 extra_forbidden, docs/decisions.md "Request bodies"): nothing merges a body
+ * into another object, every field is read through its parser, and an echo copies with
+ * Object.fromEntries.
  */
-const READ_OPTIONS = { limit: MAX_BODY_BYTES, encoding: 'utf-8', strict: false, returnRawBody: true } as const;
+const READ_OPTIONS = { limit: MAX_BODY_BYTES, encoding: 'utf-8', strict: false, returnRawBody: true, onProtoPoisoning: 'ignore' } as const;
 
 function tooLarge(): AppError {
   return new AppError('payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { headers: { Connection: 'close' } });
@@ -46,8 +50,7 @@ function readFailure(err: unknown): never {
   if (thrown.status === 413) throw tooLarge();
   if (thrown.status === 415) throw new AppError('unsupported_media_type', thrown.message);
   if (thrown.status === 400 && typeof thrown.body === 'string') {
-    // Parsed by JSON.parse and refused: locate the error as Python's json module words it. A text
-    // the checker accepts was refused for another reason (a `__proto__` key).
+    // Refused by JSON.parse: locate the error as Python's json module words it.
     const at = locateJsonError(thrown.body);
     throwValidation([at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, thrown.message)]);
   }
