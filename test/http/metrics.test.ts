@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Kysely } from 'kysely';
 import { createServeMetrics } from '../../src/http/metrics/registry.ts';
+import type { Database } from '../../src/store/database.ts';
 import { upsertDeadLetter } from '../../src/store/repositories/dead-letters-repo.ts';
 import { noteEndpointAttempts } from '../../src/store/repositories/endpoint-health-repo.ts';
 import { finishSyncRun, insertSyncRun } from '../../src/store/repositories/sync-runs-repo.ts';
@@ -60,6 +62,68 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
     assert.equal(v('svc_sync_last_run_outcome', { outcome: 'ok' }), 0);
     assert.equal(v('svc_sync_last_finished_timestamp_seconds'), Date.parse('2026-11-22T11:05:00Z') / 1000);
     assert.equal(v('svc_sync_last_run_events', { kind: 'created' }), 0);
+  });
+});
+
+/** A store whose SELECTs are counted, and which fails every statement while `failing` is set. */
+function countingStore(db: Kysely<Database>) {
+  const state = { selects: 0, failing: false };
+  const counted = db.withPlugin({
+    transformQuery({ node }) {
+      if (state.failing) throw new Error('the store does not answer');
+      if (node.kind === 'SelectQueryNode') state.selects++;
+      return node;
+    },
+    async transformResult({ result }) {
+      return result;
+    },
+  });
+  return { db: counted, state };
+}
+
+describeEachStore('scrapes share one store read a second', ({ store }) => {
+  it('20 concurrent scrapes read the store once; a scrape within 1 s reuses it, one after reads again; a failed read is not kept', async () => {
+    const db = store().db;
+    await seedPartners(db, 'ptn_ok');
+    await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
+    // What one scrape's read costs, measured on metrics of their own.
+    const alone = countingStore(db);
+    await createServeMetrics({ db: alone.db, clock: () => NOW, auditBacklog: () => 0 }).scrape();
+    const oneRead = alone.state.selects;
+    assert.ok(oneRead > 0);
+
+    let now = NOW;
+    const at = (ms: number) => (now = new Date(NOW.getTime() + ms));
+    const counting = countingStore(db);
+    const metrics = createServeMetrics({ db: counting.db, clock: () => now, auditBacklog: () => 0 });
+    const scrape = async () => (await metrics.scrape()).body;
+    const bodies = await Promise.all(Array.from({ length: 20 }, scrape));
+    assert.equal(counting.state.selects, oneRead, '20 concurrent scrapes cost the store one read');
+    for (const body of bodies) {
+      assert.equal(sampleValue(body, 'svc_store_read_up'), 1);
+      assert.equal(sampleValue(body, 'svc_outbox_pending_events'), 1);
+    }
+
+    await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
+    at(999);
+    let body = await scrape();
+    assert.equal(counting.state.selects, oneRead, 'a scrape within 1 s of the read reuses it');
+    assert.equal(sampleValue(body, 'svc_outbox_pending_events'), 1, 'so its gauges may be up to 1 s old');
+    assert.equal(sampleValue(body, 'svc_outbox_oldest_due_age_seconds'), 3600.999, 'ages count to the scrape');
+    at(1000);
+    body = await scrape();
+    assert.equal(counting.state.selects, 2 * oneRead, 'after 1 s a scrape reads again');
+    assert.equal(sampleValue(body, 'svc_outbox_pending_events'), 2);
+
+    at(2000);
+    counting.state.failing = true;
+    body = await scrape();
+    assert.equal(sampleValue(body, 'svc_store_read_up'), 0);
+    assert.equal(sampleValue(body, 'svc_store_errors_total', { source: 'scrape' }), 1);
+    counting.state.failing = false;
+    body = await scrape();
+    assert.equal(counting.state.selects, 3 * oneRead, 'the failed read was not kept: the next scrape, at the same instant, reads');
+    assert.equal(sampleValue(body, 'svc_store_read_up'), 1);
   });
 });
 

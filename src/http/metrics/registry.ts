@@ -2,13 +2,14 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Clock } from '../../domain/clock.ts';
 import { SYNC_RUN_OUTCOMES } from '../../domain/vocabulary.ts';
 import { readOperationsSnapshot, type OperationsSnapshot } from '../../services/metrics/operations-snapshot.ts';
+import { SharedRead } from '../../services/plumbing/shared-read.ts';
 import type { Db } from '../../store/database.ts';
 import type { HttpMetrics } from '../app-deps.ts';
 
 /** The metrics of one `svc serve` process (docs/operations.md lists them). */
 export interface ServeMetrics {
   http: HttpMetrics;
-  /** Reads the store-side gauges now, then renders the exposition (Prometheus text format). */
+  /** Reads the store-side gauges (or takes the read shared by recent scrapes), then renders the exposition (Prometheus text format). */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -16,10 +17,14 @@ const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 100
 
 /**
  * Builds the registry: request counts and latencies, rate-limit refusals, store errors, the audit
- * queue, Node's process metrics, and the gauges read from the store at each scrape (outbox, dead
- * letters, endpoints, the last sync run), so they hold with several servers and a cron job.
+ * queue, Node's process metrics, and the gauges read from the store (outbox, dead letters,
+ * endpoints, the last sync run), so they hold with several servers and a cron job. Scrapes share
+ * one store read: concurrent ones wait for the same read, and a read is reused for
+ * `snapshotMaxAgeMs` (1 s by default) after it started: however many scrapers there are, they
+ * cost the store the partner API reads at most one read per window (docs/operations.md).
  */
-export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: () => number }): ServeMetrics {
+export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: () => number; snapshotMaxAgeMs?: number }): ServeMetrics {
+  const snapshots = new SharedRead((now) => readOperationsSnapshot(deps.db, now), deps.clock, deps.snapshotMaxAgeMs ?? 1000);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
   const requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
@@ -36,7 +41,7 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
     this.set(deps.auditBacklog());
   } });
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-  const storeUp = gauge('svc_store_read_up', '1 when the store-side gauges below were read at this scrape, 0 when the store did not answer');
+  const storeUp = gauge('svc_store_read_up', '1 when the store-side gauges below come from a store read that succeeded (shared by the scrapes of its window), 0 when the store did not answer');
   const pending = gauge('svc_outbox_pending_events', 'Outbox events not yet delivered or dead-lettered, due or not');
   const due = gauge('svc_outbox_due_events', 'Outbox events whose next attempt is due now');
   const oldestDue = gauge('svc_outbox_oldest_due_age_seconds', 'Seconds since the longest-waiting due event became due (0 when none is due)');
@@ -74,9 +79,9 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
       storeError: () => storeErrors.inc({ source: 'request' }),
     },
     async scrape() {
-      const now = deps.clock();
       try {
-        show(await readOperationsSnapshot(deps.db, now), now);
+        const snapshot = await snapshots.get();
+        show(snapshot, deps.clock());
         storeUp.set(1);
       } catch {
         // The last values read stay; the scrape says they are stale.
