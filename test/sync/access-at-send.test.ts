@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { it } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
 import { replayDeadLetters } from '../../src/services/dead-letters.ts';
@@ -131,7 +132,7 @@ describeEachStore('access is checked when an event is sent, not only when it was
     }
   });
 
-  it('the check costs one query per claimed batch, however many events', async () => {
+  it('while nothing changes, one access query per claimed batch serves every first attempt', async () => {
     const db = store().db;
     await seedCrewOnFleet(db, 'crew_2');
     await replaceConsents(db, 'crew_2', 'ptn_a', ALL);
@@ -151,4 +152,71 @@ describeEachStore('access is checked when an event is sent, not only when it was
     const attempts = await listDeliveryAttempts(db, {});
     assert.equal(attempts.length, 20);
   });
+
+  /*
+   * The outside probe's case (issue 29): 17 events about one crew member, a receiver holding the
+   * first two (two deliveries in flight per endpoint), and a change committed while it holds them.
+   * The two already started are answered; no later attempt of the run may ignore the change.
+   */
+  const MOVED = 'http://127.0.0.1:9/moved';
+  const NEW_SECRET = `${SECRET}-new`;
+  const changes: Array<{ name: string; change: () => Promise<unknown>; outcome: string; reason?: string }> = [
+    { name: 'consent withdrawn', change: () => replaceConsents(store().db, 'crew_1', 'ptn_a', []), outcome: 'suppressed', reason: 'consent' },
+    { name: 'crew signed off', change: () => setAssignment('signed_off'), outcome: 'suppressed', reason: 'fleet' },
+    { name: 'partner scope reduced', change: () => setTier('basic'), outcome: 'suppressed', reason: 'scope' },
+    { name: 'event type unsubscribed', change: () => seedEndpointSubscribing(['crew.profile.updated']), outcome: 'suppressed', reason: 'subscription' },
+    {
+      name: 'endpoint disabled',
+      change: () => store().db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('partner_id', '=', 'ptn_a').execute(),
+      outcome: 'disabled',
+    },
+    {
+      name: 'endpoint moved to a new URL and secret',
+      change: () => store().db.updateTable('webhook_endpoints').set({ url: MOVED, secret: NEW_SECRET }).where('partner_id', '=', 'ptn_a').execute(),
+      outcome: 'delivered',
+    },
+  ];
+  for (const c of changes) {
+    it(`${c.name} while a slow receiver holds two events: none of the other 15 is sent as before`, async () => {
+      const db = store().db;
+      try {
+        await seedEndpoint(db, 'ptn_a', 'http://127.0.0.1:9/hook', SECRET);
+        for (let i = 0; i < 17; i++) await seedEvent(db, 'ptn_a');
+        const sent: Array<{ url: string; secretUsed: string | null; afterChange: boolean }> = [];
+        let changed = false;
+        let release!: () => void;
+        const bothHeld = new Promise<void>((resolve) => (release = resolve));
+        const fetch = (async (url: string, init: RequestInit) => {
+          const h = init.headers as Record<string, string>;
+          const sign = (secret: string) => `v1=${createHmac('sha256', secret).update(`${h['X-Service-Timestamp']}.${init.body as string}`).digest('hex')}`;
+          const secretUsed = [SECRET, NEW_SECRET].find((s) => sign(s) === h['X-Service-Signature']) ?? null;
+          sent.push({ url, secretUsed, afterChange: changed });
+          if (sent.length === 2) {
+            await c.change();
+            changed = true;
+            release();
+          }
+          await bothHeld;
+          return new Response('ok', { status: 200 });
+        }) as typeof globalThis.fetch;
+        const report = await deliverDue(db, testDeps(testClock(), { fetch }), 'run_1');
+        assert.deepEqual(sent.slice(0, 2).map((x) => x.afterChange), [false, false], 'two in flight when the change committed');
+        const later = sent.filter((x) => x.afterChange);
+        const outcomes = report.events.map((e) => e.outcome);
+        assert.equal(outcomes.filter((o) => o === 'delivered').length, c.outcome === 'delivered' ? 17 : 2);
+        if (c.outcome === 'delivered') {
+          assert.equal(later.length, 15);
+          assert.deepEqual(new Set(later.map((x) => `${x.url} ${x.secretUsed}`)), new Set([`${MOVED} ${NEW_SECRET}`]), 'all 15 to the new URL, with the new secret');
+        } else {
+          assert.equal(later.length, 0, 'nothing sent after the change committed');
+          assert.equal(outcomes.filter((o) => o === c.outcome).length, 15);
+          for (const e of report.events.filter((x) => x.outcome === 'suppressed')) {
+            assert.equal((await findOutboxEvent(db, e.eventId))?.suppressedReason, c.reason);
+          }
+        }
+      } finally {
+        await restore();
+      }
+    });
+  }
 });

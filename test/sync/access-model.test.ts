@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
 import type { ConsentCategory, EventType } from '../../src/domain/vocabulary.ts';
@@ -6,7 +7,7 @@ import { replayDeadLetters } from '../../src/services/dead-letters.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { resetDelivery, seedCrewOnFleet, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
+import { resetDelivery, SECRET, seedCrewOnFleet, seedEndpoint, seedEvent, seedPartners, testClock, testDeps } from '../support/sync-world.ts';
 
 /*
  * Part A of issue 19 as a model: random interleavings of consent, fleet, plan and subscription
@@ -119,5 +120,99 @@ describeEachStore('the access rule at send time, as a model (fast-check)', ({ st
         if (!e.refusedOnce) assert.ok(['delivered', 'dead'].includes(r.status), `${r.event_id} passes the rule yet ended ${r.status}`);
       }
     }), { numRuns: 25 });
+  });
+
+  /*
+   * Part B (issue 29): changes committed while a slow receiver holds an earlier event, between the
+   * claim of a batch and the attempts of its later events. One delivery at a time, so each change,
+   * made inside the receiver before it answers, is committed before the next attempt starts: every
+   * attempt must pass the rule as it stands then, go to the endpoint's URL as it stands then, and be
+   * signed with its secret as it stands then (computed here, not by the code under test).
+   */
+  const midChange = fc.oneof(
+    fc.record({ do: fc.constant('consent' as const), crew: fc.constantFrom(...CREW), categories }),
+    fc.record({ do: fc.constant('fleet' as const), crew: fc.constantFrom(...CREW), on: fc.boolean() }),
+    fc.record({ do: fc.constant('plan' as const), plan: fc.constantFrom('management' as const, 'basic' as const) }),
+    fc.record({ do: fc.constant('subscribe' as const), types: fc.subarray([...TYPES], { minLength: 1 }) }),
+    fc.record({ do: fc.constant('move' as const) }),
+    fc.record({ do: fc.constant('active' as const), active: fc.boolean() }),
+  );
+  const MOVES = ['http://127.0.0.1:9/hook', 'http://127.0.0.1:9/moved'] as const;
+
+  it('changes committed while a slow receiver holds an earlier event apply to every later attempt of the run (fast-check)', async () => {
+    const scenario = fc.record({
+      events: fc.array(fc.record({ type: fc.constantFrom(...TYPES), crew: fc.constantFrom(...CREW) }), { minLength: 2, maxLength: 12 }),
+      changes: fc.array(fc.record({ atSend: fc.nat({ max: 11 }), change: midChange }), { minLength: 1, maxLength: 6 }),
+    });
+    await fc.assert(fc.asyncProperty(scenario, async ({ events: planned, changes }) => {
+      const db = store().db;
+      await resetDelivery(db);
+      const w: World & { move: number; active: boolean } = {
+        consents: { crew_1: ['status', 'profile', 'documents', 'compliance'], crew_2: ['status', 'profile', 'documents', 'compliance'] },
+        onFleet: { crew_1: true, crew_2: true }, plan: 'management', subscribed: [...TYPES], answer: 200, move: 0, active: true,
+      };
+      const secretOf = (move: number) => `${SECRET}-${move}`;
+      await seedEndpoint(db, 'ptn_a', MOVES[0], secretOf(0), [...TYPES]);
+      const apply = async () => {
+        for (const crew of CREW) {
+          await replaceConsents(db, crew, 'ptn_a', w.consents[crew]!);
+          await db.updateTable('assignments').set({ status: w.onFleet[crew] ? 'active' : 'signed_off' }).where('crew_unique_id', '=', crew).execute();
+        }
+        await db.updateTable('partners').set({ tier: w.plan }).where('partner_id', '=', 'ptn_a').execute();
+        await db.updateTable('webhook_endpoints').set({
+          subscribed_events: JSON.stringify(w.subscribed), url: MOVES[w.move % 2]!, secret: secretOf(w.move), status: w.active ? 'active' : 'disabled',
+        }).where('partner_id', '=', 'ptn_a').execute();
+      };
+      await apply();
+      const tc = testClock();
+      const events = new Map<string, { type: (typeof TYPES)[number]; crew: string; refusedOnce: boolean }>();
+      for (const e of planned) {
+        const { eventId } = await seedEvent(db, 'ptn_a', { eventType: e.type as EventType, crewUniqueId: e.crew, nextAttemptAt: tc.iso() });
+        events.set(eventId, { ...e, refusedOnce: false });
+      }
+      let sends = 0;
+      const delivered = new Map<string, number>();
+      const fetch = (async (url: string, init: RequestInit) => {
+        const headers = init.headers as Record<string, string>;
+        const id = headers['X-Service-Event-Id']!;
+        const e = events.get(id)!;
+        assert.ok(w.active, `${id} was sent to a disabled endpoint`);
+        assert.ok(allowed(w, e), `${id} (${e.type} about ${e.crew}) was sent while the rule refused it: ${JSON.stringify(w)}`);
+        assert.equal(url, MOVES[w.move % 2], `${id} went to the endpoint's URL before it was replaced`);
+        const ts = headers['X-Service-Timestamp']!;
+        const expected = `v1=${createHmac('sha256', secretOf(w.move)).update(`${ts}.${init.body as string}`).digest('hex')}`;
+        assert.equal(headers['X-Service-Signature'], expected, `${id} signed with the secret in force when it was sent`);
+        // The receiver is slow: these changes commit while it holds the request, before it answers.
+        for (const { change: c } of changes.filter((x) => x.atSend === sends)) {
+          if (c.do === 'consent') w.consents[c.crew] = c.categories;
+          if (c.do === 'fleet') w.onFleet[c.crew] = c.on;
+          if (c.do === 'plan') w.plan = c.plan;
+          if (c.do === 'subscribe') w.subscribed = c.types;
+          if (c.do === 'move') w.move += 1;
+          if (c.do === 'active') w.active = c.active;
+          await apply();
+          for (const ev of events.values()) if (!allowed(w, ev)) ev.refusedOnce = true;
+        }
+        sends += 1;
+        delivered.set(id, (delivered.get(id) ?? 0) + 1);
+        return new Response('ok', { status: 200 });
+      }) as typeof globalThis.fetch;
+      const oneAtATime = { fetch, perEndpointConcurrency: 1, concurrency: 1 };
+      await deliverDue(db, testDeps(tc, oneAtATime), 'run_1');
+      // The endpoint comes back; later runs end every event.
+      w.active = true;
+      await apply();
+      for (let i = 0; i < 3; i++) {
+        tc.advance(11 * 3600_000);
+        await deliverDue(db, testDeps(tc, oneAtATime), `run_${i + 2}`);
+      }
+      const rows = await db.selectFrom('outbox_events').select(['event_id', 'status', 'suppressed_reason']).execute();
+      for (const r of rows) {
+        const e = events.get(r.event_id)!;
+        if (r.status === 'suppressed') assert.ok(e.refusedOnce, `${r.event_id} suppressed (${r.suppressed_reason}) though the rule never refused it`);
+        else assert.equal(r.status, 'delivered', `${r.event_id} ended ${r.status}`);
+        assert.equal(delivered.get(r.event_id) ?? 0, r.status === 'delivered' ? 1 : 0, `${r.event_id} sent once if delivered, never if suppressed`);
+      }
+    }), { numRuns: 30 });
   });
 });

@@ -130,4 +130,32 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
     assert.equal((await health()).health?.lastSuccessAt, at(6 * DAY));
     assert.deepEqual(await listDeadLetters(db), []);
   });
+
+  it('two deliverers at once: once one disables the endpoint, no attempt starts; the reason counts what the counter holds', async () => {
+    const db = store().db;
+    await seedEndpoint(db, 'ptn_a', 'http://127.0.0.1:9/hook');
+    await db.updateTable('webhook_endpoints').set({ failing_since: T0, consecutive_failures: 6 }).where('partner_id', '=', 'ptn_a').execute();
+    for (let i = 0; i < 20; i++) await seedEvent(db, 'ptn_a', { nextAttemptAt: at(5 * DAY) });
+    const tc = testClock();
+    moveTo(tc, 5 * DAY + HOUR);
+    let calls = 0;
+    let afterDisabled = 0;
+    const fetch = (async () => {
+      calls += 1;
+      if ((await health()).status === 'disabled') afterDisabled += 1;
+      return new Response('down', { status: 500 });
+    }) as typeof globalThis.fetch;
+    // The breaker is set out of reach: only the disabling may stop the runs.
+    const deps = () => testDeps(tc, { fetch, breakerFailures: 1000 });
+    await Promise.all([deliverDue(db, deps(), 'run_sync'), deliverDue(db, deps(), 'run_deliver_only')]);
+    const e = await health();
+    assert.equal(e.status, 'disabled');
+    // Attempts judged before the disabling committed may still reach the receiver: at most the
+    // endpoint's slots (2, over both deliverers) at once.
+    assert.ok(afterDisabled <= 2, `${afterDisabled} requests reached the receiver after the endpoint was disabled`);
+    const counted = Number(/\((\d+) in a row/.exec(e.health?.disabledReason ?? '')?.[1]);
+    assert.equal(counted, e.health?.consecutiveFailures, `the reason (${e.health?.disabledReason}) agrees with the counter`);
+    const stored = await db.selectFrom('delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(stored.n), calls, 'every request is stored as an attempt of its event');
+  });
 });

@@ -10,11 +10,13 @@ export interface AttemptsOfEndpoint {
  * Folds attempts into the endpoint's health in one statement, relative to the stored row so that
  * transactions recording the same endpoint at once (Postgres) add up instead of overwriting each
  * other: failures after the last delivered attempt count on from it, or from the stored count.
+ * A disabled endpoint's health stays as it was when it was disabled (attempts in flight then are
+ * stored with their events, not counted), so its reason and counter agree; re-enabling resets it.
  */
 export async function noteEndpointAttempts(db: Db, { partnerId, attempts }: AttemptsOfEndpoint): Promise<void> {
   const lastSuccess = attempts.findLastIndex((a) => a.delivered);
   const failures = attempts.slice(lastSuccess + 1);
-  const update = db.updateTable('webhook_endpoints').where('partner_id', '=', partnerId);
+  const update = db.updateTable('webhook_endpoints').where('partner_id', '=', partnerId).where('status', '=', 'active');
   if (lastSuccess < 0) {
     await update.set((eb) => ({
       consecutive_failures: eb('consecutive_failures', '+', failures.length),
@@ -35,14 +37,15 @@ export async function noteEndpointAttempts(db: Db, { partnerId, attempts }: Atte
  * `failingBefore`, with the reason and time; true when this call disabled it.
  */
 export async function disableIfFailingSince(db: Db, partnerId: string, failingBefore: string, at: string, days: number): Promise<boolean> {
-  const row = await db.selectFrom('webhook_endpoints').select(['failing_since', 'consecutive_failures'])
+  // The disabling update returns the row as it wrote it (a concurrent recorder's update is waited
+  // for, then seen), and the reason is written from that row while this transaction holds it.
+  const row = await db.updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_at: at, updated_at: at })
     .where('partner_id', '=', partnerId).where('status', '=', 'active').where('failing_since', '<=', failingBefore)
+    .returning(['failing_since', 'consecutive_failures'])
     .executeTakeFirst();
   if (!row) return false;
   const reason = `every delivery attempt failed for ${days} days (${row.consecutive_failures} in a row since ${row.failing_since})`;
-  const res = await db.updateTable('webhook_endpoints')
-    .set({ status: 'disabled', disabled_reason: reason, disabled_at: at, updated_at: at })
-    .where('partner_id', '=', partnerId).where('status', '=', 'active').where('failing_since', '<=', failingBefore)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  await db.updateTable('webhook_endpoints').set({ disabled_reason: reason }).where('partner_id', '=', partnerId).execute();
+  return true;
 }

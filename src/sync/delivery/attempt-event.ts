@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { OutboxEvent, WebhookEndpoint } from '../../domain/webhooks.ts';
-import type { Audience } from '../../services/visibility/event-visibility.ts';
+import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { releaseEvents, renewClaim } from '../../store/repositories/outbox-repo.ts';
 import type { DeliveryDeps } from '../delivery-deps.ts';
@@ -9,6 +8,7 @@ import { sendAttempt } from '../send-attempt.ts';
 import { checkAccess } from './check-access.ts';
 import type { EventOutcome, StopReason } from './outcomes.ts';
 import type { RecordStage } from './record.ts';
+import type { SendGate } from './send-gate.ts';
 import { signAttempt } from './sign.ts';
 
 /** What one event's attempts need from its lane. */
@@ -17,8 +17,8 @@ export interface LaneHandle {
   deps: DeliveryDeps;
   runId: string;
   record: RecordStage;
-  endpoint: WebhookEndpoint;
-  audience: Audience;
+  /** Asked as each attempt starts: may the event go, and to which endpoint (URL, secrets) as it stands now. */
+  gate: SendGate;
   /**
    * A request slot for this endpoint (the run's fair share, and the endpoint's limit across
    * processes); resolves with its release, or holding less once `stopReason()` is set.
@@ -42,8 +42,9 @@ function startBudgetMs(deps: DeliveryDeps): number {
 }
 
 /**
- * Attempts one claimed event that passed the access check: sign, send, record, and the in-run
- * retries of the failure policy, each retry after a fresh access check. Returns how it ended and
+ * Attempts one claimed event that passed the batch's access check: each attempt (the first and
+ * every in-run retry) is judged by the gate as it starts, then signed with the endpoint's secrets
+ * as they stand then, sent to its URL as it stands then, and recorded. Returns how it ended and
  * how many attempts it made; releases the claim unless the event was delivered, dead-lettered or
  * suppressed. Throws only on a store error (the event then stays pending).
  */
@@ -62,19 +63,22 @@ export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promis
           // already set when the event is due next.
           const stop = lane.stopReason();
           if (stop) return made === 0 ? stop : 'retry';
-          if (made > 0) {
-            const checked = await checkAccess(db, runId, deps.clock(), [event], lane.endpoint, lane.audience);
-            if (checked.suppressed.length > 0) return 'suppressed';
-            if (checked.lost.length > 0) return 'claim_lost';
-          }
           const now = deps.clock().getTime();
           if (now > lockedUntil - startBudgetMs(deps)) {
             lockedUntil = now + deps.claimMs;
             if (!(await renewClaim(db, event.eventId, runId, new Date(lockedUntil).toISOString()))) return 'claim_lost';
           }
+          // The attempt starts here: whatever was committed before this check applies to it.
+          const checked = await checkAccess(db, runId, deps.clock(), [event], await lane.gate.judgeAttempt(event));
+          if (!checked) {
+            lane.endpointDisabled();
+            return made === 0 ? 'disabled' : 'retry';
+          }
+          if (checked.suppressed.length > 0) return 'suppressed';
+          if (checked.lost.length > 0) return 'claim_lost';
           const at = deps.clock();
-          const headers = signAttempt(event, lane.endpoint, at, deps.wallClock);
-          sent = { at, result: await sendAttempt(lane.endpoint.url, headers, event.body, deps) };
+          const headers = signAttempt(event, checked.endpoint, at, deps.wallClock);
+          sent = { at, url: checked.endpoint.url, result: await sendAttempt(checked.endpoint.url, headers, event.body, deps) };
         } finally {
           release();
         }
@@ -84,7 +88,7 @@ export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promis
         made += 1;
         const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
         lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
-        const stored = await lane.record({ runId, event, url: lane.endpoint.url, attempt: { attemptNo, at: sent.at, result: sent.result, decision } });
+        const stored = await lane.record({ runId, event, url: sent.url, attempt: { attemptNo, at: sent.at, result: sent.result, decision } });
         if (stored === 'claim_lost') return 'claim_lost';
         if (stored === 'endpoint_disabled') lane.endpointDisabled();
         if (decision.outcome === 'delivered') return 'delivered';

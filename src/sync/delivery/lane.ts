@@ -6,6 +6,7 @@ import type { DeliveryDeps } from '../delivery-deps.ts';
 import { attemptEvent, type LaneHandle } from './attempt-event.ts';
 import { checkAccess } from './check-access.ts';
 import { claimBatch } from './claim.ts';
+import type { SendGate } from './send-gate.ts';
 import { endpointSlots } from './endpoint-slots.ts';
 import type { FairSlots } from './fair-slots.ts';
 import type { EventOutcome, EventReport, StopReason } from './outcomes.ts';
@@ -28,6 +29,8 @@ export interface LaneContext {
   runId: string;
   slots: FairSlots;
   record: RecordStage;
+  /** The access rule at this partner's endpoint, asked by the batch and by every attempt. */
+  gate: SendGate;
   sink: LaneSink;
   /** Why the whole run claims and starts nothing more (asked to stop, budget spent), or null. */
   runStop(): StopReason | null;
@@ -35,8 +38,9 @@ export interface LaneContext {
 
 /**
  * Delivers one partner's due events through the stages: claim a batch, check access (one query),
- * then sign, send and record each allowed event, its requests taking slots of the run's fair share
- * and of the endpoint's slots across processes (src/sync/delivery/endpoint-slots.ts). The next
+ * then for each allowed event check access again as each attempt starts (the gate reuses the
+ * batch's verdict while nothing changed), sign, send and record, its requests taking slots of the
+ * run's fair share and of the endpoint's slots across processes (src/sync/delivery/endpoint-slots.ts). The next
  * batch is claimed once half of the events in hand are done. The lane ends when nothing more is
  * due, the endpoint is disabled, the run stops, or the endpoint's breaker opens; events claimed
  * and not yet attempted are then released with that reason.
@@ -57,13 +61,20 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
     ctx.sink.ended({ eventId: event.eventId, partnerId, eventType: event.eventType, outcome, attempts });
 
   for (let more = true; more && !stopReason();) {
-    const batch = await claimBatch(db, { partnerId, runId, now: deps.clock(), claimMs: deps.claimMs, limit: batchSize });
+    const batch = await claimBatch(db, ctx.gate, { partnerId, runId, now: deps.clock(), claimMs: deps.claimMs, limit: batchSize });
     if (batch.kind === 'store_error') ctx.sink.failed(partnerId, null, batch.message);
     if (batch.kind !== 'claimed') break;
     more = batch.events.length === batchSize;
     let allowed: OutboxEvent[];
     try {
-      const checked = await checkAccess(db, runId, deps.clock(), batch.events, batch.endpoint, batch.audience);
+      const checked = await checkAccess(db, runId, deps.clock(), batch.events, await ctx.gate.judgeClaimed(batch.events));
+      if (!checked) {
+        // Disabled between the claim and the check: nothing of the batch is attempted.
+        disabled = true;
+        await releaseEvents(db, batch.events.map((e) => e.eventId), runId);
+        for (const e of batch.events) report(e, 'disabled');
+        break;
+      }
       for (const s of checked.suppressed) report(s.event, 'suppressed');
       for (const e of checked.lost) report(e, 'claim_lost');
       allowed = checked.allowed;
@@ -73,7 +84,7 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
       break;
     }
     const handle: LaneHandle = {
-      db, deps, runId, record: ctx.record, endpoint: batch.endpoint, audience: batch.audience,
+      db, deps, runId, record: ctx.record, gate: ctx.gate,
       acquire: () => slots.acquire(),
       stopReason,
       noteAttempt(failed) {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { dataVersionReader } from '../../services/data-version.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { countDueEvents, listDueEvents, type DueEvent } from '../../store/repositories/outbox-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
@@ -7,6 +8,7 @@ import { FairSlots } from './fair-slots.ts';
 import { runLane } from './lane.ts';
 import { emptyTally, TALLY_OF, type DeliveryReport, type EventReport, type PartnerTally, type StopReason } from './outcomes.ts';
 import { attemptRecorder } from './record.ts';
+import { sendGate } from './send-gate.ts';
 
 const PAGE = 1000;
 
@@ -24,7 +26,8 @@ export async function listAllDue(db: Db, now: Date): Promise<DueEvent[]> {
 
 /**
  * Delivers every event due now, one lane per active endpoint (src/sync/delivery/lane.ts), through
- * the stages claim, check access, sign, send and record (docs/architecture.md, "Delivery stages").
+ * the stages claim, check access, sign, send and record (docs/architecture.md, "Delivery stages"),
+ * access judged again as each attempt starts (src/sync/delivery/send-gate.ts).
  * Lanes share the run's `concurrency` slots fairly, at most `perEndpointConcurrency` each, and an
  * endpoint that keeps failing has its breaker opened for the rest of the run. Attempts finishing
  * together are stored in one transaction. Several deliverers (runs, `svc sync --deliver-only`
@@ -56,8 +59,10 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   };
   const slots = new FairSlots(deps.concurrency, deps.perEndpointConcurrency);
   const record = attemptRecorder(db, deps.disableAfterDays);
+  // One version read serves every attempt that starts in the same turn of the event loop.
+  const readVersion = dataVersionReader(db);
   await Promise.all(endpoints.map((endpoint) => runLane({
-    db, deps, runId, runStop, slots, record,
+    db, deps, runId, runStop, slots, record, gate: sendGate(db, endpoint.partnerId, readVersion),
     sink: {
       ended(ended: EventReport) {
         report.events.push(ended);
