@@ -1,4 +1,5 @@
-import { array, boolean, enums, integer, literal, min, nullable, object, optional, record, string, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, literal, max, min, nullable, object, optional, record, type Infer } from 'superstruct';
+import { TEXT_LIMITS, text } from './field-structs.ts';
 
 export const REQUIREMENT_GROUPS = ['medical', 'stcw', 'certificate', 'qualification'] as const;
 
@@ -15,20 +16,24 @@ export const VESSEL_TYPES = [
   'ro_ro_passenger', 'offshore_supply', 'tug',
 ] as const;
 
+const Short = text(TEXT_LIMITS.short);
+/** A validity in years: 1 to 100, so every expiry worked out from it is a real date. */
+const Years = max(min(integer(), 1), 100);
+
 const Match = object({
   /** A document satisfies when its classification.category_code is one of these… */
-  category_codes: array(string()),
+  category_codes: array(Short),
   /** …or when one of its classification.stcw_codes is one of these. */
-  stcw_codes: optional(array(string())),
+  stcw_codes: optional(array(Short)),
 });
 
 /** One STCW module of a requirement (basic safety training). */
 export const ModuleDefinition = object({
-  code: string(),
-  name: string(),
+  code: Short,
+  name: Short,
   match: Match,
   /** Years a module certificate stays valid before a refresher is due; null: no expiry. */
-  validity_years: nullable(min(integer(), 1)),
+  validity_years: nullable(Years),
 });
 
 /**
@@ -36,13 +41,13 @@ export const ModuleDefinition = object({
  * `data/requirements.json` and loaded like fixtures.
  */
 export const RequirementDefinition = object({
-  key: string(),
+  key: Short,
   group: enums(REQUIREMENT_GROUPS),
-  title: string(),
-  category: nullable(string()),
-  code: nullable(string()),
-  constraint: nullable(string()),
-  validity_years: nullable(min(integer(), 1)),
+  title: Short,
+  category: nullable(Short),
+  code: nullable(Short),
+  constraint: nullable(Short),
+  validity_years: nullable(Years),
   /** Roles the requirement applies to. */
   roles: array(enums(ROLES)),
   /** Only on these vessel types; absent or empty: every type. */
@@ -53,7 +58,7 @@ export const RequirementDefinition = object({
   condition: optional(literal('coc_flag_differs')),
   match: Match,
   /** Per-role matching that replaces `match` for the roles it names (cop_rating: II/5 for a bosun…). */
-  match_by_role: optional(record(string(), Match)),
+  match_by_role: optional(record(Short, Match)),
   modules: optional(array(ModuleDefinition)),
   required: optional(boolean()),
 });

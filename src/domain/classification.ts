@@ -1,17 +1,20 @@
 import { array, boolean, integer, nullable, object, optional, string, type Infer } from 'superstruct';
+import { TEXT_LIMITS, text } from './field-structs.ts';
+
+const Short = text(TEXT_LIMITS.short);
 
 export const DOCUMENT_CLASSES = ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] as const;
 
 /** What one certificate of competency allows (docs/compliance-rules.md, "Matching a CoC to a role and vessel"). */
 export const Capacity = object({
-  stcw_regulation: nullable(string()),
-  role: string(),
-  level: nullable(string()),
+  stcw_regulation: nullable(Short),
+  role: Short,
+  level: nullable(Short),
   gt_max: nullable(integer()),
   kw_max: nullable(integer()),
   power_unrestricted: boolean(),
-  area: string(),
-  vessel_types: array(string()),
+  area: Short,
+  vessel_types: array(Short),
 });
 
 /** A document's classification block, the same shape in the store, the API and events. */
@@ -34,17 +37,17 @@ export type Classification = Infer<typeof Classification>;
 
 /** Fills the optional parts of a fixture's classification so stored JSON always has every key. */
 export const ClassificationInput = object({
-  taxonomy_version: optional(string()),
-  document_class: string(),
-  category_code: string(),
-  catalogue_title: optional(object({ id: string(), name: string() })),
-  stcw_regulation: optional(nullable(string())),
-  stcw_codes: optional(array(string())),
-  level: optional(nullable(string())),
+  taxonomy_version: optional(Short),
+  document_class: Short,
+  category_code: Short,
+  catalogue_title: optional(object({ id: Short, name: Short })),
+  stcw_regulation: optional(nullable(Short)),
+  stcw_codes: optional(array(Short)),
+  level: optional(nullable(Short)),
   is_refresher: optional(boolean()),
-  flag_state: optional(nullable(string())),
+  flag_state: optional(nullable(Short)),
   coc_capacities: optional(array(Capacity)),
-  sources: optional(array(string())),
+  sources: optional(array(Short)),
 });
 
 export function completeClassification(input: Infer<typeof ClassificationInput>, title: string): Classification {

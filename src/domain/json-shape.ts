@@ -1,0 +1,41 @@
+/*
+ * Limits on the shape of parsed JSON, checked before a schema reads it: superstruct (and
+ * JSON.stringify) walk a value recursively, so 100,000 nested arrays overflow the stack, and
+ * Postgres text cannot hold NUL, which SQLite stores. Walked with a stack of its own, never recursion.
+ */
+
+/** How deeply a document may nest objects and arrays; the fixture schema itself goes 7 levels down. */
+export const MAX_JSON_DEPTH = 32;
+
+/** A value of a JSON document refused for its shape, at its path (`['crew', 3, 'name']`). */
+export interface ShapeProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+const NUL_MESSAGE = 'text must not contain NUL characters';
+
+/**
+ * Every string (value or key) holding NUL, and every object or array nested deeper than
+ * `maxDepth` (reported at the level that crosses the limit, and not read further).
+ */
+export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH): ShapeProblem[] {
+  const found: ShapeProblem[] = [];
+  const pending: Array<{ value: unknown; path: (string | number)[] }> = [{ value: document, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push({ path, message: NUL_MESSAGE });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (path.length >= maxDepth) {
+      found.push({ path, message: `nested deeper than ${maxDepth} levels` });
+      continue;
+    }
+    const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+    if (entries.some(([key]) => typeof key === 'string' && key.includes('\u0000'))) found.push({ path, message: 'keys must not contain NUL characters' });
+    for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
+  }
+  return found;
+}
