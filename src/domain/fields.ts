@@ -43,7 +43,15 @@ export interface FieldSpec<T> {
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const fail = <T>(...list: ValidationIssue[]): Parsed<T> => ({ ok: false, issues: list });
 
-const INT_TEXT = /^\s*[+-]?\d+\s*$/;
+/** Unicode White_Space, what Rust's `str::trim` strips (JavaScript's `\s` also holds U+FEFF and not U+0085). */
+const RUST_WHITE_SPACE = '[\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+/**
+ * An integer as text, as pydantic v2 reads one (pydantic-core's str_as_int): trimmed as Rust
+ * trims, Python's decimal integer syntax (single underscores between digits), then optionally a
+ * fraction of zeros only (`5.0`, `5.00`; not `5.`, `5.5` or `5e0`). Anchored, its parts disjoint:
+ * linear in the length of the text.
+ */
+const INT_TEXT = new RegExp(`^${RUST_WHITE_SPACE}*([+-]?\\d+(?:_\\d+)*)(?:\\.0+)?${RUST_WHITE_SPACE}*$`);
 const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
@@ -52,12 +60,16 @@ export function int(bounds: { ge?: number; le?: number } = {}): FieldParser<numb
   return parser(defined({ type: 'integer', minimum: bounds.ge, maximum: bounds.le }), (input, loc) => {
     let integer: number;
     if (typeof input === 'number' && Number.isInteger(input)) integer = input;
-    else if (typeof input === 'string' && INT_TEXT.test(input)) integer = Number(input.trim());
-    else if (typeof input === 'string') return fail(issues.intParsing(loc, input));
-    else return fail(issues.intType(loc, input));
-    if (!Number.isSafeInteger(integer)) return fail(issues.intParsing(loc, input));
+    else if (typeof input === 'string') {
+      const digits = INT_TEXT.exec(input)?.[1];
+      if (digits === undefined) return fail(issues.intParsing(loc, input));
+      // `+ 0`: `-0` is 0, as a Python int.
+      integer = Number(digits.replaceAll('_', '')) + 0;
+    } else return fail(issues.intType(loc, input));
+    // Bounds first, as pydantic, which holds any integer: `limit=` followed by 30 digits is over 200.
     if (bounds.ge !== undefined && integer < bounds.ge) return fail(issues.greaterThanEqual(loc, input, bounds.ge));
     if (bounds.le !== undefined && integer > bounds.le) return fail(issues.lessThanEqual(loc, input, bounds.le));
+    if (!Number.isSafeInteger(integer)) return fail(issues.intParsing(loc, input));
     return ok(integer);
   });
 }

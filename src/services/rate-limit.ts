@@ -39,6 +39,8 @@ interface Bucket {
   seen: number;
   /** The store granted less than asked: the window's limit is reached. */
   exhausted: boolean;
+  /** Tokens to hand back to the store's counter with the next claim: unused when the limit was lowered, or asked and not granted. */
+  returned: number;
   claim: Promise<void> | undefined;
   /** The store did not answer a claim in time: serve on local knowledge until one succeeds. */
   alone: boolean;
@@ -55,7 +57,8 @@ interface Bucket {
  * never exceed it; tokens a process claimed and did not use are lost to the others (at most one
  * block, 2% of the limit, per process and window). When the store does not answer a claim within
  * `claimWaitMs` (another process holds the SQLite write lock), the process counts on its own from
- * what it last saw, and reconciles with the store's counter when a claim succeeds again.
+ * what it last saw, and reconciles with the store's counter when a claim succeeds again. A limit
+ * changed within the window is judged by the store at the next call (`changeLimit`).
  */
 export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, options: RateLimiterOptions = {}): RateLimiter {
   const windowMs = windowSeconds * 1000;
@@ -66,15 +69,24 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
   const claim = (name: string, bucket: Bucket): Promise<void> => {
     bucket.claim ??= (async () => {
       // What this process served beyond its grant (while counting alone) is claimed too.
-      const ask = Math.max(0, bucket.used - bucket.granted) + blockSize(bucket.limit);
+      const block = blockSize(bucket.limit);
+      const ask = Math.max(0, bucket.used - bucket.granted) + block;
+      const returned = bucket.returned;
+      bucket.returned = 0;
+      const limit = bucket.limit;
       try {
-        const total = await countHit(db, name, new Date(bucket.start).toISOString(), ask);
+        const total = await countHit(db, name, new Date(bucket.start).toISOString(), ask - returned);
         const grant = Math.max(0, Math.min(ask, bucket.limit - (total - ask)));
         bucket.granted += grant;
         bucket.seen = total;
-        bucket.exhausted = grant < ask;
+        // Tokens of the block asked and not granted go back with the next claim, which only a change of limit brings once
+        // the window is spent; calls served while alone stay counted.
+        bucket.returned += Math.min(block, ask - grant);
+        // A change of limit that overtook this claim leaves the next call to claim under the new one.
+        if (bucket.limit === limit) bucket.exhausted = grant < ask;
         bucket.alone = false;
       } catch {
+        bucket.returned += returned;
         bucket.alone = true;
         bucket.retryAt = performance.now() + claimWaitMs;
       } finally {
@@ -84,13 +96,28 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
     return bucket.claim;
   };
 
+  /**
+   * The partner's limit changed within the window (docs/api.md, "Rate limits"). Tokens granted under
+   * a higher limit are handed back unused and the next call claims again, so the store judges it
+   * under the new limit against what every process has used: a lowered limit holds from the next
+   * call, never after the window. A raised one lets an exhausted bucket claim again.
+   */
+  const changeLimit = (bucket: Bucket, limit: number): void => {
+    if (limit < bucket.limit && bucket.granted > bucket.used) {
+      bucket.returned += bucket.granted - bucket.used;
+      bucket.granted = bucket.used;
+    }
+    bucket.exhausted = false;
+    bucket.limit = limit;
+  };
+
   const current = (name: string, limit: number, start: number): Bucket => {
     let bucket = buckets.get(name);
     if (!bucket || bucket.start !== start) {
-      bucket = { start, limit, granted: 0, used: 0, seen: 0, exhausted: false, claim: undefined, alone: false, retryAt: 0 };
+      bucket = { start, limit, granted: 0, used: 0, seen: 0, exhausted: false, returned: 0, claim: undefined, alone: false, retryAt: 0 };
       buckets.set(name, bucket);
     }
-    bucket.limit = limit;
+    if (limit !== bucket.limit) changeLimit(bucket, limit);
     if (start !== sweptWindow) {
       sweptWindow = start;
       for (const [otherName, other] of buckets) if (other.start < start) buckets.delete(otherName);

@@ -136,6 +136,22 @@ describeEachStore('fleet pagination', ({ store }) => {
     assert.equal(kept.json.items[0].crew_unique_id, 'c006');
   });
 
+  it('limit is read as pydantic v2 reads an integer: 5.0 and 5_0 are numbers, 4.5 and 5e0 are not (docs/decisions.md §1)', async () => {
+    for (const [limit, size] of [['5.0', 5], ['+5.00', 5], ['%205%20', 5], ['1_0', 10]] as const) {
+      const res = await page(keys.p!, `limit=${limit}`);
+      assert.equal(res.status, 200, `limit=${limit}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.items.length, size, `limit=${limit}`);
+    }
+    for (const limit of ['4.5', '5.', '5e0', '5.01']) {
+      expectIssues(await page(keys.p!, `limit=${limit}`), [{
+        type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: limit,
+      }]);
+    }
+    expectIssues(await page(keys.p!, `limit=${'9'.repeat(30)}`), [{
+      type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '9'.repeat(30), ctx: { le: 200 },
+    }]);
+  });
+
   it('a bad cursor and a bad limit are reported together', async () => {
     const res = await page(keys.p!, 'limit=abc&cursor=nope');
     assert.deepEqual(res.json.detail.map((i: any) => i.type), ['int_parsing', 'value_error']);

@@ -118,6 +118,16 @@ describeEachStore('hostile request bodies', ({ store }) => {
     assert.equal(({} as Record<string, unknown>).admin, undefined);
   });
 
+  it('a UTF-8 byte-order mark opening a body is dropped, as FastAPI drops it; a second one is json_invalid', async () => {
+    // Starlette hands json.loads the body's bytes, which it decodes as utf-8-sig when they open with the mark.
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const withBom = (text: string, marks = 1) => Buffer.concat([...Array.from({ length: marks }, () => bom), Buffer.from(text)]);
+    assert.equal((await post(withBom('{"email":"ana.silva@example.com"}'))).status, 200);
+    const invalid = (pos: number, error: string) => ({ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } });
+    expectIssues(await post(withBom('{"email": }')), [invalid(10, 'Expecting value')]);
+    expectIssues(await post(withBom('{"email":"ana.silva@example.com"}', 2)), [invalid(0, 'Expecting value')]);
+  });
+
   it('a body that cannot be serialised is a 500 internal_error with X-Request-Id, logged and audited as 500', async () => {
     const res = await w.api.get('/test/bigint', { unchecked: true });
     expectError(res, 500, 'internal_error');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { createApp } from '../../src/http/app.ts';
+import { createAuthenticator } from '../../src/services/auth-cache.ts';
 import { expectError } from '../support/expect.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { capturingLogger } from '../support/log-capture.ts';
@@ -11,13 +12,18 @@ const ME = '/api/v2/partners/me';
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 
 describeEachStore('rate limit', ({ store }) => {
+  const partnerOf = (key: string) => Object.entries(w.keys).find(([name, k]) => k === key && name.startsWith('ptn_'))![0];
+  const setRateLimit = async (partnerId: string, limit: number) => {
+    await w.db.updateTable('partners').set({ rate_limit: limit }).where('partner_id', '=', partnerId).execute();
+  };
   let w: World;
   let second: TestApi;
   let secondApp: ReturnType<typeof createApp>;
   const secondLog = capturingLogger('warn');
   let now = NOW;
   before(async () => {
-    w = await startWorld(store().db);
+    // Partner changes reach the app at its next call (no 500 ms wait for the auth version): the tests change rate_limit.
+    w = await startWorld(store().db, { deps: { authenticator: createAuthenticator(store().db, { versionCheckMs: 0 }) } });
     // A second server process over the same store.
     secondApp = createApp({ db: w.db, config: w.config, clock: () => now, logger: secondLog.logger });
     second = await startTestApi(secondApp);
@@ -58,6 +64,22 @@ describeEachStore('rate limit', ({ store }) => {
     expectError(await second.get(ME, { key }), 429, 'rate_limited');
     expectError(await w.api.get(ME, { key }), 429, 'rate_limited');
     assert.equal((await second.get(ME, { key: w.keys.full })).status, 200, 'another partner is not affected');
+  });
+
+  it('a rate_limit lowered within the window holds from the next call: no 200 after remaining=0', async () => {
+    // 100 a window: tokens are claimed 2 at a time, so the process holds some when the limit drops.
+    const key = await w.partnerWith(['vessels:fleet:read'], undefined, { rateLimit: 100 });
+    for (let i = 0; i < 3; i++) assert.equal((await w.api.get(ME, { key })).status, 200);
+    await setRateLimit(partnerOf(key), 4);
+    const last = await w.api.get(ME, { key });
+    assert.equal(last.status, 200);
+    assert.equal(last.headers.get('ratelimit'), 'limit=4, remaining=0, reset=42');
+    const refused = await second.get(ME, { key });
+    expectError(refused, 429, 'rate_limited');
+    expectError(await w.api.get(ME, { key }), 429, 'rate_limited');
+    assert.equal(refused.headers.get('ratelimit'), 'limit=4, remaining=0, reset=42');
+    await setRateLimit(partnerOf(key), 6);
+    assert.equal((await w.api.get(ME, { key })).status, 200, 'a raised limit admits again at once');
   });
 
   it('a new window starts the count again', async () => {

@@ -33,6 +33,38 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
     ), { numRuns: Number(process.env.FC_RUNS ?? 25) });
   });
 
+  it('a limit changed within the window holds from the next call: no process admits past the limit its call carries', async () => {
+    const step = fc.record({ process: fc.nat(3), limit: fc.option(fc.integer({ min: 1, max: 150 }), { freq: 8 }) });
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 3 }), fc.array(step, { minLength: 1, maxLength: 150 }),
+      async (first, processes, steps) => {
+        const bucket = `partner:change_${++run}`;
+        const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60));
+        let limit = first;
+        let allowed = 0;
+        let previous: { remaining: number; limit: number } | undefined;
+        for (const { process, limit: changed } of steps) {
+          limit = changed ?? limit;
+          const d = await limiters[process % processes]!.hit(bucket, limit);
+          if (d.allowed) allowed++;
+          assert.ok(!d.allowed || allowed <= limit, `call ${allowed} admitted under a limit of ${limit}`);
+          if (processes === 1 && previous?.remaining === 0 && previous.limit === limit) {
+            assert.equal(d.allowed, false, 'admitted after an answer that said remaining=0 under the same limit');
+          }
+          previous = { remaining: d.remaining, limit };
+        }
+      },
+    ), { numRuns: Number(process.env.FC_RUNS ?? 25) });
+  });
+
+  it('a limit lowered within the window, after a few calls, admits only what is left of it', async () => {
+    const limiter = createRateLimiter(store().db, () => NOW, 60);
+    for (let i = 0; i < 3; i++) assert.equal((await limiter.hit('partner:lowered', 1000)).allowed, true);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await limiter.hit('partner:lowered', 5));
+    assert.deepEqual(answers.map((d) => [d.allowed, d.remaining]), [[true, 1], [true, 0], [false, 0]]);
+  });
+
   it('concurrent calls in one process are admitted exactly up to the limit', async () => {
     const limiter = createRateLimiter(store().db, () => NOW, 60);
     const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('partner:burst', 250)));
