@@ -1,7 +1,7 @@
 import { create, defaulted, object, optional, string, StructError } from 'superstruct';
 import { isLoopbackHost } from '../domain/address-policy.ts';
 import { AppError } from '../domain/app-error.ts';
-import { isIsoDateTime } from '../domain/clock.ts';
+import { parseInstant } from '../domain/calendar.ts';
 import { oneOf, onOff, satisfying, settingProblem, wholeNumber } from './setting-types.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../domain/vocabulary.ts';
 
@@ -83,7 +83,7 @@ const ConfigStruct = object({
   // Five days, as Svix and Stripe give a failing endpoint before they disable it.
   webhookDisableAfterDays: defaulted(wholeNumber(1, 365), 5),
   storeTimeoutMs: defaulted(wholeNumber(100, 600_000), 5000),
-  now: optional(satisfying(isIsoDateTime, 'an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
+  now: optional(satisfying((v) => parseInstant(v) !== null, 'an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
   nowAllowWrites: defaulted(onOff(), false),
   eventRetentionDays: defaulted(wholeNumber(1, 3650), 30),
   metricsPort: optional(wholeNumber(0, 65535)),

@@ -3,17 +3,6 @@ export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An ISO 8601 date-time with an offset (`2026-11-22T10:00:00Z`, `…+02:00`), on a real calendar day. */
-export function isIsoDateTime(value: string): boolean {
-  const match = ISO_DATE_TIME.exec(value);
-  if (!match) return false;
-  const [, year, month, dayOfMonth, hour, minute] = match.map(Number) as number[];
-  const day = new Date(Date.UTC(year!, month! - 1, dayOfMonth!));
-  return !Number.isNaN(Date.parse(value)) && hour! < 24 && minute! < 60 && day.getUTCMonth() === month! - 1 && day.getUTCDate() === dayOfMonth;
-}
-
 /**
  * A clock that reads `start` when created and runs on at the pace of `base` (SVC_NOW): a one-shot
  * command sees that instant, a server keeps rate-limit windows and link lifetimes moving.

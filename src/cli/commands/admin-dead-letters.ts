@@ -10,8 +10,8 @@ function withFilters(cmd: Command): Command {
   return cmd
     .option('--partner <id>', 'only this partner')
     .option('--event-type <type>', 'only this event type')
-    .option('--since <iso>', 'dead-lettered at or after this time (ISO-8601)')
-    .option('--until <iso>', 'dead-lettered at or before this time (ISO-8601)');
+    .option('--since <iso>', 'dead-lettered at or after this time (YYYY-MM-DD, midnight UTC, or an ISO 8601 date-time with a time zone)')
+    .option('--until <iso>', 'dead-lettered at or before this time (YYYY-MM-DD, midnight UTC, or an ISO 8601 date-time with a time zone)');
 }
 
 function query(opts: { partner?: string; eventType?: string; since?: string; until?: string }): DeadLetterQuery {

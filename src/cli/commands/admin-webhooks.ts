@@ -69,7 +69,7 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
       'current secret until --activate-at (default: in 24 hours), then with the next; the partner accepts both meanwhile')
     .requiredOption('--partner <id>', 'partner id')
     .option('--secret <secret>', 'the next secret; generated (whsec_…) when absent')
-    .option('--activate-at <iso>', 'when deliveries switch to the next secret (ISO 8601 date-time, not in the past)')
+    .option('--activate-at <iso>', 'when deliveries switch to the next secret (ISO 8601 date-time with a time zone, not in the past)')
     .action(async (opts: { partner: string; secret?: string; activateAt?: string }, cmd: Command) => {
       const route = 'svc admin rotate-secret';
       await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {

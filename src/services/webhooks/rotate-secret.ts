@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/app-error.ts';
+import { INSTANT_WORDS, parseInstant } from '../../domain/calendar.ts';
 import { wireTime, type Clock } from '../../domain/clock.ts';
 import { issues, validationError, type ValidationIssue } from '../../domain/validation-issues.ts';
 import { SECRET_MAX, SECRET_MIN } from '../../domain/webhook-registration.ts';
@@ -23,8 +24,6 @@ export function toRotationWire(endpoint: WebhookEndpoint) {
   };
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
 function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date } {
   const found: ValidationIssue[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -44,11 +43,12 @@ function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date
   let activateAt = new Date(now.getTime() + DEFAULT_ROTATION_DELAY_MS);
   if (fields.activate_at !== undefined && fields.activate_at !== null) {
     const activation = fields.activate_at;
-    if (typeof activation !== 'string' || !ISO_DATE_TIME.test(activation) || Number.isNaN(Date.parse(activation))) {
-      found.push(issues.valueError(['body', 'activate_at'], activation, 'activate_at should be an ISO 8601 date-time with a time zone'));
-    } else if (Date.parse(activation) < now.getTime()) {
+    const at = typeof activation === 'string' ? parseInstant(activation) : null;
+    if (!at) {
+      found.push(issues.valueError(['body', 'activate_at'], activation, `activate_at should be ${INSTANT_WORDS} on a real calendar day`));
+    } else if (at.getTime() < now.getTime()) {
       found.push(issues.valueError(['body', 'activate_at'], activation, 'activate_at should not be in the past'));
-    } else activateAt = new Date(activation);
+    } else activateAt = at;
   }
   if (found.length > 0) throw validationError(found, 'secret rotation');
   return { secret, activateAt };
