@@ -10,7 +10,7 @@
 import { wireTime } from './clock.ts';
 import { complianceChangedPayload } from './compliance/wire.ts';
 import type { CrewSignals } from './crew.ts';
-import { documentEventData, isMedicalDocumentPayload, replacedEdition } from './events.ts';
+import { documentEventData, isMedicalDocumentPayload, replacedEdition, verificationComplete } from './events.ts';
 import type { Scope } from './scopes.ts';
 import { EVENT_TYPES, type ConsentCategory, type EventType } from './vocabulary.ts';
 
@@ -36,17 +36,21 @@ export interface PayloadRestriction {
  * description adds its prose to the access rule). `replaced`, on a keyed subject whose
  * keys are rows that a newer one can replace, tells from a row that left the partner's view
  * whether it was replaced (the partner is sent its final state) rather than withdrawn (silence).
+ * `ready`, on a keyed subject, tells whether a row not yet sent to the partner may be sent now:
+ * one that is not stays out of the view (no event, no digest) until it is; a key already sent
+ * stays in the view whatever the rule says of it later.
  */
 export const SNAPSHOT_SUBJECTS = {
-  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null, replaced: null },
-  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null },
-  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null, replaced: null },
+  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null, replaced: null, ready: null },
+  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null, ready: null },
+  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null, replaced: null, ready: null },
   docs: {
     keyed: true,
     payload: 'DocumentEventData',
     build: documentEventData,
     restriction: { scope: 'crew:medical:read', applies: isMedicalDocumentPayload, prose: 'medical-class documents only with `crew:medical:read`' },
     replaced: replacedEdition,
+    ready: verificationComplete,
   },
 } as const;
 export type SnapshotSubject = keyof typeof SNAPSHOT_SUBJECTS;
@@ -87,7 +91,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
     subject: 'docs',
     firesOn: ['new'],
     summary: 'A document finished processing and verification',
-    description: 'Also sent for each document a crew member already holds when they join one of your vessels, or when documents consent is given.',
+    description: 'Sent once the document\'s `verification_status` is no longer `pending` (`verified` or `unverified`); one still pending is sent when its '
+      + 'verification completes. Also sent for each such document a crew member already holds when they join one of your vessels, or when documents consent is given.',
   },
   'crew.document.updated': {
     access: { scope: 'crew:documents:read', consent: 'documents' },

@@ -33,3 +33,14 @@ export function isMedicalDocumentPayload(data: Record<string, unknown>): boolean
 export function replacedEdition(doc: CrewDocument): boolean {
   return doc.processingState === 'processed' && doc.isLive && !doc.isCurrent && doc.supersededBy !== null;
 }
+
+/**
+ * Whether a document's verification is complete (`verified` or `unverified`, no longer
+ * `pending`): document events fire "when processing and verification complete"
+ * (docs/contract.md), so a partner is first sent a document, as crew.document.processed, only
+ * then. One already sent stays sent whatever its verification does later (docs/decisions.md,
+ * "Sync"). The `ready` rule of the catalogue's `docs` subject (event-catalogue.ts).
+ */
+export function verificationComplete(doc: CrewDocument): boolean {
+  return doc.verificationStatus !== 'pending';
+}

@@ -11,7 +11,7 @@ import { writeFixture } from './mini-fixture.ts';
  */
 
 export type Op =
-  | { kind: 'add-document'; crew: number; code: number; days: number | null }
+  | { kind: 'add-document'; crew: number; code: number; days: number | null; verification: 'verified' | 'pending' | 'unverified' }
   | { kind: 'reverify'; doc: number; verification: 'verified' | 'pending' | 'unverified'; review: 'approved' | 'pending' | 'flagged' }
   | { kind: 'redate'; doc: number; days: number }
   | { kind: 'replace'; doc: number; days: number }
@@ -36,7 +36,10 @@ export const leaving: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('withdraw' as const), doc: docIx, how: fc.constantFrom('is_live', 'rejected', 'processing') }),
 );
 export const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('add-document' as const), crew: crewIx, code: fc.nat(CODES.length - 1), days: fc.option(fc.integer({ min: -30, max: 200 })) }),
+  fc.record({
+    kind: fc.constant('add-document' as const), crew: crewIx, code: fc.nat(CODES.length - 1), days: fc.option(fc.integer({ min: -30, max: 200 })),
+    verification: fc.constantFrom('verified', 'pending', 'unverified'),
+  }),
   fc.record({ kind: fc.constant('reverify' as const), doc: docIx, verification: fc.constantFrom('verified', 'pending', 'unverified'), review: fc.constantFrom('approved', 'pending', 'flagged') }),
   fc.record({ kind: fc.constant('redate' as const), doc: docIx, days: fc.integer({ min: -30, max: 200 }) }),
   leaving,
@@ -70,7 +73,9 @@ export async function apply(db: Db, o: Op, clock: { now: string }): Promise<void
   const day = (d: number) => addDays(now, d).slice(0, 10);
   switch (o.kind) {
     case 'add-document':
-      await db.insertInto('documents').values(documentRow(`doc_new_${++docSeq}`, CREW[o.crew]!, o.code, o.days === null ? null : day(o.days), now)).execute();
+      await db.insertInto('documents').values({
+        ...documentRow(`doc_new_${++docSeq}`, CREW[o.crew]!, o.code, o.days === null ? null : day(o.days), now), verification_status: o.verification,
+      }).execute();
       return;
     case 'reverify': case 'redate': case 'replace': case 'withdraw': {
       const id = await pickDocument(db, o.doc);

@@ -108,3 +108,14 @@ export async function incrementalRun(db: Db, now: () => Date, over: Partial<Diff
   }).sort();
   return { events, full: results.some((r) => r.full) };
 }
+
+/** Document ids each (partner, crew member) pair was sent, by `partner|crew`, as the snapshots hold them; absent: documents not shown to the pair. */
+export async function sentDocuments(db: Db): Promise<Map<string, Set<string>>> {
+  const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state']).execute();
+  const out = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const docs = (JSON.parse(row.state) as { docs?: Record<string, string> }).docs;
+    if (docs) out.set(`${row.partner_id}|${row.crew_unique_id}`, new Set(Object.keys(docs)));
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import fc from 'fast-check';
 import type { Db } from '../../src/store/database.ts';
 import { apply, leaving, op, type Op } from '../support/change-ops.ts';
-import { incrementalRun, seedWorld, START } from '../support/change-world.ts';
+import { incrementalRun, seedWorld, sentDocuments, START } from '../support/change-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /*
@@ -14,17 +14,6 @@ import { describeEachStore } from '../support/stores.ts';
  * sent back for processing. SVC_DIFF_RUNS=200 for a longer search.
  */
 const RUNS = Number(process.env.SVC_DIFF_RUNS ?? 4);
-
-/** Document ids each (partner, crew member) pair was sent, by `partner|crew`; absent: documents not shown to the pair. */
-async function sentDocuments(db: Db): Promise<Map<string, string[]>> {
-  const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state']).execute();
-  const out = new Map<string, string[]>();
-  for (const row of rows) {
-    const docs = (JSON.parse(row.state) as { docs?: Record<string, string> }).docs;
-    if (docs) out.set(`${row.partner_id}|${row.crew_unique_id}`, Object.keys(docs));
-  }
-  return out;
-}
 
 /** The documents replaced by a newer edition, read from their rows: id → the edition that replaced it. */
 async function replacedRows(db: Db): Promise<Map<string, string>> {
@@ -55,13 +44,13 @@ describeEachStore('a document that leaves a partner\'s list', ({ store }) => {
         // A pair no longer shown documents (consent, scope, fleet) is told nothing about them.
         if (!still) continue;
         for (const doc of docs) {
-          if (still.includes(doc)) continue;
+          if (still.has(doc)) continue;
           if (replaced.has(doc)) expected.push(JSON.stringify([...pair.split('|'), doc, replaced.get(doc)]));
           seen[replaced.has(doc) ? 'replaced' : 'silent']++;
         }
       }
       const actual = run.events.map((key) => JSON.parse(key) as [string, string, string, Record<string, unknown>])
-        .filter(([partner, type, crew, data]) => type.startsWith('crew.document.') && !after.get(`${partner}|${crew}`)?.includes(data.document_id as string))
+        .filter(([partner, type, crew, data]) => type.startsWith('crew.document.') && !after.get(`${partner}|${crew}`)?.has(data.document_id as string))
         .map(([partner, type, crew, data]) => {
           assert.equal(type, 'crew.document.updated', `a document off the list is only ever updated: ${JSON.stringify(data)}`);
           assert.deepEqual([data.status, data.is_current], ['superseded', false], 'its final state');

@@ -174,7 +174,10 @@ export async function diffPage(
         status: () => void (view.status = status()),
         profile: () => void (view.profile = profile()),
         docs: () => {
-          const held = docs.filter((doc) => plan.medical || doc.documentClass !== 'medical');
+          // A document not sent yet waits while its verification is pending; one sent stays (docs/decisions.md, "Sync").
+          const sent = prev?.state.docs;
+          const held = docs.filter((doc) => (plan.medical || doc.documentClass !== 'medical')
+            && (sent?.[doc.documentId] !== undefined || SNAPSHOT_SUBJECTS.docs.ready(doc)));
           const shown = (view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)])));
           // Of the documents sent that left the list, those a newer edition replaced (most pages have none that left).
           const replaced = page.leftDocuments.size === 0 ? [] : Object.keys(prev?.state.docs ?? {})
