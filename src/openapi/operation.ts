@@ -75,8 +75,8 @@ const SECURITY: Record<Access, JsonObject[]> = {
 };
 
 /**
- * The one client error of an operation that takes no key and no input: Node's HTTP server refuses
- * request headers over its 16 KiB limit before the app sees the request.
+ * Node's HTTP server refuses request headers over its 16 KiB limit before the app sees the
+ * request, whatever the path: every operation can answer it (src/http/client-error.ts).
  */
 const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
   431: {
@@ -139,9 +139,7 @@ function errors(declaration: OperationDeclaration): Record<string, JsonObject> {
     add(415, ['unsupported_media_type']);
   }
   if (declaration.body || (declaration.query && Object.keys(declaration.query).length > 0)) byStatus[422] = 'validation';
-  const out = errorResponses(byStatus, declaration.access !== 'public');
-  const takesInput = declaration.body || declaration.query || declaration.path.includes(':');
-  return declaration.access === 'public' && !takesInput ? { ...HEADERS_TOO_LARGE, ...out } : out;
+  return { ...HEADERS_TOO_LARGE, ...errorResponses(byStatus, declaration.access !== 'public') };
 }
 
 function requestBody(body: BodyDeclaration): JsonObject {

@@ -134,7 +134,7 @@ const resources: Record<string, JsonObject> = {
   }),
   SatisfyingDocument: object({
     document_id: str, title: nullable(str), expiry_date: nullable(date),
-    download_path: { ...nullable(str), format: 'uri', description: 'absolute URL of GET /api/v2/files/{token} on this service, built like download_url, valid 15 minutes; null without crew:documents:download or documents consent, or when no file is held' },
+    download_path: { ...nullable({ ...str, format: 'uri' }), description: 'absolute URL of GET /api/v2/files/{token} on this service, built like download_url, valid 15 minutes; null without crew:documents:download or documents consent, or when no file is held' },
   }),
   ModuleRow: object({
     code: str, name: nullable(str), status: nullable({ enum: [...REQUIREMENT_STATUSES] }),
@@ -210,7 +210,7 @@ const errors: Record<string, JsonObject> = {
   }),
   ValidationIssue: object({
     type: str,
-    loc: { type: 'array', items: { type: ['string', 'integer'] } },
+    loc: { type: 'array', items: { anyOf: [str, { type: 'integer' }] } },
     msg: str,
     input: { description: 'the offending input; strings cut to 200 characters' },
     ctx: { type: 'object' },
