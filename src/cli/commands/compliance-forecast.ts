@@ -38,8 +38,8 @@ export function forecastCommand(deps: CliDeps): Command {
   return new Command('forecast')
     .description('list the crew of a partner\'s fleet whose overall compliance status changes by the calendar within a window, '
       + 'sorted by date (documents as held now, no renewals assumed; medical included)')
-    .requiredOption('--partner <id>', 'the partner whose live fleet (crew with compliance consent) to forecast')
-    .option('--vessel <id>', 'only crew on this vessel')
+    .requiredOption('--partner <id>', 'the partner (holding crew:compliance:read) whose live fleet (crew with compliance consent) to forecast')
+    .option('--vessel <id>', 'only crew on this vessel of the partner\'s live fleet')
     .option('--on <date>', 'the first day of the window (YYYY-MM-DD); default today, UTC', date)
     .option('--days <n>', `length of the window in days, 1 to ${FORECAST_HORIZON_DAYS}`, days, 90)
     .option('--json', 'print a JSON array: on, crew_unique_id, vessel_id, position_name, from, to, requirement_keys')
