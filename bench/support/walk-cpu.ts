@@ -33,7 +33,7 @@ async function roster(): Promise<number> {
 async function compliance(): Promise<number> {
   let items = 0;
   for (let after = null; ;) {
-    const page = await listFleetCompliancePage(db, ctx, { catalogue, windowDays: 90, cursorKey: key }, { filters: { on: today }, limit: 200, after });
+    const page = await listFleetCompliancePage(db, ctx, { catalogue, windowDays: 90, cursorKey: key, today }, { filters: { on: today }, limit: 200, after });
     items += page.items.length;
     JSON.stringify(page);
     if (!page.next_cursor) return items;

@@ -9,6 +9,10 @@ function object(properties: Record<string, JsonObject>, required: string[] = Obj
   return { type: 'object', properties, required, ...extra };
 }
 
+/** What `medical_on` means, in the check, the fleet list and the matrix (docs/decisions.md §6). */
+export const MEDICAL_ON = 'present only when medical rows are shown as they stand on another date than `on`: today, for a key without '
+  + '`crew:medical:read`, whatever `on` it asks about, so that no date reveals a medical expiry';
+
 /** The summary counts of a compliance check: one per requirement status, adding up to `total`. */
 export const complianceSummary: JsonObject = object({
   total: count, met: count, expiring: count, expired: count, missing: count, pending: count,
@@ -29,10 +33,15 @@ export const complianceSchemas: Record<string, JsonObject> = {
     position_name: nullable(str),
     overall_status: { enum: [...OVERALL_STATUSES], description: 'on `on`, as the compliance check gives it' },
     summary: complianceSummary,
-    next_change: { ...nullable(ref('NextChange')), description: 'null when the calendar alone changes nothing within two years of `on`' },
+    next_change: {
+      ...nullable(ref('NextChange')),
+      description: 'null when the calendar alone changes nothing within two years of `on`; without `crew:medical:read`, medical rows '
+        + 'are held at their status of today, as every later check with that key shows them',
+    },
   }),
   FleetCompliancePage: object({
     on: { ...date, description: 'the date evaluated' },
+    medical_on: { ...date, description: MEDICAL_ON },
     items: { type: 'array', items: ref('FleetComplianceItem') },
     next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
   }, ['on', 'items'], {
@@ -48,6 +57,7 @@ export const complianceSchemas: Record<string, JsonObject> = {
   ComplianceMatrix: object({
     vessel_id: str,
     on: { ...date, description: 'the date evaluated' },
+    medical_on: { ...date, description: MEDICAL_ON },
     columns: { type: 'array', items: object({ key: str, title: str, group: str }), description: 'requirement keys of the crew\'s roles, in the order first met' },
     rows: {
       type: 'array',

@@ -6,7 +6,7 @@ import {
   REVIEW_STATUSES, VERIFICATION_STATUSES, WEBHOOK_ENDPOINT_STATUSES,
 } from '../domain/vocabulary.ts';
 import { registrationFields, SECRET_MAX, SECRET_MIN } from '../domain/webhook-registration.ts';
-import { complianceSchemas, complianceSummary } from './compliance-schemas.ts';
+import { complianceSchemas, complianceSummary, MEDICAL_ON } from './compliance-schemas.ts';
 import { ERROR_CODES } from './errors.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
@@ -160,6 +160,7 @@ const resources: Record<string, JsonObject> = {
     position_name: nullable(str),
     as_of: dateTime,
     on: { ...date, description: 'the date evaluated: the request\'s `on`, else today; for a fallback, the day the result was stored' },
+    medical_on: { ...date, description: MEDICAL_ON },
     overall_status: { enum: [...OVERALL_STATUSES] },
     compliance_source: { enum: [...COMPLIANCE_SOURCES] },
     summary: complianceSummary,

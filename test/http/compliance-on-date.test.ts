@@ -43,8 +43,13 @@ describeEachWorld('the compliance check on a date', { catalogue: true }, (w) => 
   it('the gates still apply on a date', async () => {
     expectError(await w.api.request('POST', check('crew_cho'), { key: w.keys.full, body: { on: '2027-01-01' } }), 403, 'consent_required');
     expectError(await w.api.request('POST', check('crew_fay'), { key: w.keys.full, body: { on: '2027-01-01' } }), 404, 'crew_not_found');
+  });
+
+  it('without crew:medical:read the medical row is shown as it stands today on any date, and the answer says so', async () => {
     const noMedical = (await post({ on: '2026-12-02' }, await w.partnerWith(['crew:compliance:read']))).json;
-    assert.deepEqual([medical(noMedical).status, medical(noMedical).expiry_date, medical(noMedical).days_until_expiry], ['expired', null, null]);
+    assert.deepEqual([noMedical.on, noMedical.medical_on], ['2026-12-02', '2026-11-22']);
+    assert.deepEqual([medical(noMedical).status, medical(noMedical).expiry_date, medical(noMedical).days_until_expiry], ['expiring', null, null]);
+    assert.equal((await post({ on: '2026-12-02' })).json.medical_on, undefined, 'a key with the scope sees the rows of `on`');
   });
 });
 

@@ -50,8 +50,8 @@ describeEachStore('the compliance matrix brought up to date after changes', ({ s
     const partner = (await findPartner(db, 'ptn_m'))!;
     const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes: new Set(effectiveScopes(partner)) };
     const states = new MatrixStates<ComplianceMatrixWire>();
-    const reusing: MatrixDeps = { catalogue, windowDays: 90, reuse: { version: dataVersionReader(db), matrices: states } };
-    const fresh: MatrixDeps = { catalogue, windowDays: 90 };
+    const reusing: MatrixDeps = { catalogue, windowDays: 90, today: TODAY, reuse: { version: dataVersionReader(db), matrices: states } };
+    const fresh: MatrixDeps = { catalogue, windowDays: 90, today: TODAY };
     const step = fc.record({ kind: fc.constantFrom(...(Object.keys(WRITES) as (keyof typeof WRITES)[])), crew: fc.nat(2), n: fc.nat(40) });
     let reusedRows = 0;
     await fc.assert(fc.asyncProperty(

@@ -114,7 +114,7 @@ export async function loadCrew(db: Db, prefix: string, crew: readonly GenCrew[])
   return ids;
 }
 
-/** The overall status with medical rows held at `held` (a reader without crew:medical:read). */
+/** The overall status with medical rows held at `held`, their status today (a reader without crew:medical:read). */
 function overall(e: ComplianceEvaluation, held: Map<string, string> | null): string {
   if (!held || e.overallStatus === 'no_role') return e.overallStatus;
   let atRisk = false;
@@ -142,7 +142,8 @@ export async function dayByDayNextChange(
     role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel, catalogue, documents, today, windowDays,
   });
   let before = at(on);
-  const held = medicalVisible ? null : new Map(before.requirements.filter((r) => r.group === 'medical').map((r) => [r.key, r.status]));
+  // Without crew:medical:read, medical rows stand as today on every date (docs/decisions.md §6).
+  const held = medicalVisible ? null : new Map(at(TODAY).requirements.filter((r) => r.group === 'medical').map((r) => [r.key, r.status]));
   const status = overall(before, held);
   for (let d = 1; d <= FORECAST_HORIZON_DAYS; d++) {
     const day = addDays(on, d);

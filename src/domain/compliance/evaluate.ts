@@ -25,6 +25,9 @@ export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<Overal
 
 function assertInput(input: EvaluationInput): void {
   if (!isIsoDate(input.today)) throw new RangeError(`today must be a YYYY-MM-DD date, got ${JSON.stringify(input.today)}`);
+  if (input.medicalOn !== undefined && !isIsoDate(input.medicalOn)) {
+    throw new RangeError(`medicalOn must be a YYYY-MM-DD date, got ${JSON.stringify(input.medicalOn)}`);
+  }
   if (!Number.isInteger(input.windowDays) || input.windowDays < 0) {
     throw new RangeError(`windowDays must be a non-negative integer, got ${input.windowDays}`);
   }
@@ -50,6 +53,8 @@ function assertInput(input: EvaluationInput): void {
  *   at that CoC's expiry (`satisfiedBy` keeps the endorsement's own date).
  * - A rating CoP must be the role's own code; a higher CoP does not stand in for a lower one.
  * - An ETO CoC (III/6) covers the eto role only, and no other CoC covers an ETO.
+ * - With `medicalOn`, the rows of the medical group are decided on that date instead of `today`
+ *   (a reader without crew:medical:read sees them as they stand today on any date, docs/decisions.md §6).
  */
 export function evaluateCompliance(input: EvaluationInput): ComplianceEvaluation {
   assertInput(input);
@@ -64,17 +69,20 @@ export function evaluateCompliance(input: EvaluationInput): ComplianceEvaluation
       requirements: [],
     };
   }
+  const window = (day: string) => ({ today: day, todayDay: dayNumber(day), windowEnd: addDays(day, input.windowDays) });
   const ctx: RowContext = {
     role: input.role,
     vessel,
-    window: { today: input.today, todayDay: dayNumber(input.today), windowEnd: addDays(input.today, input.windowDays) },
+    window: window(input.today),
     index: indexDocuments(input.documents),
     requirements: forRole.filter((r) => r.vesselTypes === null || r.vesselTypes.has(vessel.vesselType)),
     cocMemo: new Map(),
   };
+  const medicalOn = input.medicalOn ?? input.today;
+  const medical: RowContext = medicalOn === input.today ? ctx : { ...ctx, window: window(medicalOn), cocMemo: new Map() };
   const rows: RequirementRow[] = [];
   for (const req of ctx.requirements) {
-    const row = requirementRow(req, ctx);
+    const row = requirementRow(req, req.def.group === 'medical' ? medical : ctx);
     if (row) rows.push(row);
   }
   return {

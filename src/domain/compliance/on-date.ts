@@ -18,3 +18,12 @@ export function onDateIssue(loc: Loc, on: string | undefined, today: string): Va
   const last = addDays(today, FORECAST_HORIZON_DAYS);
   return on < today || on > last ? issues.valueError(loc, on, `on must be between ${today} and ${last}`) : null;
 }
+
+/**
+ * The date a reader is shown medical rows as they stand on, when it is not `on`: without
+ * crew:medical:read, today, whatever `on` (docs/decisions.md §6, "Medical rows on a date"), so no
+ * date reveals what the calendar will do to them; undefined when the rows are those of `on`.
+ */
+export function medicalRowsOn(on: string, today: string, medicalVisible: boolean): string | undefined {
+  return medicalVisible || on === today ? undefined : today;
+}

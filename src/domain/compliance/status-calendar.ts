@@ -62,8 +62,8 @@ function overallOn(rows: readonly RowClock[], day: string): Exclude<OverallStatu
 /**
  * The same answer as `nextStatusChange(evaluateOn, from, options, first)`, where `first` is the
  * evaluation on `from`: the first date after `from`, up to `from + horizonDays`, on which the
- * overall status differs from the day before, or null. Hidden rows are held at their status on
- * `from`.
+ * overall status differs from the day before, or null. Hidden rows are held at their status in
+ * `first`.
  */
 export function nextStatusChangeFrom(first: ComplianceEvaluation, from: string, options: ForecastOptions): StatusChange | null {
   if (first.overallStatus === 'no_role') return null;

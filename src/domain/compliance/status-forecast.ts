@@ -19,8 +19,9 @@ export interface ForecastOptions {
   windowDays: number;
   horizonDays?: number;
   /**
-   * Rows whose changes must not show: they are held at their status on the first day, so neither
-   * the date nor the keys reveal them (medical rows without crew:medical:read).
+   * Rows whose changes must not show: they are held at their status in the first evaluation, so
+   * neither the date nor the keys reveal them (medical rows without crew:medical:read, decided on
+   * today whatever `from`: EvaluationInput.medicalOn, docs/decisions.md §6).
    */
   hidden?: (row: RequirementRow) => boolean;
 }

@@ -37,6 +37,11 @@ export interface EvaluationInput {
   today: string;
   /** A document expiring on or before today + windowDays is `expiring`. */
   windowDays: number;
+  /**
+   * YYYY-MM-DD the rows of the medical group are decided on, when not `today`: a reader without
+   * crew:medical:read is shown them as they stand today whatever date it asks about (docs/decisions.md §6).
+   */
+  medicalOn?: string;
 }
 
 /**

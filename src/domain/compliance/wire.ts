@@ -14,6 +14,8 @@ export interface WireOptions {
   downloadPath: (documentId: string) => string | null;
   /** YYYY-MM-DD the documents were evaluated on; shown as `on` when given. */
   on?: string;
+  /** YYYY-MM-DD the medical rows were decided on, when not `on`; shown as `medical_on` (docs/decisions.md §6). */
+  medicalOn?: string;
 }
 
 export interface SatisfyingDocumentWire {
@@ -54,6 +56,8 @@ export interface ComplianceCheckWire {
   as_of: string;
   /** The date evaluated: today, or the check's `on` (docs/compliance.md). */
   on?: string;
+  /** Present when the medical rows are shown as they stand on another date than `on`: today, for a key without crew:medical:read. */
+  medical_on?: string;
   overall_status: OverallStatus;
   compliance_source: WireOptions['source'];
   summary: ComplianceSummary;
@@ -111,6 +115,7 @@ export function toComplianceWire(evaluation: ComplianceEvaluation, options: Wire
     position_name: evaluation.positionName,
     as_of: wireTime(options.asOf),
     ...(options.on !== undefined ? { on: options.on } : {}),
+    ...(options.medicalOn !== undefined ? { medical_on: options.medicalOn } : {}),
     overall_status: evaluation.overallStatus,
     compliance_source: options.source,
     // The summary's counts are the wire's, name for name (total and one per row status).

@@ -121,7 +121,9 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
         + 'keys of their roles, in the order first met; each cell the status and expiry date on `on`, as the compliance check gives them, '
         + 'or null where the crew member\'s role lacks the requirement. Without `crew:medical:read`, medical cells keep their status '
         + 'but not their expiry. `Accept: text/csv` answers an RFC 4180 file: a header row, one row per crew member, a `<key> status` and a '
-        + '`<key> expiry_date` column per requirement, empty fields for null.',
+        + '`<key> expiry_date` column per requirement, empty fields for null. A field starting with `=`, `+`, `-`, `@`, a tab or a CR '
+        + 'is written with a leading `\'` (spreadsheets show it as text, never as a formula), and any field holding a comma, a quote, a CR '
+        + 'or a LF is quoted.',
       responses: {
         200: {
           description: 'The matrix',

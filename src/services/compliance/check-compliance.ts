@@ -1,6 +1,7 @@
 import { AppError } from '../../domain/app-error.ts';
 import { isoTime, utcDate, type Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
+import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
@@ -47,6 +48,8 @@ export interface ComplianceOutcome {
   documents?: readonly CrewDocument[];
   /** A live evaluation's LiveEvaluation.withFiles; absent on the fallback. */
   withFiles?: ReadonlySet<string>;
+  /** YYYY-MM-DD medical rows were decided on, when not the date evaluated (a reader without crew:medical:read). */
+  medicalOn?: string;
 }
 
 /** The documents that satisfy a requirement of `evaluation`. */
@@ -85,13 +88,19 @@ export function catalogueId(catalogue: object): number {
   return id;
 }
 
+/** The dates of one evaluation: the day evaluated, and the day medical rows are decided on when it is another (EvaluationInput.medicalOn). */
+interface EvaluationDates {
+  on: string;
+  medicalOn: string | undefined;
+}
+
 /**
  * Reads the documents and evaluates. With `deps.reuse`, an evaluation of the same inputs at the
- * call's data version (crew member, assignment role and vessel, today, window, catalogue) is
+ * call's data version (crew member, assignment role and vessel, dates, window, catalogue) is
  * returned instead: the documents and catalogue cannot have changed while the version holds, so it
  * is the evaluation this call would make.
  */
-async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, today: string): Promise<LiveEvaluation> {
+async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
   const catalogue = await deps.catalogue.get(db);
@@ -103,22 +112,24 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
       vessel: assignment.vessel,
       catalogue,
       documents,
-      today,
+      today: dates.on,
       windowDays: deps.windowDays,
+      ...(dates.medicalOn !== undefined ? { medicalOn: dates.medicalOn } : {}),
     });
     const satisfying = satisfyingDocumentIds(evaluation);
     const withFiles = new Set(documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
     return { evaluation, documents, withFiles };
   };
   if (!deps.reuse) return evaluate();
-  return deps.reuse.cache.obtain(deps.reuse.version, evaluationKey(crewUniqueId, assignment, today, deps.windowDays, catalogue), evaluate);
+  return deps.reuse.cache.obtain(deps.reuse.version, evaluationKey(crewUniqueId, assignment, dates, deps.windowDays, catalogue), evaluate);
 }
 
 /** What an evaluation depends on besides the data version. */
-function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, today: string, windowDays: number, catalogue: object): string {
+function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates, windowDays: number, catalogue: object): string {
   // At one data version a vessel id names one vessel row: its facts need not be in the key.
   return JSON.stringify([
-    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel.vesselId, today, windowDays, catalogueId(catalogue),
+    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel.vesselId, dates.on, dates.medicalOn ?? null,
+    windowDays, catalogueId(catalogue),
   ]);
 }
 
@@ -126,10 +137,10 @@ function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, today: 
  * The evaluation evaluateLive would reuse, when it is held now (and no fault is switched on): it
  * needs no deadline, so no timer is armed and cleared for it on every call.
  */
-function heldEvaluation(deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, today: string): LiveEvaluation | undefined {
+function heldEvaluation(deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates): LiveEvaluation | undefined {
   if (!deps.reuse || deps.reuse.version === null || deps.fault !== 'none') return undefined;
   const catalogue = deps.catalogue.held();
-  return catalogue && deps.reuse.cache.get(deps.reuse.version, evaluationKey(crewUniqueId, assignment, today, deps.windowDays, catalogue));
+  return catalogue && deps.reuse.cache.get(deps.reuse.version, evaluationKey(crewUniqueId, assignment, dates, deps.windowDays, catalogue));
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -144,19 +155,22 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * Evaluates live under the deadline, on `on` (YYYY-MM-DD) or today, and stores a result of today
  * (through `deps.results`); when the evaluator fails or times out, returns the latest stored result
  * flagged as the fallback, or compliance_unavailable (503). A stored result stands for today only:
- * a check on another date has no fallback, and its result is not stored.
+ * a check on another date has no fallback, and its result is not stored. Without `medicalVisible`
+ * (the reader lacks crew:medical:read), medical rows are decided on today whatever `on`
+ * (docs/decisions.md §6), and the outcome's `medicalOn` says so when that is not `on`.
  */
 export async function checkCompliance(
-  db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, on?: string,
+  db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, on?: string, medicalVisible = true,
 ): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
   const results = deps.results ?? storedResults(db);
   const today = utcDate(deps.clock());
   const isToday = on === undefined || on === today;
+  const dates: EvaluationDates = { on: on ?? today, medicalOn: medicalRowsOn(on ?? today, today, medicalVisible) };
   let live: LiveEvaluation;
   try {
-    live = heldEvaluation(deps, crewUniqueId, assignment, on ?? today)
-      ?? await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, on ?? today), deps.deadlineMs);
+    live = heldEvaluation(deps, crewUniqueId, assignment, dates)
+      ?? await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, dates), deps.deadlineMs);
   } catch (cause) {
     const stored = isToday ? await results.latest(crewUniqueId, vesselId) : undefined;
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
@@ -167,7 +181,10 @@ export async function checkCompliance(
   }
   const asOf = isoTime(deps.clock());
   if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
-  return { crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents, withFiles: live.withFiles };
+  return {
+    crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents, withFiles: live.withFiles,
+    ...(dates.medicalOn !== undefined ? { medicalOn: dates.medicalOn } : {}),
+  };
 }
 
 /**

@@ -18,8 +18,10 @@ export interface RosterOptions {
   catalogue: readonly RequirementDefinition[];
   on: string;
   windowDays: number;
-  /** Without it, medical rows are held at their status on `on` when the next change is worked out. */
+  /** Without it, medical rows are held at their status in the evaluation when the next change is worked out. */
   medicalVisible: boolean;
+  /** YYYY-MM-DD medical rows are decided on when not `on` (medicalRowsOn: today, for a reader without crew:medical:read). */
+  medicalOn?: string;
   nextChange: boolean;
 }
 
@@ -42,6 +44,7 @@ export async function evaluateRoster(db: Db, assignments: readonly CrewAssignmen
     const evaluation = evaluateCompliance({
       role: assignment.assignment.role, positionName: assignment.assignment.positionName, vessel: assignment.vessel,
       catalogue: options.catalogue, documents, today: options.on, windowDays: options.windowDays,
+      ...(options.medicalOn !== undefined ? { medicalOn: options.medicalOn } : {}),
     });
     // From this one evaluation's dates (status-calendar.ts), not one evaluation per date that may change something.
     const nextChange = options.nextChange

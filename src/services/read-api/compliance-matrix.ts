@@ -174,11 +174,17 @@ async function buildMatrix(
  * The matrix as CSV (RFC 4180: CRLF line ends, fields quoted when they need it): a header row,
  * then one row per crew member; each requirement has a `<key> status` and a `<key> expiry_date`
  * column, both empty where the role lacks it. Null is an empty field.
+ *
+ * Position names (the employer's) and requirement keys (the catalogue's) are written for spreadsheets to show, never
+ * run, with csv-stringify's own options: `escape_formulas` puts a `'` before a field that starts
+ * with `=`, `+`, `-`, `@`, a tab or a CR (or a full-width `=+-@`), as OWASP advises against CSV
+ * injection; `quote_record_delimiter` quotes a field holding a CR or LF, which the library leaves
+ * bare once a record delimiter is given, and which a spreadsheet would read as a row break.
  */
 export function matrixCsv(matrix: ComplianceMatrixWire): string {
   const header = ['crew_unique_id', 'position_name', 'overall_status', ...matrix.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`])];
   const rows = matrix.rows.map((row) => [
     row.crew_unique_id, row.position_name ?? '', row.overall_status, ...row.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
   ]);
-  return stringify([header, ...rows], { record_delimiter: 'windows' });
+  return stringify([header, ...rows], { record_delimiter: 'windows', escape_formulas: true, quote_record_delimiter: true });
 }

@@ -42,9 +42,10 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<
 
 /**
  * `POST …/crew/{crew_unique_id}/compliance-checks`: fleet (404), compliance consent, then
- * a live evaluation with the stored-result fallback. Medical rows lose their document details
- * without crew:medical:read; download paths are given only to keys that could follow them
- * (crew:documents:download and documents consent) and only for documents with a file; they are
+ * a live evaluation with the stored-result fallback. Without crew:medical:read, medical rows lose
+ * their document details and are decided on today whatever `on` (docs/decisions.md §6); download
+ * paths are given only to keys that could follow them (crew:documents:download and documents
+ * consent) and only for documents with a file; they are
  * absolute URLs, built like the download endpoint's `download_url`. With `deps.reuse`, the data
  * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
  * at it: a call whose crew member was checked at the same version sends no query but that shared
@@ -58,17 +59,20 @@ export async function runComplianceCheck(
   const version = reuse ? await reuse.version() : null;
   const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
   const evaluating: ComplianceDeps = { ...deps, reuse: reuse && { version, cache: reuse.evaluations } };
-  const outcome = await checkCompliance(db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on);
+  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const outcome = await checkCompliance(
+    db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on, medicalVisible,
+  );
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const nowSeconds = Math.floor(links.now.getTime() / 1000);
   const live = outcome.source === 'live_evaluator';
   // A fallback is an evaluation of the day it was stored on.
   const on = live ? target.on ?? utcDate(deps.clock()) : outcome.asOf.slice(0, 10);
-  const medicalVisible = ctx.scopes.has('crew:medical:read');
   const options = (signedAt: number): WireOptions => ({
     asOf: outcome.asOf,
     on,
+    ...(outcome.medicalOn !== undefined ? { medicalOn: outcome.medicalOn } : {}),
     crewUniqueId,
     source: outcome.source,
     medicalVisible,
@@ -80,7 +84,7 @@ export async function runComplianceCheck(
   });
   if (!reuse || !live) return checkText(outcome.evaluation, options(nowSeconds));
   const reader = JSON.stringify([
-    crewUniqueId, on, medicalVisible, canDownload, ctx.partner.partnerId, ctx.keyId, ctx.mode, links.baseUrl, links.ttlSeconds, linkKeyId(links.key),
+    crewUniqueId, on, outcome.medicalOn ?? null, medicalVisible, canDownload, ctx.partner.partnerId, ctx.keyId, ctx.mode, links.baseUrl, links.ttlSeconds, linkKeyId(links.key),
   ]);
   return reuse.answers.text(outcome.evaluation, reader, outcome.asOf, withFiles.size > 0, nowSeconds, () => toComplianceWire(outcome.evaluation, options(nowSeconds)));
 }

@@ -1,4 +1,5 @@
 import { addDays } from '../../domain/compliance/dates.ts';
+import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
 import type { ComplianceSummary, OverallStatus } from '../../domain/compliance/index.ts';
 import type { StatusChange } from '../../domain/compliance/status-forecast.ts';
 import { fleetOf } from '../../domain/partner.ts';
@@ -62,6 +63,8 @@ export interface FleetComplianceItemWire {
 
 export interface FleetCompliancePageWire {
   on: string;
+  /** Present when the medical rows are shown as they stand on another date than `on`: today, for a key without crew:medical:read. */
+  medical_on?: string;
   items: FleetComplianceItemWire[];
   /** Absent on the last page. */
   next_cursor?: string;
@@ -98,12 +101,15 @@ export interface FleetComplianceDeps {
   catalogue: CatalogueCache;
   windowDays: number;
   cursorKey: Buffer;
+  /** YYYY-MM-DD of the call: without crew:medical:read, medical rows are shown as they stand that day, whatever `on`. */
+  today: string;
 }
 
 /**
  * One keyset page of the fleet's compliance (docs/api.md): the on-fleet assignments of crew who
  * give compliance consent, by vessel then crew, each evaluated on `filters.on` as the single check
- * would. Filters on the outcome are applied after evaluation: a page reads at most SCAN_ROUNDS
+ * would (without crew:medical:read, medical rows as they stand today, and held there for the
+ * next change, docs/decisions.md §6). Filters on the outcome are applied after evaluation: a page reads at most SCAN_ROUNDS
  * times `limit` rows, so it may hold fewer than `limit` items with a `next_cursor` still given.
  * Only one page of rows and their documents is held at a time, whatever the fleet's size.
  */
@@ -113,6 +119,8 @@ export async function listFleetCompliancePage(
 ): Promise<FleetCompliancePageWire> {
   const catalogue = await deps.catalogue.get(db);
   const fleet = fleetOf(ctx.partner, ctx.mode);
+  const medicalVisible = ctx.scopes.has('crew:medical:read');
+  const medicalOn = medicalRowsOn(page.filters.on, deps.today, medicalVisible);
   const items: FleetComplianceItemWire[] = [];
   let after = page.after;
   let more = false;
@@ -122,7 +130,7 @@ export async function listFleetCompliancePage(
     });
     more = rows.length > page.limit;
     const evaluations = await evaluateRoster(db, rows.slice(0, page.limit), {
-      catalogue, on: page.filters.on, windowDays: deps.windowDays, medicalVisible: ctx.scopes.has('crew:medical:read'), nextChange: true,
+      catalogue, on: page.filters.on, windowDays: deps.windowDays, medicalVisible, nextChange: true, ...(medicalOn !== undefined ? { medicalOn } : {}),
     });
     for (const evaluated of evaluations) {
       after = { vesselId: evaluated.assignment.vessel.vesselId, crewUniqueId: evaluated.assignment.assignment.crewUniqueId };
@@ -134,7 +142,7 @@ export async function listFleetCompliancePage(
     }
     if (!more) break;
   }
-  const out: FleetCompliancePageWire = { on: page.filters.on, items };
+  const out: FleetCompliancePageWire = { on: page.filters.on, ...(medicalOn !== undefined ? { medical_on: medicalOn } : {}), items };
   if (more && after) out.next_cursor = encodeFleetComplianceCursor(deps.cursorKey, ctx, { filters: page.filters, after });
   return out;
 }

@@ -16,9 +16,9 @@ export interface MatrixState<M> {
 }
 
 /**
- * The last matrix built for each request (partner, fleet, vessel, date, window, medical visibility,
- * catalogue), kept across data versions so that the first call after a change re-evaluates only
- * the crew members the change touched (src/services/read-api/compliance-matrix.ts). Bounded by
+ * The last matrix built for each request (partner, fleet, vessel, date and that of medical cells,
+ * window, medical visibility, catalogue), kept across data versions so that the first call after a
+ * change re-evaluates only the crew members the change touched (src/services/read-api/compliance-matrix.ts). Bounded by
  * the rows held, least recently used out first.
  */
 export class MatrixStates<M> {
