@@ -89,16 +89,18 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
       description: 'One item per crew member and vessel (assignment status invited, active or on_leave) of crew who give you compliance '
         + 'consent, ordered by vessel_id then crew_unique_id. Each is evaluated on `on` exactly as the compliance check would be; '
         + '`next_change` is the first date after `on` (within two years) on which the overall status changes by the calendar alone, '
-        + 'the status it changes to and the required rows that cause it, or null. Without `crew:medical:read`, medical rows are held '
-        + 'at their status on `on` when the next change is worked out, so it never reveals a medical expiry. `overall_status` and '
+        + 'the status it changes to and the required rows that cause it, or null. Without `crew:medical:read`, medical rows are shown '
+        + 'as they stand today whatever `on` (the page\'s `medical_on` then gives today) and held there when the next change is worked out, '
+        + 'so no date reveals a medical expiry. `overall_status` and '
         + '`changes_within_days` filter after evaluation: a page may hold fewer than `limit` items while `next_cursor` is given.',
       responses: { 200: { description: 'A page of the fleet\'s compliance', schema: 'FleetCompliancePage' } },
     },
     async handle(ctx, { query }, deps) {
       const cursor = await cursorOf(ctx, deps, query.cursor);
-      const filters = cursor?.filters ?? filtersOf(query, utcDate(deps.clock()));
+      const today = utcDate(deps.clock());
+      const filters = cursor?.filters ?? filtersOf(query, today);
       ctx.body = await listFleetCompliancePage(deps.db, partnerOf(ctx), {
-        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, cursorKey: (await deps.signingKeys()).fleetCursor,
+        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, cursorKey: (await deps.signingKeys()).fleetCursor, today,
       }, { filters, limit: query.limit, after: cursor?.after ?? null });
     },
   }),
@@ -120,7 +122,8 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
       description: 'Rows: the crew on the vessel (invited, active or on_leave) who give you compliance consent; columns: the requirement '
         + 'keys of their roles, in the order first met; each cell the status and expiry date on `on`, as the compliance check gives them, '
         + 'or null where the crew member\'s role lacks the requirement. Without `crew:medical:read`, medical cells keep their status '
-        + 'but not their expiry. `Accept: text/csv` answers an RFC 4180 file: a header row, one row per crew member, a `<key> status` and a '
+        + 'but not their expiry, and show the status of today whatever `on` (the JSON\'s `medical_on` then gives today; the CSV says nothing '
+        + 'of it). `Accept: text/csv` answers an RFC 4180 file: a header row, one row per crew member, a `<key> status` and a '
         + '`<key> expiry_date` column per requirement, empty fields for null. A field starting with `=`, `+`, `-`, `@`, a tab or a CR '
         + 'is written with a leading `\'` (spreadsheets show it as text, never as a formula), and any field holding a comma, a quote, a CR '
         + 'or a LF is quoted.',
@@ -136,9 +139,10 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
       errors: { 404: ['vessel_not_found'] },
     },
     async handle(ctx, { query }, deps) {
+      const today = utcDate(deps.clock());
       const matrix = await complianceMatrix(deps.db, partnerOf(ctx), {
-        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, reuse: { version: deps.dataVersion, matrices: deps.matrices },
-      }, pathParam(ctx, 'vessel_id'), query.on ?? utcDate(deps.clock()));
+        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, today, reuse: { version: deps.dataVersion, matrices: deps.matrices },
+      }, pathParam(ctx, 'vessel_id'), query.on ?? today);
       ctx.vary('Accept');
       if (ctx.accepts('application/json', 'text/csv') !== 'text/csv') {
         ctx.body = matrix;

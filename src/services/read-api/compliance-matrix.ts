@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '../../domain/app-error.ts';
 import type { OverallStatus, RequirementRow, RequirementStatus } from '../../domain/compliance/index.ts';
+import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
@@ -36,11 +37,13 @@ export interface MatrixRowWire {
 export interface ComplianceMatrixWire {
   vessel_id: string;
   on: string;
+  /** Present when the medical cells are shown as they stand on another date than `on`: today, for a key without crew:medical:read. */
+  medical_on?: string;
   columns: MatrixColumnWire[];
   rows: MatrixRowWire[];
 }
 
-// As in the single check (docs/decisions.md §6): a medical row keeps its status, not its expiry.
+// As in the single check (docs/decisions.md §6): a medical row keeps its status (of today, on any `on`), not its expiry.
 function cellOf(row: RequirementRow, medicalVisible: boolean): MatrixCellWire {
   return { status: row.status, expiry_date: !medicalVisible && row.group === 'medical' ? null : row.expiryDate };
 }
@@ -64,6 +67,8 @@ async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): 
 export interface MatrixDeps {
   catalogue: CatalogueCache;
   windowDays: number;
+  /** YYYY-MM-DD of the call: without crew:medical:read, medical cells are shown as they stand that day, whatever `on`. */
+  today: string;
   reuse?: { version: () => Promise<string | null>; matrices: MatrixStates<ComplianceMatrixWire> };
 }
 
@@ -80,10 +85,11 @@ const CHANGES_READ = 2_000;
 /**
  * `GET …/vessels/{vessel_id}/compliance-matrix`: a vessel of the fleet (else vessel_not_found, 404,
  * the same for another partner's vessel and one that does not exist), one row per consenting crew
- * member evaluated on `on` as the single check would, one column per requirement key of their
- * roles in the order first met. With `deps.reuse`, the data version is read first; the matrix kept
- * for the same fleet, partner, vessel, date, window, medical visibility and catalogue is returned
- * when it was built at that version, and otherwise brought up to date: the roster is read again
+ * member evaluated on `on` as the single check would (without crew:medical:read, medical cells as
+ * they stand today), one column per requirement key of their roles in the order first met. With
+ * `deps.reuse`, the data version is read first; the matrix kept for the same fleet, partner,
+ * vessel, date (and the date of medical cells), window, medical visibility and catalogue is
+ * returned when it was built at that version, and otherwise brought up to date: the roster is read again
  * (unless every change since is one of ROSTER_FREE's tables), and only crew members whose documents changed since (the captured changes), whose assignment or
  * vessel differs, or who are new, are read and evaluated; the others keep their evaluation. When
  * the changes cannot all be read (pruned by sync, or too many), it is built afresh.
@@ -93,9 +99,9 @@ export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: Matrix
   const fleet = fleetOf(ctx.partner, ctx.mode);
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const catalogue = await deps.catalogue.get(db);
-  const options = { catalogue, windowDays: deps.windowDays, medicalVisible };
+  const options: MatrixOptions = { catalogue, windowDays: deps.windowDays, medicalVisible, medicalOn: medicalRowsOn(on, deps.today, medicalVisible) };
   if (!deps.reuse || version === null) return (await buildMatrix(db, ctx, options, vesselId, on, null)).matrix;
-  const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
+  const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, options.medicalOn ?? null, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
   const held = deps.reuse.matrices.get(key);
   if (held?.version === version) return held.matrix;
   const changes = held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
@@ -116,8 +122,16 @@ function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
     && JSON.stringify(a.vessel) === JSON.stringify(b.vessel);
 }
 
+/** How a matrix is evaluated and shown: catalogue, window, medical visibility and the date medical rows are decided on when not `on`. */
+interface MatrixOptions {
+  catalogue: readonly RequirementDefinition[];
+  windowDays: number;
+  medicalVisible: boolean;
+  medicalOn: string | undefined;
+}
+
 async function buildMatrix(
-  db: Db, ctx: PartnerContext, options: { catalogue: readonly RequirementDefinition[]; windowDays: number; medicalVisible: boolean },
+  db: Db, ctx: PartnerContext, options: MatrixOptions,
   vesselId: string, on: string,
   prior: { rows: ReadonlyMap<string, EvaluatedRow>; matrix: ComplianceMatrixWire; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
 ): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
@@ -125,7 +139,7 @@ async function buildMatrix(
   if (!prior?.sameRoster && !await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
-  const { medicalVisible } = options;
+  const { medicalVisible, medicalOn } = options;
   const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, ctx, vesselId);
   const kept = roster.map((assignment): EvaluatedRow | undefined => {
     const row = prior?.rows.get(assignment.assignment.crewUniqueId);
@@ -134,7 +148,7 @@ async function buildMatrix(
       : undefined;
   });
   const fresh = await evaluateRoster(db, roster.filter((_, i) => kept[i] === undefined), {
-    catalogue: options.catalogue, on, windowDays: options.windowDays, medicalVisible, nextChange: false,
+    catalogue: options.catalogue, on, windowDays: options.windowDays, medicalVisible, nextChange: false, ...(medicalOn !== undefined ? { medicalOn } : {}),
   });
   const byCrew = new Map(fresh.map((r) => [r.assignment.assignment.crewUniqueId, r]));
   const evaluated = roster.map((a, i) => kept[i] ?? byCrew.get(a.assignment.crewUniqueId)!);
@@ -151,6 +165,7 @@ async function buildMatrix(
   const matrix: ComplianceMatrixWire = {
     vessel_id: vesselId,
     on,
+    ...(medicalOn !== undefined ? { medical_on: medicalOn } : {}),
     columns: [...columns.values()],
     rows: evaluated.map(({ assignment, evaluation }, index) => {
       const reused = kept[index] && priorRows?.get(assignment.assignment.crewUniqueId);
