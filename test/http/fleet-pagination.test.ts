@@ -136,7 +136,7 @@ describeEachStore('fleet pagination', ({ store }) => {
     assert.equal(kept.json.items[0].crew_unique_id, 'c006');
   });
 
-  it('limit is read as pydantic v2 reads an integer: 5.0 and 5_0 are numbers, 4.5 and 5e0 are not (docs/decisions.md §1)', async () => {
+  it('limit is read as pydantic v2 reads an integer: 5.0 and 1_0 are numbers, 4.5 and 5e0 are not (docs/decisions.md §1)', async () => {
     for (const [limit, size] of [['5.0', 5], ['+5.00', 5], ['%205%20', 5], ['1_0', 10]] as const) {
       const res = await page(keys.p!, `limit=${limit}`);
       assert.equal(res.status, 200, `limit=${limit}: ${JSON.stringify(res.json)}`);
