@@ -14,6 +14,7 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
   clock: systemClock,
 });
 process.exitCode = code;

@@ -7,7 +7,6 @@ import type { Selectable } from 'kysely';
 import { evaluateCompliance, type RequirementStatus } from '../../src/domain/compliance/index.ts';
 import type { CrewDocument } from '../../src/domain/document.ts';
 import type { Vessel } from '../../src/domain/fleet.ts';
-import type { ReadFixture } from '../../src/services/fixtures/read-fixtures.ts';
 import type { DocumentFixture, FixtureFile } from '../../src/services/fixtures/schema.ts';
 import { documentRow, vesselRow } from '../../src/services/fixtures/to-rows.ts';
 import type { DocumentsTable, VesselsTable } from '../../src/store/database.ts';
@@ -19,11 +18,10 @@ import type { VesselOut } from './types.ts';
 
 /** The service's default compliance window (SVC_COMPLIANCE_WINDOW_DAYS). */
 const WINDOW_DAYS = 90;
-const NO_FILES: ReadFixture = { path: 'fixtures/demo.json', data: {}, files: new Map() };
 
 /** A fixture document as the evaluator sees it after loading: defaults applied, classification completed. */
 export function loadedDocument(d: DocumentFixture): CrewDocument {
-  return toCrewDocument(documentRow(d, NO_FILES, `${REF}T00:00:00Z`) as Selectable<DocumentsTable>);
+  return toCrewDocument(documentRow(d, null, `${REF}T00:00:00Z`) as Selectable<DocumentsTable>);
 }
 
 /** A generated vessel as the evaluator sees it after loading (checkDemo holds it to the fixture schema). */

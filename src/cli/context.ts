@@ -12,6 +12,8 @@ export interface CliDeps {
   env: Record<string, string | undefined>;
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** What `svc ingest -` reads. */
+  stdin?: NodeJS.ReadableStream;
   clock: Clock;
   /** Called by long-running commands (serve) to learn when to stop. */
   onShutdown?: (stop: () => Promise<void>) => void;

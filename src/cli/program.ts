@@ -4,6 +4,7 @@ import { complianceCommand } from './commands/compliance.ts';
 import { completionCommand } from './commands/completion.ts';
 import { dbCommand } from './commands/db.ts';
 import { fixturesCommand } from './commands/fixtures.ts';
+import { ingestCommand } from './commands/ingest.ts';
 import { serveCommand } from './commands/serve.ts';
 import { syncCommand } from './commands/sync.ts';
 import type { CliDeps } from './context.ts';
@@ -38,6 +39,7 @@ export function buildProgram(deps: CliDeps): Command {
     .option('--db <url>', 'store URL: sqlite:PATH or postgres://… (default: $SVC_DATABASE_URL, else sqlite:data/svc.db)');
   program.addCommand(dbCommand(deps));
   program.addCommand(fixturesCommand(deps));
+  program.addCommand(ingestCommand(deps));
   program.addCommand(adminCommand(deps));
   program.addCommand(serveCommand(deps));
   program.addCommand(syncCommand(deps));

@@ -6,6 +6,7 @@ import type {
 import type {
   DeadLettersTable, DeliveryAttemptsTable, EndpointSendSlotsTable, OutboxEventsTable, WebhookEndpointsTable,
 } from './tables/delivery-tables.ts';
+import type { IngestHeldTable, IngestRequestsTable, IngestVersionsTable } from './tables/ingest-tables.ts';
 import type {
   ApiKeysTable, AuditLogTable, AuthVersionTable, ChangesTable, LeasesTable, RateLimitsTable, SettingsTable, SyncRunsTable, SyncSnapshotsTable,
   SyncStateTable,
@@ -13,11 +14,12 @@ import type {
 
 /*
  * Every table of the store, in one place: their row types live in ./tables/ by area (the fleet and
- * crew data, delivery, the service's own), with the column conventions in ./tables/columns.ts.
+ * crew data, delivery, ingestion, the service's own), with the column conventions in ./tables/columns.ts.
  */
 export type { Bool } from './tables/columns.ts';
 export type * from './tables/crew-tables.ts';
 export type * from './tables/delivery-tables.ts';
+export type * from './tables/ingest-tables.ts';
 export type * from './tables/service-tables.ts';
 
 export interface Database {
@@ -47,6 +49,9 @@ export interface Database {
   auth_version: AuthVersionTable;
   sync_runs: SyncRunsTable;
   endpoint_send_slots: EndpointSendSlotsTable;
+  ingest_versions: IngestVersionsTable;
+  ingest_held: IngestHeldTable;
+  ingest_requests: IngestRequestsTable;
 }
 
 /** The store handle passed to repositories: the database itself or an open transaction. */

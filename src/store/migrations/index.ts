@@ -13,6 +13,7 @@ import * as m1000 from './1000-outbox-suppressed.ts';
 import * as m1010 from './1010-endpoint-health.ts';
 import * as m1100 from './1100-sync-runs.ts';
 import * as m1200 from './1200-endpoint-send-slots.ts';
+import * as m1300 from './1300-ingest.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '1010-endpoint-health': m1010,
   '1100-sync-runs': m1100,
   '1200-endpoint-send-slots': m1200,
+  '1300-ingest': m1300,
 };

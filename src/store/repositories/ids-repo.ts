@@ -6,6 +6,7 @@ type IdColumn = {
   vessels: 'vessel_id';
   crew: 'crew_unique_id';
   documents: 'document_id';
+  files: 'file_id';
 };
 
 const ID_COLUMN: IdColumn = {
@@ -14,6 +15,7 @@ const ID_COLUMN: IdColumn = {
   vessels: 'vessel_id',
   crew: 'crew_unique_id',
   documents: 'document_id',
+  files: 'file_id',
 };
 
 /** Which of `ids` already exist in a table (for reference checks before a load). */

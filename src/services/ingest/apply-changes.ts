@@ -1,0 +1,251 @@
+import type { Transaction } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { jsonShapeProblems } from '../../domain/json-shape.ts';
+import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
+import type { Database, Db } from '../../store/database.ts';
+import { existingIds } from '../../store/repositories/ids-repo.ts';
+import { dropHeld, findVersions, holdChanges, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
+import { insertFiles } from '../../store/repositories/reference-data-repo.ts';
+import { deleteEntity } from './delete-entity.ts';
+import { ENTITY_KINDS, type Reference } from './entities.ts';
+import { checkRecord, readChange } from './envelope.ts';
+import type { FileSource, ResolvedFile } from './file-source.ts';
+import { WRITE_ORDER, writeRecords } from './write-records.ts';
+
+/** One change as received: where it came from, and its JSON text. */
+export interface Incoming {
+  origin: string;
+  text: string;
+  /** Set when the change was held before: when it was first held and until when it may wait. */
+  held?: { heldAt: string; heldUntil: string };
+}
+
+/** What ingestion takes from outside. */
+export interface IngestDeps {
+  clock: Clock;
+  /** How long a change that refers to an entity not known yet waits for it before it is rejected. */
+  holdMs: number;
+  /** Where `file` and `photo` paths are read from; none: a change naming one is rejected. */
+  files?: FileSource;
+  /** Reject, instead of holding, a change that refers to an entity not known (a fixture load). */
+  noHolding?: boolean;
+}
+
+const TABLE_OF = { employer: 'employers', partner: 'partners', vessel: 'vessels', crew: 'crew', document: 'documents', file: 'files' } as const;
+type Referable = keyof typeof TABLE_OF;
+
+const rejected = (origin: string, reason: string, issues?: ChangeIssue[], change?: Change): ChangeResult => ({
+  origin, ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}), outcome: 'rejected', reason, ...(issues ? { issues } : {}),
+});
+
+/** Parses one change; a `__proto__` key is refused, as every body of the API refuses it (docs/decisions.md, "Request bodies"). */
+function parse(text: string): { value: unknown } | { error: string } {
+  try {
+    let proto = false;
+    const value = JSON.parse(text, function reviver(this: unknown, key, v) {
+      if (key === '__proto__') proto = true;
+      return v;
+    });
+    return proto ? { error: 'a "__proto__" key is not allowed' } : { value };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** The record an upsert or patch results in, with the change's id filled in; or why there is none. */
+function resultingRecord(change: Change, stored: StoredVersion | undefined): { record: Record<string, unknown> } | { hold: string } | { reject: string; issues?: ChangeIssue[] } {
+  const kind = ENTITY_KINDS[change.entity];
+  const idValues: Record<string, string> = typeof change.id === 'string' ? { [kind.idFields[0]!]: change.id } : { ...change.id };
+  let base: Record<string, unknown> = {};
+  if (change.op === 'patch') {
+    if (stored?.deleted) return { reject: `${change.entity} ${entityKey(change.id)} was deleted at version ${stored.version}` };
+    if (!stored?.record) return { hold: `no record of ${change.entity} ${entityKey(change.id)} yet: a patch waits for its upsert` };
+    base = stored.record;
+  }
+  const record = (change.op === 'patch' ? mergePatch(base, change.data) : { ...change.data }) as Record<string, unknown>;
+  const issues: ChangeIssue[] = [];
+  for (const [field, value] of Object.entries(idValues)) {
+    if (record[field] === undefined) record[field] = value;
+    else if (record[field] !== value) issues.push({ type: 'value_error', loc: ['data', field], msg: `does not match the change's id (${value})`, input: record[field] });
+  }
+  return issues.length > 0 ? { reject: 'the record does not match the change', issues } : { record };
+}
+
+const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = { document: ['file', 'file_sha256'], crew: ['photo', 'photo_sha256'] };
+
+/** Resolves a record's file path into a stored file (read, hashed, checked against a stated SHA-256). */
+async function resolveFiles(record: Record<string, any>, entity: IngestEntity, files: FileSource | undefined, found: Map<string, ResolvedFile>):
+Promise<ChangeIssue[]> {
+  const fields = FILE_FIELDS[entity];
+  if (!fields || typeof record[fields[0]] !== 'string') return [];
+  const [pathField, shaField] = fields;
+  const path = record[pathField] as string;
+  if (!files) return [{ type: 'value_error', loc: ['data', pathField], msg: 'a file path needs a folder to read it from (svc ingest --files DIR); send file_sha256 of an uploaded file instead' }];
+  const file = await files.read(path);
+  if ('problem' in file) return [{ type: 'value_error', loc: ['data', pathField], msg: file.problem, input: path }];
+  if (record[shaField] && record[shaField] !== file.fileId) {
+    return [{ type: 'value_error', loc: ['data', shaField], msg: `the file ${path} has SHA-256 ${file.fileId}`, input: record[shaField] }];
+  }
+  found.set(file.fileId, file);
+  record[shaField] = file.fileId;
+  if (entity === 'document') record.file_name ??= path.split('/').pop();
+  delete record[pathField];
+  return [];
+}
+
+/**
+ * Applies changes in one transaction, in the order given (docs/ingest.md): each is checked,
+ * compared with the stored version (not newer: `stale`), turned into its full record (a patch is
+ * merged into the stored one), validated, and written with its version; a change referring to an
+ * entity not known yet is `held` (kept in the store, retried by later batches until its deadline,
+ * then `rejected`); a bad change is `rejected` with its issues and writes nothing. Returns one
+ * result per change. Throws only on a store error; the caller's transaction then writes nothing.
+ */
+export async function applyChanges(trx: Transaction<Database>, incoming: readonly Incoming[], deps: IngestDeps): Promise<ChangeResult[]> {
+  const at = deps.clock().toISOString();
+  const results: ChangeResult[] = new Array(incoming.length);
+  const parsed: Array<{ index: number; item: Incoming; change: Change }> = [];
+  incoming.forEach((item, index) => {
+    const json = parse(item.text);
+    if ('error' in json) {
+      results[index] = rejected(item.origin, `not valid JSON (${json.error})`, [{ type: 'json_invalid', loc: [], msg: 'JSON decode error' }]);
+      return;
+    }
+    const shape = jsonShapeProblems(json.value);
+    if (shape.length > 0) {
+      results[index] = rejected(item.origin, 'not a valid change', shape.map((p) => ({ type: 'value_error', loc: p.path, msg: p.message })));
+      return;
+    }
+    const read = readChange(json.value);
+    if ('issues' in read) results[index] = rejected(item.origin, 'not a valid change', read.issues);
+    else parsed.push({ index, item, change: read.change });
+  });
+  const batch = new IngestBatch(trx, deps, at);
+  await batch.loadVersions(parsed.map((p) => p.change));
+  for (const { index, item, change } of parsed) results[index] = await batch.apply(item, change);
+  await batch.flush();
+  await saveVersions(trx, [...batch.versions.values()], at);
+  await holdChanges(trx, batch.held);
+  await dropHeld(trx, batch.settledHeld);
+  return results;
+}
+
+/** The state of one batch: versions as the batch leaves them, records waiting to be written, what is held. */
+class IngestBatch {
+  readonly versions = new Map<string, VersionWrite>();
+  readonly held: HeldChange[] = [];
+  readonly settledHeld: Array<{ entity: string; entityId: string; version: number }> = [];
+  private stored = new Map<string, StoredVersion>();
+  private pending = new Map<IngestEntity, Map<string, Record<string, unknown>>>();
+  private files = new Map<string, ResolvedFile>();
+  private known = new Map<string, boolean>();
+
+  constructor(private trx: Db, private deps: IngestDeps, private at: string) {}
+
+  async loadVersions(changes: readonly Change[]): Promise<void> {
+    this.stored = await findVersions(this.trx, changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) })));
+  }
+
+  async apply(item: Incoming, change: Change): Promise<ChangeResult> {
+    const id = entityKey(change.id);
+    const key = refKey(change.entity, id);
+    const result = (outcome: ChangeResult['outcome'], reason?: string, issues?: ChangeIssue[]): ChangeResult => {
+      if (item.held && outcome !== 'held') this.settledHeld.push({ entity: change.entity, entityId: id, version: change.version });
+      return { origin: item.origin, entity: change.entity, id, outcome, ...(reason ? { reason } : {}), ...(issues ? { issues } : {}) };
+    };
+    const stored = this.stored.get(key);
+    if (stored && stored.version >= change.version) return result('stale', `version ${change.version} is not newer than the stored ${stored.version}`);
+    if (change.op === 'delete') {
+      await this.flush();
+      const deleted = await deleteEntity(this.trx, change, this.at);
+      if ('refused' in deleted) return result('rejected', deleted.refused);
+      this.settle(change, key, null);
+      for (const gone of deleted.gone) this.forget(gone.entity, gone.entityId);
+      if (change.entity === 'crew') this.held.splice(0, this.held.length, ...this.held.filter((h) => h.crewUniqueId !== id));
+      return result('applied');
+    }
+    const made = resultingRecord(change, stored);
+    if ('hold' in made) return this.hold(item, change, made.hold, result);
+    if ('reject' in made) return result('rejected', made.reject, made.issues);
+    const kind = ENTITY_KINDS[change.entity];
+    const checked = checkRecord(kind.struct, made.record);
+    if ('issues' in checked) return result('rejected', 'the record is not valid', checked.issues);
+    const record = { ...made.record };
+    const problems = kind.rules(checked.record).map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
+    problems.push(...await resolveFiles(record, change.entity, this.deps.files, this.files));
+    if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
+    const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
+    const fileRefs: Reference[] = typeof sha === 'string' && !this.files.has(sha) ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }] : [];
+    const missing = await this.unknownReferences([...kind.references(record), ...fileRefs]);
+    if (missing.length > 0) {
+      const reason = missing.map((m) => `unknown ${m.entity} "${m.id}" (${m.field})`).join('; ');
+      return this.deps.noHolding ? result('rejected', reason) : this.hold(item, change, reason, result);
+    }
+    const byId = this.pending.get(change.entity) ?? new Map<string, Record<string, unknown>>();
+    byId.set(id, record);
+    this.pending.set(change.entity, byId);
+    this.settle(change, key, record);
+    return result('applied');
+  }
+
+  private settle(change: Change, key: string, record: Record<string, unknown> | null): void {
+    const entityId = entityKey(change.id);
+    this.stored.set(key, { version: change.version, record, deleted: record === null });
+    this.versions.set(key, { entity: change.entity, entityId, version: change.version, record });
+    if (change.entity in TABLE_OF) this.known.set(refKey(change.entity, entityId), record !== null);
+    if (record === null) this.pending.get(change.entity)?.delete(entityId);
+  }
+
+  /** An entity a delete took with it: its record is gone from the batch too (its stored version stays, as a tombstone). */
+  private forget(entity: string, entityId: string): void {
+    const key = refKey(entity, entityId);
+    const stored = this.stored.get(key);
+    if (stored) this.stored.set(key, { ...stored, record: null, deleted: true });
+    const version = this.versions.get(key);
+    if (version) this.versions.set(key, { ...version, record: null });
+    this.pending.get(entity as IngestEntity)?.delete(entityId);
+    if (entity in TABLE_OF) this.known.set(key, false);
+  }
+
+  private hold(item: Incoming, change: Change, reason: string, result: (o: ChangeResult['outcome'], r?: string) => ChangeResult): ChangeResult {
+    const heldAt = item.held?.heldAt ?? this.at;
+    const heldUntil = item.held?.heldUntil ?? new Date(Date.parse(this.at) + this.deps.holdMs).toISOString();
+    if (heldUntil <= this.at) return result('rejected', `${reason}; held since ${heldAt}, gave up at ${heldUntil}`);
+    const data = (change.data ?? {}) as Record<string, unknown>;
+    const crew = change.entity === 'crew' ? entityKey(change.id) : typeof data.crew_unique_id === 'string' ? data.crew_unique_id
+      : typeof change.id === 'object' ? change.id.crew_unique_id : null;
+    this.held.push({
+      entity: change.entity, entityId: entityKey(change.id), version: change.version, change: item.text, origin: item.origin, reason,
+      crewUniqueId: crew, heldAt, heldUntil,
+    });
+    return result('held', reason);
+  }
+
+  /** The references no entity in the store or earlier in the batch satisfies. */
+  private async unknownReferences(refs: readonly Reference[]): Promise<Reference[]> {
+    const missing: Reference[] = [];
+    for (const r of refs) {
+      const key = refKey(r.entity, r.id);
+      let known = this.known.get(key);
+      if (known === undefined) {
+        known = (await existingIds(this.trx, TABLE_OF[r.entity as Referable], [r.id])).has(r.id);
+        this.known.set(key, known);
+      }
+      if (!known) missing.push(r);
+    }
+    return missing;
+  }
+
+  /** Writes the records waiting, parents first, and the files they use. */
+  async flush(): Promise<void> {
+    if (this.files.size > 0) {
+      await insertFiles(this.trx, [...this.files.values()].map((f) => ({ file_id: f.fileId, content_type: f.contentType, size: f.bytes.length, bytes: f.bytes })));
+      this.files.clear();
+    }
+    for (const entity of WRITE_ORDER) {
+      const records = this.pending.get(entity);
+      if (records && records.size > 0) await writeRecords(this.trx, entity, [...records.values()], this.at);
+    }
+    this.pending.clear();
+  }
+}

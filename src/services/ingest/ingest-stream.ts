@@ -1,0 +1,101 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ChangeResult, IngestOutcome } from '../../domain/ingest-change.ts';
+import type { Database, Db } from '../../store/database.ts';
+import { listHeld } from '../../store/repositories/ingest-repo.ts';
+import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
+import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts';
+
+/** Changes committed together, by default. */
+export const DEFAULT_BATCH = 500;
+
+/** How many changes of the input ended each way, and the rejected ones (with where they came from and why). */
+export interface IngestSummary {
+  changes: number;
+  /** By how each change of the input ended this run (a change held and then applied counts as applied). */
+  counts: Record<IngestOutcome, number>;
+  /** Changes held by earlier runs that this run applied or rejected at last. */
+  earlierHeld: { applied: number; rejected: number };
+  /** Changes waiting in the store for an entity they refer to when the run ended (from any run). */
+  waiting: number;
+  rejected: ChangeResult[];
+}
+
+export interface StreamOptions {
+  batchSize?: number;
+  /** Check everything and write nothing: one transaction for the whole input, rolled back. */
+  dryRun?: boolean;
+  /** Each batch's results, as it commits. */
+  onResults?: (results: readonly ChangeResult[]) => void;
+}
+
+async function* inBatches(source: AsyncIterable<Incoming>, size: number): AsyncGenerator<Incoming[]> {
+  let batch: Incoming[] = [];
+  for await (const item of source) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+type Apply = (batch: readonly Incoming[]) => Promise<ChangeResult[]>;
+
+/**
+ * Ingests a stream of changes (docs/ingest.md), committing every `batchSize` in one transaction:
+ * a failure (store down, process killed) loses nothing committed and, sent again, applies nothing
+ * twice (versions make a repeat stale). Once the input ends, changes held for an entity not known
+ * then (in this run or an earlier one) are tried again until none moves; those past their deadline
+ * are rejected. Memory stays flat: one batch is held at a time.
+ */
+export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<Incoming>, deps: IngestDeps, options: StreamOptions = {}): Promise<IngestSummary> {
+  const summary: IngestSummary = {
+    changes: 0, counts: { applied: 0, stale: 0, held: 0, rejected: 0 }, earlierHeld: { applied: 0, rejected: 0 }, waiting: 0, rejected: [],
+  };
+  const heldNow = new Set<string>();
+  const note = (results: readonly ChangeResult[], retried: boolean) => {
+    for (const r of results) {
+      if (r.outcome === 'rejected') summary.rejected.push(r);
+      if (!retried) {
+        summary.changes += 1;
+        summary.counts[r.outcome] += 1;
+        if (r.outcome === 'held') heldNow.add(r.origin);
+      } else if (r.outcome !== 'held') {
+        if (heldNow.delete(r.origin)) {
+          summary.counts.held -= 1;
+          summary.counts[r.outcome] += 1;
+        } else if (r.outcome === 'applied' || r.outcome === 'rejected') summary.earlierHeld[r.outcome] += 1;
+      }
+    }
+    options.onResults?.(results);
+  };
+  const run = async (trx: Transaction<Database> | null, apply: Apply) => {
+    for await (const batch of inBatches(source, options.batchSize ?? DEFAULT_BATCH)) note(await apply(batch), false);
+    summary.waiting = await retryHeld(trx ?? db, apply, (results) => note(results, true));
+  };
+  if (options.dryRun) {
+    const trx = await db.startTransaction().execute();
+    try {
+      await run(trx, (batch) => applyChanges(trx, batch, deps));
+    } finally {
+      await trx.rollback().execute();
+    }
+  } else {
+    await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)));
+    if (summary.counts.applied > 0) await analyzeStore(db);
+  }
+  return summary;
+}
+
+/** Tries held changes again, in the order they were first held, until a pass settles none; returns how many still wait. */
+async function retryHeld(db: Db, apply: Apply, note: (results: readonly ChangeResult[]) => void): Promise<number> {
+  for (;;) {
+    const held = await listHeld(db);
+    if (held.length === 0) return 0;
+    const results = await apply(held.map((h): Incoming => ({ origin: h.origin, text: h.change, held: { heldAt: h.heldAt, heldUntil: h.heldUntil } })));
+    note(results);
+    const waiting = results.filter((r) => r.outcome === 'held').length;
+    if (waiting === held.length) return waiting;
+  }
+}

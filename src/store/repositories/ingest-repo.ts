@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import type { Db } from '../database.ts';
+import { upsertRows } from './upsert.ts';
+
+/** What the store holds of one entity the source sent: its newest version and record (null once deleted). */
+export interface StoredVersion {
+  version: number;
+  record: Record<string, unknown> | null;
+  deleted: boolean;
+}
+
+/** An entity by kind and id, as ingestion keys it. */
+export interface EntityRef {
+  entity: string;
+  entityId: string;
+}
+
+/** The Map key of an entity: kind and id, which no id can run together (ids hold no NUL). */
+export const refKey = (entity: string, entityId: string) => `${entity}\u0000${entityId}`;
+
+/** The stored versions of the entities named, by refKey. */
+export async function findVersions(db: Db, refs: readonly EntityRef[]): Promise<Map<string, StoredVersion>> {
+  const out = new Map<string, StoredVersion>();
+  const byEntity = new Map<string, Set<string>>();
+  for (const r of refs) byEntity.set(r.entity, (byEntity.get(r.entity) ?? new Set()).add(r.entityId));
+  for (const [entity, ids] of byEntity) {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 5000) {
+      const rows = await db.selectFrom('ingest_versions').select(['entity_id', 'version', 'record', 'deleted'])
+        .where('entity', '=', entity).where('entity_id', 'in', all.slice(i, i + 5000)).execute();
+      for (const r of rows) {
+        out.set(refKey(entity, r.entity_id), { version: Number(r.version), record: r.record === null ? null : JSON.parse(r.record), deleted: r.deleted === 1 });
+      }
+    }
+  }
+  return out;
+}
+
+/** One entity's new version and record (null: deleted). */
+export interface VersionWrite extends EntityRef {
+  version: number;
+  record: Record<string, unknown> | null;
+}
+
+/** Stores entities' newest versions and records, in one statement per 5,000. */
+export async function saveVersions(db: Db, writes: readonly VersionWrite[], at: string): Promise<void> {
+  await upsertRows(db, 'ingest_versions', writes.map((w) => ({
+    entity: w.entity, entity_id: w.entityId, version: w.version, record: w.record === null ? null : JSON.stringify(w.record),
+    deleted: w.record === null ? 1 as const : 0 as const, updated_at: at,
+  })), ['entity', 'entity_id']);
+}
+
+/** Forgets the records (keeping the versions, as tombstones) of every entity about a crew member's erased children. */
+export async function tombstoneVersions(db: Db, refs: readonly EntityRef[], at: string): Promise<void> {
+  for (const r of refs) {
+    await db.updateTable('ingest_versions').set({ record: null, deleted: 1, updated_at: at })
+      .where('entity', '=', r.entity).where('entity_id', '=', r.entityId).execute();
+  }
+}
+
+/** A change waiting for an entity it refers to. */
+export interface HeldChange extends EntityRef {
+  version: number;
+  change: string;
+  origin: string;
+  reason: string;
+  crewUniqueId: string | null;
+  heldAt: string;
+  heldUntil: string;
+}
+
+/** Holds changes (a change held again keeps its first time and deadline). */
+export async function holdChanges(db: Db, held: readonly HeldChange[]): Promise<void> {
+  for (let i = 0; i < held.length; i += 1000) {
+    await db.insertInto('ingest_held').values(held.slice(i, i + 1000).map((h) => ({
+      entity: h.entity, entity_id: h.entityId, version: h.version, change: h.change, origin: h.origin, reason: h.reason,
+      crew_unique_id: h.crewUniqueId, held_at: h.heldAt, held_until: h.heldUntil,
+    }))).onConflict((oc) => oc.columns(['entity', 'entity_id', 'version']).doUpdateSet((eb) => ({ reason: eb.ref('excluded.reason') }))).execute();
+  }
+}
+
+/** Every held change, oldest first. */
+export async function listHeld(db: Db): Promise<HeldChange[]> {
+  const rows = await db.selectFrom('ingest_held').selectAll().orderBy('held_at').orderBy('entity').orderBy('entity_id').orderBy('version').execute();
+  return rows.map((r) => ({
+    entity: r.entity, entityId: r.entity_id, version: Number(r.version), change: r.change, origin: r.origin, reason: r.reason,
+    crewUniqueId: r.crew_unique_id, heldAt: r.held_at, heldUntil: r.held_until,
+  }));
+}
+
+/** Drops held changes (applied, stale, or rejected at last). */
+export async function dropHeld(db: Db, held: ReadonlyArray<EntityRef & { version: number }>): Promise<void> {
+  for (const h of held) {
+    await db.deleteFrom('ingest_held').where('entity', '=', h.entity).where('entity_id', '=', h.entityId).where('version', '=', h.version).execute();
+  }
+}
+
+/** Drops every held change about a crew member (an erasure). */
+export async function dropHeldAbout(db: Db, crewUniqueId: string): Promise<void> {
+  await db.deleteFrom('ingest_held').where('crew_unique_id', '=', crewUniqueId).execute();
+}
+
+/** How many changes wait, for the summary and the metrics. */
+export async function countHeld(db: Db): Promise<number> {
+  const row = await db.selectFrom('ingest_held').select(sql<string | number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Kysely } from 'kysely';
+import type { ChangeResult } from '../../src/domain/ingest-change.ts';
+import { applyChanges, type Incoming } from '../../src/services/ingest/apply-changes.ts';
+import { ingestStream } from '../../src/services/ingest/ingest-stream.ts';
+import type { Database } from '../../src/store/database.ts';
+import { describeEachStore } from '../support/stores.ts';
+import { seedEvent } from '../support/sync-world.ts';
+
+const T0 = '2026-11-22T10:00:00.000Z';
+const HOUR = 3_600_000;
+
+function clockAt(iso: string) {
+  let now = Date.parse(iso);
+  return { clock: () => new Date(now), advance: (ms: number) => (now += ms) };
+}
+
+const lines = (...changes: object[]): Incoming[] => changes.map((c, i) => ({ origin: `test:${i + 1}`, text: JSON.stringify(c) }));
+async function* stream(items: Incoming[]) {
+  yield* items;
+}
+
+const employer = (version = 1) => ({ entity: 'employer', op: 'upsert', id: 'emp_i', version, data: { name: 'Ingest Shipping' } });
+const vessel = (version = 1) => ({
+  entity: 'vessel', op: 'upsert', id: 'ves_i', version,
+  data: { employer_id: 'emp_i', vessel_name: 'Ingest Star', imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000 },
+});
+const crew = (version: number, data: Record<string, unknown> = {}) => ({
+  entity: 'crew', op: 'upsert', id: 'crew_i1', version,
+  data: { name: 'Ana Ingest', rank: 'Master', email: 'ana@example.com', phone: '+4712345678', bio: 'first', verification_status: 'verified', ...data },
+});
+const document = (version: number, data: Record<string, unknown> = {}) => ({
+  entity: 'document', op: 'upsert', id: 'doc_i1', version,
+  data: {
+    crew_unique_id: 'crew_i1', type: 'certificate', category: 'stcw', title: 'Basic Safety Training', verification_status: 'verified',
+    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'basic_safety' }, ...data,
+  },
+});
+
+describeEachStore('ingest: versions, patches, deletes and held changes', ({ store }) => {
+  const db = () => store().db as Kysely<Database>;
+  const apply = (items: Incoming[], at = T0) =>
+    db().transaction().execute((trx) => applyChanges(trx, items, { clock: () => new Date(at), holdMs: 24 * HOUR }));
+  const outcomes = (results: ChangeResult[]) => results.map((r) => r.outcome);
+  const crewRow = () => db().selectFrom('crew').selectAll().where('crew_unique_id', '=', 'crew_i1').executeTakeFirst();
+
+  it('a patch changes only the fields it names; null clears a nullable one; the rest stays as it was', async () => {
+    assert.deepEqual(outcomes(await apply(lines(crew(1)))), ['applied']);
+    const before = await crewRow();
+    assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 2, data: { bio: 'second', phone: null } }), '2026-11-23T10:00:00.000Z')), ['applied']);
+    const after = (await crewRow())!;
+    assert.deepEqual([after.bio, after.phone, after.rank, after.email, after.verification_status], ['second', null, 'Master', 'ana@example.com', 'verified']);
+    assert.equal(after.profile_updated_at, '2026-11-23T10:00:00.000Z', 'the profile changed');
+    assert.notEqual(before!.profile_updated_at, after.profile_updated_at);
+  });
+
+  it('a change not newer than the stored version is stale and changes nothing, so an out-of-order feed converges', async () => {
+    await apply(lines(crew(10, { bio: 'ten' })));
+    const results = await apply(lines(crew(9, { bio: 'nine' }), crew(10, { bio: 'ten again' }), crew(11, { bio: 'eleven' }), crew(11, { bio: 'eleven twice' })));
+    assert.deepEqual(outcomes(results), ['stale', 'stale', 'applied', 'stale']);
+    assert.equal((await crewRow())!.bio, 'eleven');
+  });
+
+  it('a bad change is rejected with the field path and writes nothing; the others of the batch apply', async () => {
+    const results = await apply(lines(
+      crew(20, { date_of_birth: '2027-02-29' }),
+      { entity: 'crew', op: 'patch', id: 'crew_i1', version: 21, data: { name: null } },
+      { entity: 'crew', op: 'upsert', id: 'crew_i1', version: '22', data: {} },
+      { entity: 'starship', op: 'upsert', id: 'x', version: 1, data: {} },
+      crew(23, { bio: 'fine', crew_unique_id: 'crew_other' }),
+    ).concat([{ origin: 'test:6', text: '{"entity":' }]).concat(lines(crew(24, { bio: 'applied' }))));
+    assert.deepEqual(outcomes(results), ['rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'applied']);
+    assert.deepEqual(results[0]!.issues!.map((i) => i.loc), [['data', 'date_of_birth']]);
+    assert.deepEqual(results[1]!.issues!.map((i) => i.loc), [['data', 'name']]);
+    assert.deepEqual(results[2]!.issues!.map((i) => i.loc), [['version']]);
+    assert.deepEqual(results[3]!.issues!.map((i) => i.loc), [['entity']]);
+    assert.deepEqual(results[4]!.issues!.map((i) => i.loc), [['data', 'crew_unique_id']]);
+    assert.equal(results[5]!.origin, 'test:6');
+    assert.equal((await crewRow())!.bio, 'applied');
+  });
+
+  it('a document before its crew member is held, applied once the crew member arrives, and rejected after its deadline otherwise', async () => {
+    const clock = clockAt(T0);
+    await apply(lines(employer(), vessel()));
+    const first = await ingestStream(db(), stream(lines(document(1, { crew_unique_id: 'crew_late' }))), { clock: clock.clock, holdMs: 24 * HOUR });
+    assert.deepEqual([first.counts.held, first.waiting], [1, 1]);
+    const later = await ingestStream(db(), stream(lines({ ...crew(1), id: 'crew_late' })), { clock: clock.clock, holdMs: 24 * HOUR });
+    assert.deepEqual([later.counts.applied, later.earlierHeld.applied, later.waiting], [1, 1, 0]);
+    const doc = await db().selectFrom('documents').select('crew_unique_id').where('document_id', '=', 'doc_i1').executeTakeFirst();
+    assert.equal(doc?.crew_unique_id, 'crew_late');
+
+    await ingestStream(db(), stream(lines({ ...document(1, { crew_unique_id: 'crew_never' }), id: 'doc_never' })), { clock: clock.clock, holdMs: 24 * HOUR });
+    clock.advance(25 * HOUR);
+    const expired = await ingestStream(db(), stream([]), { clock: clock.clock, holdMs: 24 * HOUR });
+    assert.deepEqual([expired.earlierHeld.rejected, expired.waiting], [1, 0]);
+    assert.match(expired.rejected[0]!.reason!, /unknown crew "crew_never" \(crew_unique_id\); held since/);
+  });
+
+  it('deleting a crew member erases their documents, assignments, consents, snapshots and outbox events; a late older upsert is stale', async () => {
+    await apply(lines(employer(), vessel(), crew(30), document(30),
+      { entity: 'assignment', op: 'upsert', id: 'asg_i1', version: 1, data: { crew_unique_id: 'crew_i1', vessel_id: 'ves_i', role: 'master', status: 'active', as_of: T0 } }));
+    await apply(lines({ entity: 'partner', op: 'upsert', id: 'ptn_i', version: 1, data: { name: 'Partner I', kind: 'customer', employer_id: 'emp_i', tier: 'management' } }));
+    await seedEvent(db(), 'ptn_i', { crewUniqueId: 'crew_i1' });
+    const results = await apply(lines({ entity: 'crew', op: 'delete', id: 'crew_i1', version: 31 }, crew(30, { bio: 'late' })));
+    assert.deepEqual(outcomes(results), ['applied', 'stale']);
+    for (const table of ['crew', 'documents', 'assignments', 'consents', 'sync_snapshots', 'outbox_events'] as const) {
+      const n = await db().selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).where('crew_unique_id', '=', 'crew_i1').executeTakeFirstOrThrow();
+      assert.equal(Number(n.n), 0, `${table} holds nothing about the erased crew member`);
+    }
+    const kept = await db().selectFrom('ingest_versions').select(['entity', 'record', 'deleted']).where('entity_id', 'in', ['crew_i1', 'doc_i1', 'asg_i1']).execute();
+    assert.ok(kept.every((k) => k.record === null && k.deleted === 1), 'tombstones keep no record');
+    assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 40, data: { bio: 'x' } }))), ['rejected']);
+  });
+
+  it('an employer or vessel still referred to is not deleted; said why', async () => {
+    await apply(lines(employer(), vessel()));
+    const [result] = await apply(lines({ entity: 'employer', op: 'delete', id: 'emp_i', version: 50 }));
+    assert.equal(result!.outcome, 'rejected');
+    assert.match(result!.reason!, /still referred to by 1 vessel/);
+  });
+});
