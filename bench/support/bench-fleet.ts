@@ -50,5 +50,6 @@ export function benchBody(eventId: string, partnerId: string, i: number, now: st
 export function benchEvent(eventId: string, partnerId: string, i: number, now: string): NewOutboxEvent {
   return {
     eventId, partnerId, eventType: 'crew.status.changed', crewUniqueId: `crew_${i % BENCH_CREW}`, at: now, body: benchBody(eventId, partnerId, i, now),
+    payloadScope: null,
   };
 }

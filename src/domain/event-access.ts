@@ -23,11 +23,12 @@ export interface CrewStanding {
  * read API's rule applied to events: null when the partner may receive it now, else why not. The
  * endpoint must subscribe to its type (when `subscribed` is given), the crew member must be on
  * the partner's fleet, the partner must hold the type's scope (and the scope of its subject's
- * restriction where the payload falls under it: crew:medical:read for a medical-class document)
- * and the crew member must give the type's consent category.
+ * restriction where the payload falls under it: crew:medical:read for a medical-class document,
+ * read from the payload, or for a payload recorded as holding medical data when it was built,
+ * `payloadScope`) and the crew member must give the type's consent category.
  */
 export function accessVerdict(
-  event: { type: EventType; data: Record<string, unknown> },
+  event: { type: EventType; data: Record<string, unknown>; payloadScope?: Scope | null },
   scopes: ReadonlySet<Scope>,
   standing: CrewStanding | undefined,
   subscribed?: readonly string[],
@@ -37,7 +38,8 @@ export function accessVerdict(
   if (subscribed && !subscribed.includes(event.type)) return 'subscription';
   if (!standing?.onFleet) return 'fleet';
   if (!scopes.has(access.scope)) return 'scope';
-  if (restriction?.applies(event.data) && !scopes.has(restriction.scope)) return 'scope';
+  if (restriction?.applies?.(event.data) && !scopes.has(restriction.scope)) return 'scope';
+  if (event.payloadScope && !scopes.has(event.payloadScope)) return 'scope';
   return standing.consents.has(access.consent) ? null : 'consent';
 }
 

@@ -8,7 +8,7 @@
  */
 
 import { wireTime } from './clock.ts';
-import { complianceChangedPayload } from './compliance/wire.ts';
+import { complianceChangedPayload, nextExpiryIsMedical } from './compliance/wire.ts';
 import type { CrewSignals } from './crew.ts';
 import { documentEventData, isMedicalDocumentPayload, replacedEdition, verificationComplete } from './events.ts';
 import type { Scope } from './scopes.ts';
@@ -20,10 +20,16 @@ export interface EventAccess {
   consent: ConsentCategory;
 }
 
-/** A further scope the payloads of a subject that `applies` holds for need (medical-class documents: crew:medical:read). */
+/**
+ * A further scope some payloads of a subject need: crew:medical:read for medical data. `applies`
+ * tells it from a stored payload (a medical-class document); where the payload cannot show it (a
+ * compliance summary whose next_expiry_date is a medical expiry), it is null, and the subject's
+ * restriction says in `builtWith` how the diff tells it, which then records the scope with the
+ * event (OutboxEvent.payloadScope).
+ */
 export interface PayloadRestriction {
   scope: Scope;
-  applies: (data: Record<string, unknown>) => boolean;
+  applies: ((data: Record<string, unknown>) => boolean) | null;
   /** What the OpenAPI description of its event types adds to the access rule. */
   prose: string;
 }
@@ -33,7 +39,7 @@ export interface PayloadRestriction {
  * A keyed subject has one payload per key (vessel id, document id); the others one per crew
  * member. `payload` names the payload's component schema in the OpenAPI document; `restriction`
  * a further scope some of its payloads need (the send-time access check applies it, the OpenAPI
- * description adds its prose to the access rule). `replaced`, on a keyed subject whose
+ * description adds its prose to the access rule; PayloadRestriction says how it is told). `replaced`, on a keyed subject whose
  * keys are rows that a newer one can replace, tells from a row that left the partner's view
  * whether it was replaced (the partner is sent its final state) rather than withdrawn (silence).
  * `ready`, on a keyed subject, tells whether a row not yet sent to the partner may be sent now:
@@ -43,7 +49,20 @@ export interface PayloadRestriction {
 export const SNAPSHOT_SUBJECTS = {
   status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null, replaced: null, ready: null },
   profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null, ready: null },
-  compliance: { keyed: true, payload: 'ComplianceChangedData', build: complianceChangedPayload, restriction: null, replaced: null, ready: null },
+  compliance: {
+    keyed: true,
+    payload: 'ComplianceChangedData',
+    build: complianceChangedPayload,
+    restriction: {
+      scope: 'crew:medical:read',
+      applies: null,
+      // From `build`'s evaluation and medical visibility: whether the payload holds a medical expiry.
+      builtWith: nextExpiryIsMedical,
+      prose: 'a summary whose `next_expiry_date` is a medical expiry only while `crew:medical:read` is held',
+    },
+    replaced: null,
+    ready: null,
+  },
   docs: {
     keyed: true,
     payload: 'DocumentEventData',

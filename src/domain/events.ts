@@ -4,6 +4,7 @@
  */
 
 import { toDocumentWire, type CrewDocument } from './document.ts';
+import type { Scope } from './scopes.ts';
 import type { EventType } from './vocabulary.ts';
 
 /** One event the diff decided to send: its type and payload (`data` of the envelope). */
@@ -11,6 +12,11 @@ export interface PlannedEvent {
   type: EventType;
   crewUniqueId: string;
   data: Record<string, unknown>;
+  /**
+   * The scope of its subject's restriction, when the payload was built from restricted data the
+   * payload itself cannot show (a medical expiry in a compliance summary); stored with the event.
+   */
+  payloadScope?: Scope;
 }
 
 /** The payload of crew.document.processed and crew.document.updated: the document's wire shape with its crew member. */

@@ -1,3 +1,4 @@
+import type { Scope } from './scopes.ts';
 import type { EventType, OutboxStatus, SuppressReason, WebhookEndpointStatus } from './vocabulary.ts';
 
 /** A partner's webhook endpoint (one per partner), with its signing secret. */
@@ -77,6 +78,8 @@ export interface NewOutboxEvent {
   at: string;
   /** The envelope, exactly the bytes every attempt delivers. */
   body: string;
+  /** The scope its payload needs besides its type's, when the payload cannot show it (PlannedEvent.payloadScope). */
+  payloadScope: Scope | null;
 }
 
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */
@@ -97,4 +100,6 @@ export interface OutboxEvent {
   /** Set when the access rule refused the event when it was due (status `suppressed`). */
   suppressedReason: SuppressReason | null;
   suppressedAt: string | null;
+  /** The scope its payload needs besides its type's, recorded when it was built (crew:medical:read: medical data). */
+  payloadScope: Scope | null;
 }

@@ -40,6 +40,7 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
     const [first] = await listFeedEvents(store().db, query({ since: at(5) }));
     assert.deepEqual(first, {
       eventId: 'evt_a', eventType: 'crew.status.changed', crewUniqueId: 'crew_1', createdAt: at(5), body: '{"event_id":"evt_a"}', status: 'delivered', attempts: 0,
+      payloadScope: null,
     });
   });
 

@@ -138,6 +138,14 @@ export function nextExpiryDate(evaluation: ComplianceEvaluation, medicalVisible 
   return next;
 }
 
+/**
+ * Whether the payload built with medical rows visible holds medical data: its next_expiry_date is
+ * a medical row's, earlier than every other (docs/webhooks.md, "Medical data in payloads").
+ */
+export function nextExpiryIsMedical(evaluation: ComplianceEvaluation, medicalVisible: boolean): boolean {
+  return medicalVisible && nextExpiryDate(evaluation, true) !== nextExpiryDate(evaluation, false);
+}
+
 export function complianceChangedPayload(evaluation: ComplianceEvaluation, crewUniqueId: string, medicalVisible = true): ComplianceChangedPayload {
   return {
     crew_unique_id: crewUniqueId,

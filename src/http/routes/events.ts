@@ -47,7 +47,8 @@ export const eventsRoutes = routeModule('events', [
       summary: 'The events created for you, oldest first: catch up on what your endpoint missed',
       description: 'Any partner key; no scope of its own. Each item is the envelope svc delivers (see `webhooks`) with its delivery '
         + 'state. An event is listed only while it passes the rule a webhook passes when it is sent: the crew member is on your '
-        + 'fleet now, your key holds the event type\'s scope (and `crew:medical:read` for a medical-class document) and the crew '
+        + 'fleet now, your key holds the event type\'s scope (and `crew:medical:read` for a medical-class document, or a compliance '
+        + 'summary whose `next_expiry_date` is a medical expiry) and the crew '
         + 'member\'s consent still allows it. Events are kept 30 days by default (the operator\'s '
         + '`SVC_EVENT_RETENTION_DAYS`). `svc sync` creates events for live data only: a test key\'s list is empty. Keyset pages on '
         + '(created, event_id): events created between pages are neither skipped nor repeated; a page may hold fewer than `limit` '

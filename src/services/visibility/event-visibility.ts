@@ -12,6 +12,8 @@ export interface EventToJudge {
   crewUniqueId: string | null;
   /** The stored envelope (JSON), whose `data` the rule reads (a document's class). */
   body: string;
+  /** The scope its payload was recorded to need when it was built (OutboxEvent.payloadScope). */
+  payloadScope: Scope | null;
 }
 
 /** Who the events would reach: the partner, the mode whose fleet counts, and its effective scopes. */
@@ -37,7 +39,8 @@ export async function judgeEvents(
     if (!isEventType(event.eventType)) throw new Error(`event ${event.eventId} has an unknown type "${event.eventType}"`);
     const data = (JSON.parse(event.body) as { data?: Record<string, unknown> }).data ?? {};
     const standing = event.crewUniqueId ? standings.get(event.crewUniqueId) : undefined;
-    out.set(event.eventId, accessVerdict({ type: event.eventType, data }, audience.scopes, standing, subscribed));
+    const verdict = accessVerdict({ type: event.eventType, data, payloadScope: event.payloadScope }, audience.scopes, standing, subscribed);
+    out.set(event.eventId, verdict);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../database.ts';
+import type { Scope } from '../../domain/scopes.ts';
 import type { OutboxStatus } from '../../domain/vocabulary.ts';
 
 /** An outbox event as the events feed reads it. */
@@ -10,6 +11,8 @@ export interface FeedEvent {
   body: string;
   status: OutboxStatus;
   attempts: number;
+  /** The scope its payload was recorded to need (OutboxEvent.payloadScope). */
+  payloadScope: Scope | null;
 }
 
 /** Where a feed page continues: strictly after this (created_at, event_id). */
@@ -33,7 +36,7 @@ export interface FeedQuery {
 export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEvent[]> {
   if (request.types.length === 0) return [];
   let query = db.selectFrom('outbox_events')
-    .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts'])
+    .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts', 'payload_scope'])
     .where('partner_id', '=', request.partnerId).where('event_type', 'in', request.types).where('created_at', '>=', request.since);
   if (request.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', request.crewUniqueId);
   const after = request.after;
@@ -46,7 +49,7 @@ export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEv
   const rows = await query.orderBy('created_at').orderBy('event_id').limit(request.limit).execute();
   return rows.map((row) => ({
     eventId: row.event_id, eventType: row.event_type, crewUniqueId: row.crew_unique_id, createdAt: row.created_at,
-    body: row.body, status: row.status, attempts: row.attempts,
+    body: row.body, status: row.status, attempts: row.attempts, payloadScope: row.payload_scope ?? null,
   }));
 }
 

@@ -21,17 +21,17 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
     occurredAt: row.occurred_at, body: row.body, status: row.status, attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at, lockedBy: row.locked_by, lockedUntil: row.locked_until,
     createdAt: row.created_at, deliveredAt: row.delivered_at,
-    suppressedReason: row.suppressed_reason ?? null, suppressedAt: row.suppressed_at ?? null,
+    suppressedReason: row.suppressed_reason ?? null, suppressedAt: row.suppressed_at ?? null, payloadScope: row.payload_scope ?? null,
   };
 }
 
-/** Rows per insert: 13 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
+/** Rows per insert: 14 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
 const INSERT_CHUNK = 2000;
 
 function toOutboxRow(event: NewOutboxEvent): Insertable<OutboxEventsTable> {
   return {
     event_id: event.eventId, partner_id: event.partnerId, event_type: event.eventType, crew_unique_id: event.crewUniqueId,
-    occurred_at: event.at, body: event.body,
+    occurred_at: event.at, body: event.body, payload_scope: event.payloadScope,
     status: 'pending', attempts: 0, next_attempt_at: event.at, locked_by: null, locked_until: null, created_at: event.at, delivered_at: null,
   };
 }

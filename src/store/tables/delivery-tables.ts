@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Scope } from '../../domain/scopes.ts';
 import type { DeliveryOutcome, OutboxStatus, SuppressReason, WebhookEndpointStatus } from '../../domain/vocabulary.ts';
 
 /* Webhook delivery: endpoints, the outbox, attempts, dead letters, request slots (conventions: ./columns.ts). */
@@ -43,6 +44,8 @@ export interface OutboxEventsTable {
   /** Set with status `suppressed`: which part of the access rule the event failed, and when. */
   suppressed_reason: SuppressReason | null;
   suppressed_at: string | null;
+  /** The scope the payload needs besides its type's, fixed when it was built (migration 1310-outbox-payload-scope). */
+  payload_scope: Scope | null;
 }
 
 export interface DeliveryAttemptsTable {

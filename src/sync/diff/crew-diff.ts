@@ -4,11 +4,14 @@ import {
   type CrewSnapshot, type Finding, type KeyedSubject, type SnapshotSubject,
 } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
+import type { Scope } from '../../domain/scopes.ts';
 
 /** A payload with its digest, computed once per run and shared by every partner that sees it. */
 export interface Digested {
   data: Record<string, unknown>;
   digest: string;
+  /** The scope its events need besides their type's, when built from data the payload cannot show (PlannedEvent.payloadScope). */
+  scope?: Scope;
 }
 
 /**
@@ -42,7 +45,8 @@ export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): { next
   const emit = (subject: SnapshotSubject, finding: Finding | null, payload: Digested) => {
     if (finding === null) return;
     for (const type of EVENTS_OF_SUBJECT[subject]) {
-      if (EVENT_CATALOGUE[type].firesOn.includes(finding)) events.push({ type, crewUniqueId, data: payload.data });
+      if (!EVENT_CATALOGUE[type].firesOn.includes(finding)) continue;
+      events.push({ type, crewUniqueId, data: payload.data, ...(payload.scope ? { payloadScope: payload.scope } : {}) });
     }
   };
 

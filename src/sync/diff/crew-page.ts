@@ -42,7 +42,7 @@ function envelope(eventId: string, planned: PlannedEvent, partnerId: string, at:
   const body = JSON.stringify({
     schema_version: SCHEMA_VERSION, event_id: eventId, event_type: planned.type, occurred_at: occurredAt, partner_id: partnerId, data: planned.data,
   });
-  return { eventId, partnerId, eventType: planned.type, crewUniqueId: planned.crewUniqueId, at, body };
+  return { eventId, partnerId, eventType: planned.type, crewUniqueId: planned.crewUniqueId, at, body, payloadScope: planned.payloadScope ?? null };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */

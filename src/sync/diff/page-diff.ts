@@ -66,6 +66,16 @@ function sentDigest(doc: CrewDocument, prev: StoredSnapshot, today: string): Dig
   return { digest, get data() { return SNAPSHOT_SUBJECTS.docs.build(doc, today); } };
 }
 
+/**
+ * A compliance payload with its digest, and the scope of the subject's restriction when it holds
+ * a medical expiry (docs/webhooks.md, "Medical data in payloads"); the digest is of the payload alone.
+ */
+function compliancePayload(evaluation: ComplianceEvaluation, crew: string, medical: boolean): Digested {
+  const { build, restriction } = SNAPSHOT_SUBJECTS.compliance;
+  const payload = digested({ ...build(evaluation, crew, medical) });
+  return restriction.builtWith(evaluation, medical) ? { ...payload, scope: restriction.scope } : payload;
+}
+
 /** Plans by vessel of their fleets, built once per set of plans. */
 const plansByVessel = new WeakMap<readonly PartnerPlan[], Map<string, PartnerPlan[]>>();
 function plansOn(plans: readonly PartnerPlan[]): Map<string, PartnerPlan[]> {
@@ -146,7 +156,7 @@ export async function diffPage(
     };
     const complianceDigest = (assignment: Assignment, medical: boolean) => {
       const onVessel = compliance(assignment);
-      return (onVessel.digests[medical ? 1 : 0] ??= digested({ ...SNAPSHOT_SUBJECTS.compliance.build(onVessel.evaluation, crew, medical) }));
+      return (onVessel.digests[medical ? 1 : 0] ??= compliancePayload(onVessel.evaluation, crew, medical));
     };
 
     // The partners concerned, in plan order: those whose fleet holds an assignment, and those with a snapshot.
