@@ -26,6 +26,8 @@ const ERRORS = {
   link_expired: { status: 410 },
   operator_key_revoke_only: { status: 409 },
   store_unavailable: { status: 503, exit: 69 },
+  // The RabbitMQ broker of `svc ingest --from` cannot be reached, lacks the queue, or dropped the connection.
+  queue_unavailable: { status: 503, exit: 69, cli: true },
   store_not_migrated: { status: 503, exit: 78, cli: true },
   invalid_input: { status: 422, exit: 65, cli: true },
   // A setting (environment variable or flag) the service cannot run with: bad usage, like a bad flag.

@@ -8,10 +8,11 @@ import { DEFAULT_BATCH, ingestStream, type IngestSummary } from '../../services/
 import { ndjsonFiles } from '../../services/ingest/ndjson.ts';
 import { positiveInt } from '../arguments.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { ingestFromQueue, type QueueFlags } from './ingest-queue.ts';
 
 const HOUR_MS = 3_600_000;
 
-interface IngestOptions {
+interface IngestOptions extends Partial<QueueFlags> {
   files?: string;
   batchSize: number;
   holdHours: number;
@@ -19,11 +20,12 @@ interface IngestOptions {
   json?: boolean;
 }
 
-function summaryLine(s: IngestSummary): string {
+function summaryLine(s: IngestSummary & { messages?: number; deadLettered?: number }): string {
   const { applied, stale, held, rejected } = s.counts;
+  const queue = s.messages === undefined ? '' : `${s.messages} messages acked, ${s.deadLettered} changes dead-lettered; `;
   const earlier = s.earlierHeld.applied + s.earlierHeld.rejected > 0
     ? `; of changes held before: ${s.earlierHeld.applied} applied, ${s.earlierHeld.rejected} rejected` : '';
-  return `${s.changes} changes: ${applied} applied, ${stale} stale, ${held} held, ${rejected} rejected${earlier}; ${s.waiting} waiting`;
+  return `${queue}${s.changes} changes: ${applied} applied, ${stale} stale, ${held} held, ${rejected} rejected${earlier}; ${s.waiting} waiting`;
 }
 
 function rejectionLine(r: ChangeResult): string {
@@ -50,11 +52,20 @@ function progressReporter(stream: CliDeps['stderr'], now: () => number): ((resul
 }
 
 /** The summary on the wire (snake_case, as every JSON svc prints). */
-function summaryJson(s: IngestSummary, dryRun: boolean) {
+function summaryJson(s: IngestSummary & { messages?: number; deadLettered?: number }, dryRun: boolean) {
   return {
-    dry_run: dryRun, changes: s.changes, ...s.counts, earlier_held: s.earlierHeld, waiting: s.waiting,
+    dry_run: dryRun, ...(s.messages === undefined ? {} : { messages: s.messages, dead_lettered: s.deadLettered }), changes: s.changes, ...s.counts, earlier_held: s.earlierHeld, waiting: s.waiting,
     rejections: s.rejected.map((r) => ({ origin: r.origin, entity: r.entity ?? null, id: r.id ?? null, reason: r.reason, issues: r.issues ?? [] })),
   };
+}
+
+function report(deps: CliDeps, summary: Parameters<typeof summaryLine>[0], opts: IngestOptions, progress: boolean): void {
+  if (progress) deps.stderr.write('\n');
+  if (opts.json) println(deps.stdout, JSON.stringify(summaryJson(summary, opts.dryRun ?? false), null, 2));
+  else {
+    for (const r of summary.rejected) println(deps.stderr, rejectionLine(r));
+    println(deps.stdout, `${opts.dryRun ? 'dry run, nothing written: ' : ''}${summaryLine(summary)}`);
+  }
 }
 
 export function ingestCommand(deps: CliDeps): Command {
@@ -66,8 +77,23 @@ export function ingestCommand(deps: CliDeps): Command {
     .option('--hold-hours <n>', 'how long a change referring to an entity not known yet waits for it before it is rejected', positiveInt, 24)
     .option('--dry-run', 'check every change and report, writing nothing')
     .option('--json', 'print the summary as JSON, with every rejected change')
+    .option('--from <url>', 'read the changes from a RabbitMQ queue (amqp://user:password@host:5672/vhost) instead of files: one NDJSON body per message')
+    .option('--queue <name>', 'with --from: the queue to consume (it must exist)')
+    .option('--dead-letter-queue <name>', 'with --from: where rejected changes go, one message each (default: <queue>.dead, declared if missing)')
+    .option('--follow', 'with --from: keep consuming until SIGINT/SIGTERM (exit 0) instead of stopping once the queue is empty')
     .action(async (paths: string[], opts: IngestOptions, cmd: Command) => {
       const config = commandConfig(deps, cmd);
+      const ingestDeps = { clock: deps.clock, holdMs: opts.holdHours * HOUR_MS, ...(opts.files ? { files: folderFiles(opts.files) } : {}) };
+      if (opts.from !== undefined || opts.queue !== undefined || opts.follow || opts.deadLetterQueue !== undefined) {
+        if (opts.from === undefined) throw new AppError('invalid_setting', '--queue, --dead-letter-queue and --follow go with --from amqp://…');
+        if (paths.length > 0 || opts.dryRun) throw new AppError('invalid_setting', '--from reads a queue: give no files and no --dry-run');
+        const onResults = progressReporter(deps.stderr, () => deps.clock().getTime());
+        const summary = await ingestFromQueue(deps, config, { ...opts, from: opts.from }, ingestDeps, onResults);
+        report(deps, summary, opts, onResults !== undefined);
+        // A follower stopped by a signal ends as asked: its rejected changes are in the dead-letter queue.
+        if (summary.rejected.length > 0 && !opts.follow) process.exitCode = 65;
+        return;
+      }
       const inputs = paths.length > 0 ? paths : ['-'];
       for (const path of inputs) {
         if (path !== '-') await access(path).catch(() => Promise.reject(new AppError('invalid_input', `${path}: no such file`)));
@@ -77,12 +103,7 @@ export function ingestCommand(deps: CliDeps): Command {
       const summary = await withStore(config, (store) => ingestStream(store.db, ndjsonFiles(inputs, deps.stdin), {
         clock: deps.clock, holdMs: opts.holdHours * HOUR_MS, ...(folder ? { files: folderFiles(folder) } : {}),
       }, { batchSize: opts.batchSize, dryRun: opts.dryRun ?? false, onResults }));
-      if (onResults) deps.stderr.write('\n');
-      if (opts.json) println(deps.stdout, JSON.stringify(summaryJson(summary, opts.dryRun ?? false), null, 2));
-      else {
-        for (const r of summary.rejected) println(deps.stderr, rejectionLine(r));
-        println(deps.stdout, `${opts.dryRun ? 'dry run, nothing written: ' : ''}${summaryLine(summary)}`);
-      }
+      report(deps, summary, opts, onResults !== undefined);
       if (summary.rejected.length > 0) process.exitCode = 65;
     });
 }

@@ -40,16 +40,13 @@ async function* inBatches(source: AsyncIterable<Incoming>, size: number): AsyncG
   if (batch.length > 0) yield batch;
 }
 
-type Apply = (batch: readonly Incoming[]) => Promise<ChangeResult[]>;
+export type Apply = (batch: readonly Incoming[]) => Promise<ChangeResult[]>;
 
 /**
- * Ingests a stream of changes (docs/ingest.md), committing every `batchSize` in one transaction:
- * a failure (store down, process killed) loses nothing committed and, sent again, applies nothing
- * twice (versions make a repeat stale). Once the input ends, changes held for an entity not known
- * then (in this run or an earlier one) are tried again until none moves; those past their deadline
- * are rejected. Memory stays flat: one batch is held at a time.
+ * An empty summary and how results are counted into it: `retried` results are of held changes tried
+ * again, and a change held earlier in the same run that now settles counts as it ended.
  */
-export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<Incoming>, deps: IngestDeps, options: StreamOptions = {}): Promise<IngestSummary> {
+export function ingestTally(): { summary: IngestSummary; note: (results: readonly ChangeResult[], retried: boolean) => void } {
   const summary: IngestSummary = {
     changes: 0, counts: { applied: 0, stale: 0, held: 0, rejected: 0 }, earlierHeld: { applied: 0, rejected: 0 }, waiting: 0, rejected: [],
   };
@@ -68,6 +65,21 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
         } else if (r.outcome === 'applied' || r.outcome === 'rejected') summary.earlierHeld[r.outcome] += 1;
       }
     }
+  };
+  return { summary, note };
+}
+
+/**
+ * Ingests a stream of changes (docs/ingest.md), committing every `batchSize` in one transaction:
+ * a failure (store down, process killed) loses nothing committed and, sent again, applies nothing
+ * twice (versions make a repeat stale). Once the input ends, changes held for an entity not known
+ * then (in this run or an earlier one) are tried again until none moves; those past their deadline
+ * are rejected. Memory stays flat: one batch is held at a time.
+ */
+export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<Incoming>, deps: IngestDeps, options: StreamOptions = {}): Promise<IngestSummary> {
+  const { summary, note: tally } = ingestTally();
+  const note = (results: readonly ChangeResult[], retried: boolean) => {
+    tally(results, retried);
     options.onResults?.(results);
   };
   const run = async (trx: Transaction<Database> | null, apply: Apply) => {
@@ -89,7 +101,7 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
 }
 
 /** Tries held changes again, in the order they were first held, until a pass settles none; returns how many still wait. */
-async function retryHeld(db: Db, apply: Apply, note: (results: readonly ChangeResult[]) => void): Promise<number> {
+export async function retryHeld(db: Db, apply: Apply, note: (results: readonly ChangeResult[]) => void): Promise<number> {
   for (;;) {
     const held = await listHeld(db);
     if (held.length === 0) return 0;

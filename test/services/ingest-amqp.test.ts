@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { connect } from 'amqplib';
+import type { Kysely } from 'kysely';
+import type { ChangeResult } from '../../src/domain/ingest-change.ts';
+import { ingestQueue, type QueueOptions } from '../../src/services/ingest/amqp-source.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/connect.ts';
+import { AMQP_URL, describeEachStoreWithBroker, openBroker, type Broker } from '../support/amqp.ts';
+
+const T0 = '2026-11-22T10:00:00.000Z';
+const deps = { clock: () => new Date(T0), holdMs: 24 * 3_600_000 };
+
+const employer = { entity: 'employer', op: 'upsert', id: 'emp_q', version: 1, data: { name: 'Queue Shipping' } };
+const vessel = {
+  entity: 'vessel', op: 'upsert', id: 'ves_q', version: 1,
+  data: { employer_id: 'emp_q', vessel_name: 'Queue Star', imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000 },
+};
+const crew = (id: string, version: number, data: Record<string, unknown> = {}) => ({
+  entity: 'crew', op: 'upsert', id, version,
+  data: { name: 'Ana Queue', rank: 'Master', email: 'ana@example.com', phone: '+4712345678', bio: 'first', verification_status: 'verified', ...data },
+});
+const document = (id: string, crewId: string) => ({
+  entity: 'document', op: 'upsert', id, version: 1,
+  data: {
+    crew_unique_id: crewId, type: 'certificate', category: 'stcw', title: 'Basic Safety Training', verification_status: 'verified',
+    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'basic_safety' },
+  },
+});
+
+describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url }) => {
+  const db = () => store().db as Kysely<Database>;
+  let broker: Broker;
+  before(async () => {
+    broker = await openBroker();
+  });
+  after(async () => {
+    await broker.close();
+  });
+  const run = (queue: string, options: Partial<QueueOptions> = {}, on: Kysely<Database> = db(), ingestDeps = deps) =>
+    ingestQueue(on, (u) => connect(u), ingestDeps, { url: AMQP_URL, queue, deadLetterQueue: `${queue}.dead`, follow: false, stop: new AbortController().signal, ...options });
+  const crewRow = (id: string) => db().selectFrom('crew').select(['crew_unique_id', 'bio', 'date_of_birth']).where('crew_unique_id', '=', id).executeTakeFirst();
+
+  it('drain: each message is applied and acked, held changes settle once their entity comes, and the queue is empty afterwards', async () => {
+    const queue = await broker.queue();
+    await broker.publish(queue, [employer, vessel, document('doc_q1', 'crew_q1')], 'm1');
+    await broker.publish(queue, [crew('crew_q1', 1)], 'm2');
+    await broker.publish(queue, [{ entity: 'crew', op: 'patch', id: 'crew_q1', version: 2, data: { bio: 'patched' } }], 'm3');
+
+    const summary = await run(queue);
+
+    assert.deepEqual([summary.messages, summary.changes, summary.counts.applied, summary.counts.held, summary.waiting, summary.deadLettered], [3, 5, 5, 0, 0, 0]);
+    assert.equal(await broker.count(queue), 0, 'every message was acked');
+    assert.equal((await crewRow('crew_q1'))?.bio, 'patched');
+    const doc = await db().selectFrom('documents').select('crew_unique_id').where('document_id', '=', 'doc_q1').executeTakeFirst();
+    assert.equal(doc?.crew_unique_id, 'crew_q1', 'the document held for its crew member was applied once they came');
+  });
+
+  it('a rejected change goes to the dead-letter queue with its reason and issues, nothing of it is written; the rest of its message applies', async () => {
+    const queue = await broker.queue();
+    const bad = crew('crew_q_bad', 1, { date_of_birth: '2027-02-29' });
+    await broker.publish(queue, [crew('crew_q2', 1), bad], 'm-bad');
+
+    const summary = await run(queue);
+
+    assert.deepEqual([summary.messages, summary.counts.applied, summary.counts.rejected, summary.deadLettered], [1, 1, 1, 1]);
+    assert.equal(await broker.count(queue), 0, 'the message was acked once its rejected change was dead-lettered');
+    assert.ok(await crewRow('crew_q2'));
+    assert.equal(await crewRow('crew_q_bad'), undefined, 'nothing of the rejected change was written');
+    const letters = (await broker.takeAll(`${queue}.dead`)) as Array<Record<string, any>>;
+    assert.equal(letters.length, 1);
+    const [letter] = letters;
+    assert.deepEqual([letter!.origin, letter!.source_queue, letter!.entity, letter!.id], ['amqp:m-bad:2', queue, 'crew', 'crew_q_bad']);
+    assert.ok(letter!.reason);
+    assert.deepEqual(letter!.issues.map((i: { loc: unknown }) => i.loc), [['data', 'date_of_birth']]);
+    assert.deepEqual(JSON.parse(letter!.change), bad, 'the change travels as it was received');
+  });
+
+  it('a store that fails: the message is not acked and stays in the queue, nothing of it committed', async () => {
+    const queue = await broker.queue();
+    await broker.publish(queue, [crew('crew_q3', 1)], 'm-store');
+    const broken = await openStore(url());
+    await broken.close();
+
+    await assert.rejects(run(queue, {}, broken.db as Kysely<Database>), /driver has already been destroyed/);
+
+    assert.equal(await broker.count(queue), 1, 'the message went back to the queue');
+    assert.equal(await crewRow('crew_q3'), undefined);
+    const retried = await run(queue);
+    assert.deepEqual([retried.messages, retried.counts.applied], [1, 1], 'the next run applies it');
+  });
+
+  it('--follow: consumes messages as they come; stopped mid-message, it finishes that one, takes no other and returns the rest to the queue', async () => {
+    const queue = await broker.queue();
+    const stop = new AbortController();
+    let consuming!: () => void;
+    const started = new Promise<void>((resolve) => (consuming = resolve));
+    let firstApplied!: () => void;
+    const applied = new Promise<void>((resolve) => (firstApplied = resolve));
+    let stopMidMessage = false;
+    // The signal arrives while a message is being applied: its changes read the clock.
+    const clock = () => {
+      if (stopMidMessage) stop.abort();
+      return new Date(T0);
+    };
+    const running = run(queue, {
+      follow: true, stop: stop.signal, onConsuming: consuming,
+      onResults: (results) => {
+        if (results.some((r) => r.outcome === 'applied')) firstApplied();
+      },
+    }, db(), { ...deps, clock });
+    await started;
+    await broker.publish(queue, [crew('crew_q4', 1)], 'm-follow-1');
+    await applied;
+    stopMidMessage = true;
+    await broker.publish(queue, [crew('crew_q5', 1)], 'm-follow-2');
+    await broker.publish(queue, [crew('crew_q6', 1)], 'm-follow-3');
+
+    const summary = await running;
+    assert.deepEqual([summary.messages, summary.counts.applied], [2, 2], 'the message in hand when the signal came was finished');
+    assert.ok(await crewRow('crew_q4'));
+    assert.ok(await crewRow('crew_q5'));
+    assert.equal(await crewRow('crew_q6'), undefined);
+    assert.equal(await broker.count(queue), 1, 'the message not taken is back in the queue');
+  });
+
+  it('--follow: a queue deleted under the consumer ends the run with queue_unavailable', async () => {
+    const queue = await broker.queue();
+    let consuming!: () => void;
+    const started = new Promise<void>((resolve) => (consuming = resolve));
+    const running = run(queue, { follow: true, onConsuming: consuming });
+    await started;
+    await broker.channel.deleteQueue(queue);
+
+    await assert.rejects(running, { code: 'queue_unavailable', message: `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)` });
+  });
+});
