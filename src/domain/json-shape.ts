@@ -16,10 +16,11 @@ export interface ShapeProblem {
 const NUL_MESSAGE = 'text must not contain NUL characters';
 
 /**
- * Every string (value or key) holding NUL, and every object or array nested deeper than
- * `maxDepth` (reported at the level that crosses the limit, and not read further).
+ * Every string (value or key) holding NUL, every object or array nested deeper than `maxDepth`
+ * (reported at the level that crosses the limit, and not read further), and every key named in
+ * `refusedKeys` (at its own path).
  */
-export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH): ShapeProblem[] {
+export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH, refusedKeys: readonly string[] = []): ShapeProblem[] {
   const found: ShapeProblem[] = [];
   const pending: Array<{ value: unknown; path: (string | number)[] }> = [{ value: document, path: [] }];
   while (pending.length > 0) {
@@ -35,6 +36,7 @@ export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH):
     }
     const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
     if (entries.some(([key]) => typeof key === 'string' && key.includes('\u0000'))) found.push({ path, message: 'keys must not contain NUL characters' });
+    for (const [key] of entries) if (typeof key === 'string' && refusedKeys.includes(key)) found.push({ path: [...path, key], message: `a "${key}" key is not allowed` });
     for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }
   return found;

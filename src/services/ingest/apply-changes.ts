@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { jsonShapeProblems } from '../../domain/json-shape.ts';
+import { echoInput } from '../../domain/echo-input.ts';
+import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
 import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
@@ -18,6 +19,8 @@ export interface Incoming {
   text: string;
   /** Set when the change was held before: when it was first held and until when it may wait. */
   held?: { heldAt: string; heldUntil: string };
+  /** Set when the change's line is longer than the reader takes (`text` is then empty): it is rejected unread. */
+  oversize?: { bytes: number; limit: number };
 }
 
 /** What ingestion takes from outside. */
@@ -35,21 +38,30 @@ const TABLE_OF = { employer: 'employers', partner: 'partners', vessel: 'vessels'
 type Referable = keyof typeof TABLE_OF;
 
 const rejected = (origin: string, reason: string, issues?: ChangeIssue[], change?: Change): ChangeResult => ({
-  origin, ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}), outcome: 'rejected', reason, ...(issues ? { issues } : {}),
+  origin, ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}), outcome: 'rejected', reason, ...(issues ? { issues: echoed(issues) } : {}),
 });
 
-/** Parses one change; a `__proto__` key is refused, as every body of the API refuses it (docs/decisions.md, "Request bodies"). */
+/** Issues whose `input` is cut as the API cuts what it echoes (docs/api.md, "Echoed input"): a report is never as large as the input. */
+const echoed = (issues: ChangeIssue[]): ChangeIssue[] =>
+  issues.map((i) => (i.input === undefined ? i : { ...i, input: echoInput(i.input, i.loc[i.loc.length - 1]) }));
+
+/**
+ * Parses one change. JSON.parse keeps a `__proto__` key as a plain own key, and the shape check
+ * refuses it at its path, as every body of the API refuses it (docs/decisions.md, "Request bodies"):
+ * a merge patch must never assign it. No reviver: JSON.parse walks 100,000 nested arrays, a reviver would not.
+ */
 function parse(text: string): { value: unknown } | { error: string } {
   try {
-    let proto = false;
-    const value = JSON.parse(text, function reviver(this: unknown, key, v) {
-      if (key === '__proto__') proto = true;
-      return v;
-    });
-    return proto ? { error: 'a "__proto__" key is not allowed' } : { value };
+    return { value: JSON.parse(text) };
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/** Why a line was not read, as a rejection. */
+function unread(origin: string, oversize: { bytes: number; limit: number }): ChangeResult {
+  const msg = `a change is at most ${oversize.limit} bytes; this line has ${oversize.bytes}`;
+  return rejected(origin, 'line too long, not read', [{ type: 'string_too_long', loc: [], msg }]);
 }
 
 /** The record an upsert or patch results in, with the change's id filled in; or why there is none. */
@@ -106,17 +118,22 @@ export async function applyChanges(trx: Transaction<Database>, incoming: readonl
   const results: ChangeResult[] = new Array(incoming.length);
   const parsed: Array<{ index: number; item: Incoming; change: Change }> = [];
   incoming.forEach((item, index) => {
+    if (item.oversize) {
+      results[index] = unread(item.origin, item.oversize);
+      return;
+    }
     const json = parse(item.text);
     if ('error' in json) {
       results[index] = rejected(item.origin, `not valid JSON (${json.error})`, [{ type: 'json_invalid', loc: [], msg: 'JSON decode error' }]);
       return;
     }
-    const shape = jsonShapeProblems(json.value);
+    const shape = jsonShapeProblems(json.value, MAX_JSON_DEPTH, ['__proto__']);
+    const read = readChange(json.value);
     if (shape.length > 0) {
-      results[index] = rejected(item.origin, 'not a valid change', shape.map((p) => ({ type: 'value_error', loc: p.path, msg: p.message })));
+      const issues = shape.map((p): ChangeIssue => ({ type: 'value_error', loc: p.path, msg: p.message }));
+      results[index] = rejected(item.origin, 'not a valid change', issues, 'change' in read ? read.change : undefined);
       return;
     }
-    const read = readChange(json.value);
     if ('issues' in read) results[index] = rejected(item.origin, 'not a valid change', read.issues);
     else parsed.push({ index, item, change: read.change });
   });
@@ -151,7 +168,7 @@ class IngestBatch {
     const key = refKey(change.entity, id);
     const result = (outcome: ChangeResult['outcome'], reason?: string, issues?: ChangeIssue[]): ChangeResult => {
       if (item.held && outcome !== 'held') this.settledHeld.push({ entity: change.entity, entityId: id, version: change.version });
-      return { origin: item.origin, entity: change.entity, id, outcome, ...(reason ? { reason } : {}), ...(issues ? { issues } : {}) };
+      return { origin: item.origin, entity: change.entity, id, outcome, ...(reason ? { reason } : {}), ...(issues ? { issues: echoed(issues) } : {}) };
     };
     const stored = this.stored.get(key);
     if (stored && stored.version >= change.version) return result('stale', `version ${change.version} is not newer than the stored ${stored.version}`);
