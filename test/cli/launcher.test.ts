@@ -29,8 +29,8 @@ export async function resolve(specifier, context, next) {
   return found;
 }`;
 
-/** Packages of the HTTP server, the webhook client and the Postgres driver (what serve and sync load). */
-const NOT_FOR_LIGHT_COMMANDS = /\/node_modules\/(koa|@koa\/[^/]+|koa-compress|pg|pg-pool|undici|pino|pino-pretty|swagger-ui-dist|p-retry|p-limit|prom-client)\//;
+/** Packages of the HTTP server, the webhook client, the AMQP client and the Postgres driver (what serve, sync and ingest --from load). */
+const NOT_FOR_LIGHT_COMMANDS = /\/node_modules\/(koa|@koa\/[^/]+|koa-compress|pg|pg-pool|undici|pino|pino-pretty|swagger-ui-dist|p-retry|p-limit|prom-client|amqplib)\//;
 
 describe('bin/svc runs the compiled build and never a stale one', () => {
   // A copy of the repository's sources beside the real node_modules: builds made here touch nothing of the checkout.
