@@ -1,13 +1,16 @@
 /**
  * Checks the generated data set the way `svc fixtures load` will (the fixture schema with its IMO
- * and MMSI checks, the loader's reference scan), plus the demo's own promises: referenced files
- * exist, editions chain within one crew member, dates are plausible, e-mails and consents unique.
+ * and MMSI checks, the rules and references ingestion checks, each id stated once), plus the
+ * demo's own promises: referenced files exist, editions chain within one crew member, dates are
+ * plausible, e-mails and consents unique.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from 'superstruct';
-import { scanFixtures, unknownReference } from '../../src/services/fixtures/check-references.ts';
+import { fixtureRecords, keyOf, placeOf, problemLines, repeatedRecords } from '../../src/services/fixtures/fixture-changes.ts';
 import { formatPath } from '../../src/services/fixtures/read-fixtures.ts';
+import { ENTITY_KINDS, unknownReference } from '../../src/services/ingest/entities.ts';
+import { refKey } from '../../src/store/repositories/ingest-repo.ts';
 import { FixtureFile } from '../../src/services/fixtures/schema.ts';
 import { REF } from './random.ts';
 
@@ -15,8 +18,14 @@ import { REF } from './random.ts';
 export function checkDemo(parsed: unknown, outDir: string): string[] {
   const [err, data] = validate(parsed, FixtureFile);
   if (err) return err.failures().map((f) => `schema: ${formatPath(f.path)}: ${f.message}`);
-  const { problems, unresolved } = scanFixtures([{ path: 'demo.json', data }]);
-  const errors = [...problems, ...unresolved.map(unknownReference)];
+  const { unique, problems } = repeatedRecords(fixtureRecords([{ path: 'demo.json', data }]));
+  const errors = problemLines(problems);
+  const defined = new Set(unique.map((r) => refKey(r.entity, keyOf(r) ?? '')));
+  for (const r of unique) {
+    const kind = ENTITY_KINDS[r.entity];
+    for (const rule of kind.rules(r.record)) errors.push(`${placeOf(r)}.${rule.field}: ${rule.msg}`);
+    for (const ref of kind.references(r.record)) if (!defined.has(refKey(ref.entity, ref.id))) errors.push(`${placeOf(r)}.${ref.field}: ${unknownReference(ref)}`);
+  }
 
   const imos = (data.vessels ?? []).map((v) => v.imo).filter(Boolean);
   if (new Set(imos).size !== imos.length) errors.push('duplicate IMO numbers');

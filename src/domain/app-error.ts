@@ -25,6 +25,8 @@ const ERRORS = {
   compliance_unavailable: { status: 503 },
   link_expired: { status: 410 },
   operator_key_revoke_only: { status: 409 },
+  // POST /api/v2/admin/changes: an Idempotency-Key sent again with another body (docs/api.md).
+  idempotency_key_reused: { status: 409 },
   store_unavailable: { status: 503, exit: 69 },
   // The RabbitMQ broker of `svc ingest --from` cannot be reached, lacks the queue, or dropped the connection.
   queue_unavailable: { status: 503, exit: 69, cli: true },

@@ -54,7 +54,7 @@ async function readInput(ctx: AppContext, route: Route<any, any>, deps: RouteDep
   const { value: query, issues } = readFields(queryValues(ctx), route.query ?? {}, 'query', null);
   if (route.checkQuery) issues.push(...await route.checkQuery(ctx, query, deps));
   if (issues.length > 0) throwValidation(issues);
-  if (!route.body) return { query, body: undefined };
+  if (!route.body || 'readBy' in route.body) return { query, body: undefined };
   return { query, body: 'fields' in route.body ? await parseJsonBody(ctx, route.body.fields) : await readJsonBody(ctx) };
 }
 

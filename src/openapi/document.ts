@@ -15,7 +15,7 @@ Every response carries \`X-Request-Id\` (\`req_…\`), the id of the call's audi
 Errors: 422 bodies are \`{"detail": [{type, loc, msg, input, ctx?}]}\` as FastAPI/pydantic v2 produce them; every other error is
 \`{"detail": {"code", "message", ...}}\`. On any path: an unknown path is 404 \`not_found\`; a method a path does not take is 405
 \`method_not_allowed\` with an \`Allow\` header; bodies over 64 KiB are 413 \`payload_too_large\`; a body with a content type other
-than JSON is 415 \`unsupported_media_type\`; an unexpected failure is 500 \`internal_error\` (no details; quote the request id).
+than JSON is 415 \`unsupported_media_type\` (the operators' changes and file uploads state their own bounds and types); an unexpected failure is 500 \`internal_error\` (no details; quote the request id).
 A request the server cannot read is answered before any route, in the same shape and with \`X-Request-Id\`: 400 \`bad_request\`
 (malformed HTTP), 408 \`request_timeout\` (headers not received within 15 s, or the request within 30 s), 431
 \`headers_too_large\` (request line and headers over 16 KiB). JSON nested deeper than 32 levels is 422 \`json_invalid\`. A 422 \`input\` is a bounded copy of what was sent: strings cut to 200
@@ -29,7 +29,7 @@ const TAGS = [
   { name: 'documents', description: 'Crew documents and their files' },
   { name: 'compliance', description: 'Compliance evaluation of a crew member' },
   { name: 'webhooks', description: 'Signed events svc POSTs to a partner\'s endpoint (see `webhooks`)' },
-  { name: 'admin', description: 'Operator routes: keys and webhook endpoints (operator key only)' },
+  { name: 'admin', description: 'Operator routes: keys, webhook endpoints, the platform\'s changes and files (operator key only)' },
   { name: 'operations', description: 'Health probe and this document' },
 ];
 

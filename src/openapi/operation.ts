@@ -11,11 +11,13 @@ export type Access = 'partner' | 'operator' | 'public';
 /**
  * A JSON request body: an object read field by field (its schema derived from the fields and
  * published as the component `schema`), or a body a service validates itself, described by a
- * component schema.
+ * component schema; or a body the route reads itself as it streams in (NDJSON, a file), described
+ * by its media types.
  */
 export type BodyDeclaration =
   | { fields: FieldSpecs; schema: string; description?: string }
-  | { validatedBy: 'service'; schema: string };
+  | { validatedBy: 'service'; schema: string }
+  | { readBy: 'route'; content: Record<string, JsonObject>; description: string };
 
 /** A documented response: a component schema (JSON), or explicit content. */
 export interface ResponseDeclaration {
@@ -33,7 +35,7 @@ export interface ResponseDeclaration {
  * security, scope, 401/403/413/415/422/429/500 answers, parameters and their schemas) is derived.
  */
 export interface OperationDeclaration {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** The router's form: `/api/v2/employers/me/crew/:crew_unique_id/documents`. */
   path: string;
   access: Access;
@@ -54,6 +56,8 @@ export interface OperationDeclaration {
     responses: Record<number, ResponseDeclaration>;
     /** Error codes by status beyond the derived ones (404 crew_not_found, 403 consent_required…). */
     errors?: Partial<Record<number, ErrorCode[]>>;
+    /** Request headers the route reads (`Idempotency-Key`), as OpenAPI parameter objects. */
+    headers?: JsonObject[];
   };
 }
 
@@ -65,6 +69,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   vessel_id: 'one of your vessels, as in the vessels list',
   key_id: 'the key to revoke or delete',
   token: 'the token from download_url',
+  sha256: 'the SHA-256 of the file\'s bytes, 64 lowercase hex digits',
   file: 'e.g. `swagger-ui-bundle.js`, as the page names it',
 };
 
@@ -143,6 +148,7 @@ function errors(declaration: OperationDeclaration): Record<string, JsonObject> {
 }
 
 function requestBody(body: BodyDeclaration): JsonObject {
+  if ('readBy' in body) return { required: true, description: body.description, content: body.content };
   return { required: true, content: { 'application/json': { schema: ref(body.schema) } } };
 }
 
@@ -177,7 +183,10 @@ function conditionalResponses(responses: Record<string, JsonObject>): Record<str
 /** The OpenAPI operation object of one declaration. */
 export function operationOf(declaration: OperationDeclaration): JsonObject {
   const description = [scopeSentence(declaration.scopes), declaration.doc.description].filter(Boolean).join(' ');
-  const parameters = [...pathParameters(declaration.path), ...queryParameters(declaration.query), ...(isConditional(declaration) ? [IF_NONE_MATCH] : [])];
+  const parameters = [
+    ...pathParameters(declaration.path), ...queryParameters(declaration.query), ...(declaration.doc.headers ?? []),
+    ...(isConditional(declaration) ? [IF_NONE_MATCH] : []),
+  ];
   const declared = Object.fromEntries(Object.entries(declaration.doc.responses).map(([status, r]) => [status, response(r, declaration.access)]));
   const responses = isConditional(declaration) ? conditionalResponses(declared) : declared;
   return {

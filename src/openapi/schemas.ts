@@ -8,6 +8,7 @@ import {
 import { registrationFields, SECRET_MAX, SECRET_MIN } from '../domain/webhook-registration.ts';
 import { complianceSchemas, complianceSummary, MEDICAL_ON } from './compliance-schemas.ts';
 import { ERROR_CODES } from './errors.ts';
+import { ingestSchemas } from './ingest-schemas.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 const str = { type: 'string' };
@@ -219,4 +220,4 @@ const errors: Record<string, JsonObject> = {
   ValidationError: object({ detail: { type: 'array', items: ref('ValidationIssue'), minItems: 1 } }),
 };
 
-export const schemas: Record<string, JsonObject> = { ...resources, ...complianceSchemas, ...errors };
+export const schemas: Record<string, JsonObject> = { ...resources, ...complianceSchemas, ...ingestSchemas, ...errors };

@@ -76,6 +76,12 @@ describeEachStore('every error code of the served OpenAPI document', ({ store })
     const operator = await issueOperatorKey(w.db, () => NOW, { label: 'error codes' });
     const hard = `/api/v2/admin/keys/${operator.record.keyId}?hard=true`;
     expectAnswer('DELETE', hard, await w.api.request('DELETE', hard, { key: w.keys.operator }), 409, 'operator_key_revoke_only');
+    const changes = '/api/v2/admin/changes';
+    const send = (body: string) => w.api.request('POST', changes, {
+      key: w.keys.operator, body, headers: { 'Content-Type': 'application/x-ndjson', 'Idempotency-Key': 'error-codes' },
+    });
+    assert.equal((await send('')).status, 200);
+    expectAnswer('POST', changes, await send('{}'), 409, 'idempotency_key_reused');
     const fleet = '/api/v2/employers/me/fleet';
     expectAnswer('DELETE', fleet, await w.api.request('DELETE', fleet, { key: w.keys.full }), 405, 'method_not_allowed');
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
+import { FIXTURE_SECTIONS, type FixtureSection } from '../../src/services/fixtures/schema.ts';
+import { WRITE_ORDER, writeRecords } from '../../src/services/ingest/write-records.ts';
 import { openStore } from '../../src/store/connect.ts';
 import type { Db } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
@@ -13,6 +16,14 @@ import { describeEachStore } from '../support/stores.ts';
 import { addDays, baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
 
 const now = () => new Date(START);
+
+/** Fixture records written as the loader of a release before ingestion wrote them (the ingestion tables came later). */
+async function writeAsEarlierRelease(db: Db, files: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  for (const entity of WRITE_ORDER) {
+    const section = Object.keys(FIXTURE_SECTIONS).find((k) => FIXTURE_SECTIONS[k as FixtureSection] === entity)!;
+    await writeRecords(db, entity, files.flatMap((f) => (f[section] as Array<Record<string, unknown>> | undefined) ?? []), START);
+  }
+}
 
 async function changes(db: Db) {
   return (await db.selectFrom('changes').select(['table_name', 'row_key', 'crew_unique_id', 'partner_id']).orderBy('tx').orderBy('seq').execute())
@@ -54,6 +65,7 @@ describeEachStore('change capture records every write events depend on, whoever 
 
   it('the fixture loader records the rows it changes; reloading the same catalogue records nothing', async () => {
     const db = store().db;
+    await db.updateTable('requirement_catalogue').set({ definition: '{"key":"brm"}' }).where('requirement_key', '=', 'brm').execute();
     await db.deleteFrom('changes').execute();
     await loadFixtures(db, ['data/requirements.json'], now);
     assert.deepEqual(await changes(db), [['requirement_catalogue', 'brm', null, null]], 'the edited requirement is restored');
@@ -241,7 +253,7 @@ describeEachStore('a store migrated while data existed', ({ store }) => {
   it('starts with a full run, then goes incremental', async () => {
     const db = store().db;
     await migrateToJustBefore(db, '0300-change-capture');
-    await loadFixtures(db, ['data/requirements.json', writeFixture(baseFixture())], now);
+    await writeAsEarlierRelease(db, [JSON.parse(readFileSync('data/requirements.json', 'utf8')), baseFixture()]);
     // An earlier release had recorded every partner's baseline; no change was captured then.
     for (const p of PARTNERS) await db.insertInto('sync_state').values({ partner_id: p, baseline_at: START, last_run_at: START }).execute();
     await migrateToLatest(db);

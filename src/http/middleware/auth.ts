@@ -33,7 +33,8 @@ export function authenticatePartner(deps: RouteDeps): Middleware<AppState> {
   };
 }
 
-function operatorScopeError(message: string): AppError {
+/** 403 insufficient_scope for a call that needs an operator key (of no partner, where the route says so). */
+export function operatorScopeError(message: string): AppError {
   return new AppError('insufficient_scope', message, {
     extra: { required_scope: 'operator' },
     headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="operator"' },

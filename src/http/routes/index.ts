@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from '../../openapi/document.ts';
 import type { JsonObject } from '../../openapi/types.ts';
 import type { RouteModule } from '../app-deps.ts';
+import { adminIngestRoutes } from './admin-ingest.ts';
 import { adminKeysRoutes } from './admin-keys.ts';
 import { adminWebhooksRoutes } from './admin-webhooks.ts';
 import { complianceRoutes } from './compliance.ts';
@@ -37,6 +38,7 @@ export const routeModules: readonly RouteModule[] = [
   filesRoutes,
   adminKeysRoutes,
   adminWebhooksRoutes,
+  adminIngestRoutes,
 ];
 
 /** The OpenAPI document of every declared route, served at GET /openapi.json. */

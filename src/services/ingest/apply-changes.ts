@@ -8,7 +8,7 @@ import { existingIds } from '../../store/repositories/ids-repo.ts';
 import { dropHeld, findVersions, holdChanges, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
 import { insertFiles } from '../../store/repositories/reference-data-repo.ts';
 import { deleteEntity } from './delete-entity.ts';
-import { ENTITY_KINDS, type Reference } from './entities.ts';
+import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
 import { checkRecord, readChange } from './envelope.ts';
 import type { FileSource, ResolvedFile } from './file-source.ts';
 import { WRITE_ORDER, writeRecords } from './write-records.ts';
@@ -21,6 +21,8 @@ export interface Incoming {
   held?: { heldAt: string; heldUntil: string };
   /** Set when the change's line is longer than the reader takes (`text` is then empty): it is rejected unread. */
   oversize?: { bytes: number; limit: number };
+  /** Where this change's `file` and `photo` paths are read from, instead of `IngestDeps.files` (a fixture file's folder). */
+  files?: FileSource;
 }
 
 /** What ingestion takes from outside. */
@@ -189,14 +191,15 @@ class IngestBatch {
     if ('issues' in checked) return result('rejected', 'the record is not valid', checked.issues);
     const record = { ...made.record };
     const problems = kind.rules(checked.record).map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
-    problems.push(...await resolveFiles(record, change.entity, this.deps.files, this.files));
+    problems.push(...await resolveFiles(record, change.entity, item.files ?? this.deps.files, this.files));
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
     const fileRefs: Reference[] = typeof sha === 'string' && !this.files.has(sha) ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }] : [];
     const missing = await this.unknownReferences([...kind.references(record), ...fileRefs]);
     if (missing.length > 0) {
       const reason = missing.map((m) => `unknown ${m.entity} "${m.id}" (${m.field})`).join('; ');
-      return this.deps.noHolding ? result('rejected', reason) : this.hold(item, change, reason, result);
+      const issues = missing.map((m): ChangeIssue => ({ type: 'value_error', loc: ['data', ...m.field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))], msg: unknownReference(m), input: m.id }));
+      return this.deps.noHolding ? result('rejected', reason, issues) : this.hold(item, change, reason, result);
     }
     const byId = this.pending.get(change.entity) ?? new Map<string, Record<string, unknown>>();
     byId.set(id, record);

@@ -28,6 +28,12 @@ export interface Reference {
   field: string;
 }
 
+/** How a reference to an entity neither the store nor the batch holds is reported: `unknown vessel_id "ves_x"`. */
+export function unknownReference(ref: Reference): string {
+  const kind = ENTITY_KINDS[ref.entity] as EntityKind | undefined;
+  return kind ? `unknown ${kind.idFields[0]} "${ref.id}"` : `no stored file has SHA-256 ${ref.id}`;
+}
+
 /** What varies by entity: its record's shape, the id it is stored under, what it refers to, whom it is about. */
 export interface EntityKind {
   struct: Struct<any, any>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, realpath } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 
 /** A file read for a change: its id (SHA-256 of the bytes), type and bytes. */
@@ -19,12 +19,14 @@ const CONTENT_TYPES: Record<string, string> = { '.pdf': 'application/pdf', '.jpg
 /** The largest file a change may bring (documents are scans and photos). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
+const failure = (path: string, err: unknown) => ({ problem: `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+
 /**
- * Files under one folder: a path is resolved to its real path (symbolic links followed) and must
- * stay inside the folder's real path; it is read in chunks, hashed as it is read, and refused past
- * MAX_FILE_BYTES.
+ * Files under one folder (named in problems as `name`): a path is resolved to its real path
+ * (symbolic links followed) and must stay inside the folder's real path and be a regular file; it
+ * is read in chunks, hashed as it is read, and refused past MAX_FILE_BYTES.
  */
-export function folderFiles(folder: string): FileSource {
+export function folderFiles(folder: string, name = folder): FileSource {
   let root: Promise<string> | null = null;
   return {
     async read(path) {
@@ -35,11 +37,13 @@ export function folderFiles(folder: string): FileSource {
       try {
         const base = await root;
         real = await realpath(join(base, path));
-        if (!real.startsWith(base + sep)) return { problem: `${path} leads outside ${folder}` };
+        if (!real.startsWith(base + sep)) return { problem: `${path} leads outside ${name} (to ${real}); files must lie inside it` };
+        if (!(await stat(real)).isFile()) return { problem: `${path} is not a regular file` };
       } catch (err) {
-        return { problem: `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+        return failure(path, err);
       }
-      const handle = await open(real, 'r');
+      const handle = await open(real, 'r').catch((err: unknown) => failure(path, err));
+      if ('problem' in handle) return handle;
       try {
         const hash = createHash('sha256');
         const chunks: Buffer[] = [];
