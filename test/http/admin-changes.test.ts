@@ -78,6 +78,15 @@ describeEachWorld('POST /api/v2/admin/changes', (w) => {
     assert.equal((await crewRow('crew_h4'))?.bio, 'second', 'the replay applied nothing');
   });
 
+  it('two requests sent together with one Idempotency-Key apply once: both get the first one\'s answer', async () => {
+    const body = ndjson(crew('crew_h12', 1), document('doc_h12', 'crew_h12', 1));
+    const both = await Promise.all([post(body, { idempotencyKey: 'batch-h12' }), post(body, { idempotencyKey: 'batch-h12' })]);
+    assert.deepEqual(both.map((r) => r.status), [200, 200]);
+    assert.deepEqual(both.map((r) => r.headers.get('idempotent-replayed')).sort(), ['false', 'true']);
+    assert.deepEqual(both[0]!.json, both[1]!.json);
+    assert.deepEqual(both[0]!.json.results.map((r: any) => r.outcome), ['applied', 'applied']);
+  });
+
   it('the same Idempotency-Key with another body is 409 idempotency_key_reused and applies nothing', async () => {
     assert.equal((await post(ndjson(crew('crew_h5', 1)), { idempotencyKey: 'batch-h5' })).status, 200);
     const res = await post(ndjson(crew('crew_h5', 2, { bio: 'other' }), crew('crew_h6', 1)), { idempotencyKey: 'batch-h5' });
