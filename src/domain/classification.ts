@@ -1,7 +1,9 @@
-import { array, boolean, integer, nullable, object, optional, string, type Infer } from 'superstruct';
+import { array, boolean, integer, max, min, nullable, object, optional, string, type Infer } from 'superstruct';
 import { TEXT_LIMITS, text } from './field-structs.ts';
 
 const Short = text(TEXT_LIMITS.short);
+/** A tonnage or power limit: the range of a vessel's gross_tonnage and propulsion_kw (docs/fixtures.md, "Limits"). */
+const Limit = nullable(max(min(integer(), 1), 1_000_000));
 
 export const DOCUMENT_CLASSES = ['coc', 'cop', 'endorsement', 'training', 'medical', 'identity', 'travel', 'other'] as const;
 
@@ -10,8 +12,8 @@ export const Capacity = object({
   stcw_regulation: nullable(Short),
   role: Short,
   level: nullable(Short),
-  gt_max: nullable(integer()),
-  kw_max: nullable(integer()),
+  gt_max: Limit,
+  kw_max: Limit,
   power_unrestricted: boolean(),
   area: Short,
   vessel_types: array(Short),

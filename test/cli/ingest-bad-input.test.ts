@@ -30,6 +30,11 @@ const HOSTILE: Array<{ what: string; line: string; loc: Array<string | number> }
   { what: 'NUL in a string', line: newCrew('crew_nul', '1', '{"name":"Nul\\u0000Name"}'), loc: ['data', 'name'] },
   { what: '1e20 for rate_limit', line: '{"entity":"partner","op":"patch","id":"ptn_h","version":2,"data":{"rate_limit":1e20}}', loc: ['data', 'rate_limit'] },
   { what: '1e20 for gross_tonnage', line: '{"entity":"vessel","op":"patch","id":"ves_h","version":2,"data":{"gross_tonnage":1e20}}', loc: ['data', 'gross_tonnage'] },
+  {
+    what: '1e20 for a CoC capacity\'s gt_max',
+    line: `{"entity":"document","op":"upsert","id":"doc_gt","version":1,"data":{"crew_unique_id":"crew_h","type":"coc","category":"coc","title":"CoC","verification_status":"verified","classification":{"document_class":"coc","category_code":"coc","coc_capacities":[{"stcw_regulation":null,"role":"master","level":null,"gt_max":1e20,"kw_max":null,"power_unrestricted":false,"area":"unlimited","vessel_types":[]}]}}}`,
+    loc: ['data', 'classification', 'coc_capacities', 0, 'gt_max'],
+  },
   { what: '100,000-deep nesting in data', line: newCrew('crew_deep', '1', `{"name":"Deep","languages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`), loc: ['data', 'languages', 0, 0] },
   { what: 'a 2,000,000-character line', line: newCrew('crew_long', '1', `{"name":"Long","bio":"${'b'.repeat(2_000_000)}"}`), loc: [] },
   { what: 'a 900,000-character bio', line: newCrew('crew_bio', '1', `{"name":"Wordy","bio":"${'w'.repeat(900_000)}"}`), loc: ['data', 'bio'] },
