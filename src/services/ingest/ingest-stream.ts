@@ -1,8 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
+import { AppError, isAppError } from '../../domain/app-error.ts';
 import type { ChangeResult, IngestOutcome } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { listHeld } from '../../store/repositories/ingest-repo.ts';
 import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
+import { isStoreConnectionError } from '../../store/store-errors.ts';
 import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts';
 
 /** Changes committed together, by default. */
@@ -94,10 +96,21 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
       await trx.rollback().execute();
     }
   } else {
-    await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)));
+    await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch))));
     if (summary.counts.applied > 0) await analyzeStore(db);
   }
   return summary;
+}
+
+/**
+ * A batch that failed because the store went away, as the operator reads it: store_unavailable
+ * (exit 69) naming the changes not committed; the batches before stay, and sent again are stale.
+ */
+function storeOutage(err: unknown, batch: readonly Incoming[]): unknown {
+  if (isAppError(err) || !isStoreConnectionError(err) || batch.length === 0) return err;
+  const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
+  return new AppError('store_unavailable', `the store became unavailable while ingesting ${batch[0]!.origin} to ${batch[batch.length - 1]!.origin} (${cause}); ` +
+    'nothing of those was committed, the changes before them were: run the same input again, and what was committed is skipped as stale', { cause: err });
 }
 
 /** Tries held changes again, in the order they were first held, until a pass settles none; returns how many still wait. */
