@@ -1,7 +1,8 @@
 /*
  * Limits on the shape of parsed JSON, checked before a schema reads it: superstruct (and
- * JSON.stringify) walk a value recursively, so 100,000 nested arrays overflow the stack, and
- * Postgres text cannot hold NUL, which SQLite stores. Walked with a stack of its own, never recursion.
+ * JSON.stringify) walk a value recursively, so 100,000 nested arrays overflow the stack;
+ * Postgres text cannot hold NUL, which SQLite stores; and a lone UTF-16 surrogate (`"\ud800"`) is
+ * stored by both as U+FFFD, another text than the one sent. Walked with a stack of its own, never recursion.
  */
 
 /** How deeply a document may nest objects and arrays; the fixture schema itself goes 7 levels down. */
@@ -14,9 +15,12 @@ export interface ShapeProblem {
 }
 
 const NUL_MESSAGE = 'text must not contain NUL characters';
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (no `u` flag: code units). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const SURROGATE_MESSAGE = 'text must be valid Unicode (a lone surrogate, \\ud800 to \\udfff, cannot be stored)';
 
 /**
- * Every string (value or key) holding NUL, every object or array nested deeper than `maxDepth`
+ * Every string (value or key) holding NUL or a lone surrogate, every object or array nested deeper than `maxDepth`
  * (reported at the level that crosses the limit, and not read further), and every key named in
  * `refusedKeys` (at its own path).
  */
@@ -27,6 +31,7 @@ export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH, 
     const { value, path } = pending.pop()!;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) found.push({ path, message: NUL_MESSAGE });
+      else if (LONE_SURROGATE.test(value)) found.push({ path, message: SURROGATE_MESSAGE });
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
@@ -36,6 +41,7 @@ export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH, 
     }
     const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
     if (entries.some(([key]) => typeof key === 'string' && key.includes('\u0000'))) found.push({ path, message: 'keys must not contain NUL characters' });
+    else if (entries.some(([key]) => typeof key === 'string' && LONE_SURROGATE.test(key))) found.push({ path, message: 'keys must be valid Unicode' });
     for (const [key] of entries) if (typeof key === 'string' && refusedKeys.includes(key)) found.push({ path: [...path, key], message: `a "${key}" key is not allowed` });
     for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }

@@ -28,6 +28,7 @@ const newCrew = (id: string, version: string, data = '{"name":"Never Written"}')
  */
 const HOSTILE: Array<{ what: string; line: string; loc: Array<string | number> }> = [
   { what: 'NUL in a string', line: newCrew('crew_nul', '1', '{"name":"Nul\\u0000Name"}'), loc: ['data', 'name'] },
+  { what: 'a lone surrogate in a string', line: newCrew('crew_sur', '1', '{"name":"Half \\ud800 a pair"}'), loc: ['data', 'name'] },
   { what: '1e20 for rate_limit', line: '{"entity":"partner","op":"patch","id":"ptn_h","version":2,"data":{"rate_limit":1e20}}', loc: ['data', 'rate_limit'] },
   { what: '1e20 for gross_tonnage', line: '{"entity":"vessel","op":"patch","id":"ves_h","version":2,"data":{"gross_tonnage":1e20}}', loc: ['data', 'gross_tonnage'] },
   {

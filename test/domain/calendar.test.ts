@@ -58,4 +58,12 @@ describe('the shape of parsed JSON', () => {
     ]);
     assert.deepEqual(jsonShapeProblems({ a: [[['fine']]] }, 4), []);
   });
+
+  it('reports a lone surrogate in values and keys; a pair (an emoji) is fine', () => {
+    assert.deepEqual(jsonShapeProblems({ a: ['x\ud800', '\udfffx', 'ok \ud83d\ude00'], b: { 'k\udc00': 1 } }), [
+      { path: ['a', 0], message: 'text must be valid Unicode (a lone surrogate, \\ud800 to \\udfff, cannot be stored)' },
+      { path: ['a', 1], message: 'text must be valid Unicode (a lone surrogate, \\ud800 to \\udfff, cannot be stored)' },
+      { path: ['b'], message: 'keys must be valid Unicode' },
+    ]);
+  });
 });
