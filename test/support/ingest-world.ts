@@ -1,6 +1,8 @@
 import { mergePatch, type IngestEntity } from '../../src/domain/ingest-change.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
+import { FIXTURE_SECTIONS, type FixtureSection } from '../../src/services/fixtures/schema.ts';
 import type { Incoming } from '../../src/services/ingest/apply-changes.ts';
+import { ENTITY_KINDS } from '../../src/services/ingest/entities.ts';
 import { WRITE_ORDER } from '../../src/services/ingest/write-records.ts';
 import type { Db } from '../../src/store/database.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
@@ -178,6 +180,17 @@ export function netEffect(world: readonly TestChange[], delivered: readonly Test
   }
   const rank = (c: TestChange) => (c.op === 'delete' ? 100 - WRITE_ORDER.indexOf(c.entity) : WRITE_ORDER.indexOf(c.entity));
   return out.sort((a, b) => rank(a) - rank(b));
+}
+
+/** Upserts as a fixture file (docs/fixtures.md): each record under its array, with its id fields. */
+export function asFixture(upserts: readonly TestChange[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const c of upserts) {
+    const section = Object.keys(FIXTURE_SECTIONS).find((k) => FIXTURE_SECTIONS[k as FixtureSection] === c.entity)!;
+    const ids = typeof c.id === 'string' ? { [ENTITY_KINDS[c.entity].idFields[0]!]: c.id } : c.id;
+    (out[section] ??= []).push({ ...ids, ...c.data });
+  }
+  return out;
 }
 
 /** Changes as ingestion receives them. */
