@@ -76,6 +76,22 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url })
     assert.deepEqual(JSON.parse(letter!.change), bad, 'the change travels as it was received');
   });
 
+  it('a held change is acked with its message and, given up at its deadline by a later run, dead-lettered then', async () => {
+    const queue = await broker.queue();
+    await broker.publish(queue, [document('doc_q_orphan', 'crew_q_never')], 'm-held');
+
+    const first = await run(queue);
+    assert.deepEqual([first.messages, first.counts.held, first.waiting, first.deadLettered], [1, 1, 1, 0]);
+    assert.equal(await broker.count(queue), 0, 'a held change does not keep its message in the queue');
+
+    const dayLater = { ...deps, clock: () => new Date(Date.parse(T0) + 25 * 3_600_000) };
+    const later = await run(queue, {}, db(), dayLater);
+    assert.deepEqual([later.messages, later.earlierHeld.rejected, later.waiting, later.deadLettered], [0, 1, 0, 1]);
+    const [letter] = (await broker.takeAll(`${queue}.dead`)) as Array<Record<string, any>>;
+    assert.deepEqual([letter!.origin, letter!.id], ['amqp:m-held:1', 'doc_q_orphan']);
+    assert.match(letter!.reason, /unknown crew "crew_q_never" \(crew_unique_id\); held since/);
+  });
+
   it('a store that fails: the message is not acked and stays in the queue, nothing of it committed', async () => {
     const queue = await broker.queue();
     await broker.publish(queue, [crew('crew_q3', 1)], 'm-store');
