@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../../src/store/database.ts';
 import { openStore } from '../../src/store/connect.ts';
@@ -130,5 +130,13 @@ export function ingestFromPipe(dir: string, databaseUrl: string, args: readonly 
   const input = createWriteStream(pipe);
   // A write after the child is gone fails with EPIPE: expected once the test has killed it.
   input.on('error', () => {});
+  // A child that ended before it opened the pipe would leave the open above waiting for a reader forever.
+  child.on('exit', () => {
+    try {
+      closeSync(openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK));
+    } catch {
+      // The pipe is gone already: nothing waits on it.
+    }
+  });
   return { child, input, stderr: () => stderr };
 }

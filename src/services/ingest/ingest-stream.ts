@@ -88,29 +88,36 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
     for await (const batch of inBatches(source, options.batchSize ?? DEFAULT_BATCH)) note(await apply(batch), false);
     summary.waiting = await retryHeld(trx ?? db, apply, (results) => note(results, true));
   };
-  if (options.dryRun) {
-    const trx = await db.startTransaction().execute();
-    try {
-      await run(trx, (batch) => applyChanges(trx, batch, deps));
-    } finally {
-      await trx.rollback().execute();
+  try {
+    if (options.dryRun) {
+      const trx = await db.startTransaction().execute();
+      try {
+        await run(trx, (batch) => applyChanges(trx, batch, deps));
+      } finally {
+        await trx.rollback().execute();
+      }
+    } else {
+      await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch))));
+      if (summary.counts.applied > 0) await analyzeStore(db);
     }
-  } else {
-    await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch))));
-    if (summary.counts.applied > 0) await analyzeStore(db);
+  } catch (err) {
+    throw storeOutage(err, []);
   }
   return summary;
 }
 
 /**
- * A batch that failed because the store went away, as the operator reads it: store_unavailable
- * (exit 69) naming the changes not committed; the batches before stay, and sent again are stale.
+ * A run that failed because the store went away, as the operator reads it: store_unavailable
+ * (exit 69) naming the batch not committed, if it was a batch; the batches before stay, and sent
+ * again are stale.
  */
 function storeOutage(err: unknown, batch: readonly Incoming[]): unknown {
-  if (isAppError(err) || !isStoreConnectionError(err) || batch.length === 0) return err;
+  if (isAppError(err) || !isStoreConnectionError(err)) return err;
   const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-  return new AppError('store_unavailable', `the store became unavailable while ingesting ${batch[0]!.origin} to ${batch[batch.length - 1]!.origin} (${cause}); ` +
-    'nothing of those was committed, the changes before them were: run the same input again, and what was committed is skipped as stale', { cause: err });
+  const lost = batch.length > 0
+    ? ` while ingesting ${batch[0]!.origin} to ${batch[batch.length - 1]!.origin} (${cause}); nothing of those was committed, the changes before them were`
+    : ` (${cause}); what the run committed stays`;
+  return new AppError('store_unavailable', `the store became unavailable${lost}: run the same input again, and what was committed is skipped as stale`, { cause: err });
 }
 
 /** Tries held changes again, in the order they were first held, until a pass settles none; returns how many still wait. */
