@@ -1,4 +1,6 @@
 import type { ParameterizedContext } from 'koa';
+import { Readable } from 'node:stream';
+import type { StoredFile } from '../services/files/stored-files.ts';
 import { AppError, isAppError } from '../domain/app-error.ts';
 
 /** The request's media type without parameters, in lower case; '' when none was sent. */
@@ -35,4 +37,11 @@ export async function* bodyChunks(ctx: ParameterizedContext<any>, limit: number,
     if (isAppError(err)) throw err;
     throw new AppError('bad_request', `the request body could not be read: ${(err as Error).message}`, { headers: { Connection: 'close' } });
   }
+}
+
+/** Sends a stored file as it is read, a chunk at a time, with its type and its length. */
+export function sendStoredFile(ctx: ParameterizedContext<any>, file: StoredFile): void {
+  ctx.type = file.contentType;
+  ctx.body = Readable.from(file.chunks(), { objectMode: false });
+  ctx.length = file.size;
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type {
-  AssignmentsTable, ComplianceResultsTable, ConsentsTable, ContractVesselsTable, CrewTable, DocumentsTable, EmployersTable, FilesTable,
+  AssignmentsTable, ComplianceResultsTable, ConsentsTable, ContractVesselsTable, CrewTable, DocumentsTable, EmployersTable, FileChunksTable, FilesTable,
   PartnersTable, RequirementCatalogueTable, VesselsTable,
 } from './tables/crew-tables.ts';
 import type {
@@ -31,6 +31,7 @@ export interface Database {
   assignments: AssignmentsTable;
   consents: ConsentsTable;
   files: FilesTable;
+  file_chunks: FileChunksTable;
   documents: DocumentsTable;
   requirement_catalogue: RequirementCatalogueTable;
   compliance_results: ComplianceResultsTable;

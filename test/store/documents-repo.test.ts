@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { openStoredFile } from '../../src/services/files/stored-files.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { crewSignals } from '../../src/store/repositories/crew-signals-repo.ts';
 import {
-  documentIdsWithFiles, documentsByIds, findListableDocument, listListableDocuments, readFile,
+  documentIdsWithFiles, documentsByIds, findListableDocument, listListableDocuments,
 } from '../../src/store/repositories/documents-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, NOW, worldFixture } from '../support/read-api-world.ts';
+import { wholeFile } from '../support/stored-file.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 describeEachStore('documents, files and crew signals in the store', ({ store }) => {
@@ -53,10 +55,10 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
     assert.deepEqual([...(await documentIdsWithFiles(db, ['doc_coc', 'doc_nofile', 'doc_absent']))], ['doc_coc']);
     assert.equal((await documentIdsWithFiles(db, [])).size, 0);
     const fileId = some.find((d) => d.documentId === 'doc_old')!.fileId!;
-    const file = await readFile(db, fileId);
+    const file = await openStoredFile(db, fileId);
     assert.equal(file?.contentType, 'application/pdf');
-    assert.ok(file?.bytes.subarray(0, 5).equals(Buffer.from('%PDF-')));
-    assert.equal(await readFile(db, 'file_absent'), undefined);
+    assert.ok((await wholeFile(file!)).subarray(0, 5).equals(Buffer.from('%PDF-')));
+    assert.equal(await openStoredFile(db, 'file_absent'), undefined);
   });
 
   it('crew signals: the status fields of the crew asked for, absent crew absent', async () => {

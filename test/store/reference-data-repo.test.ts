@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { before, it } from 'node:test';
+import { openStoredFile, storeFile } from '../../src/services/files/stored-files.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
 import { existingIds } from '../../src/store/repositories/ids-repo.ts';
 import { bool, fromJson, toJson } from '../../src/store/repositories/json.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
-import { readFile } from '../../src/store/repositories/documents-repo.ts';
 import {
-  countReferenceRows, insertFiles, replaceConsents, replaceContractVessels, upsertCrewKeepingTimes, upsertEmployers, upsertPartners, upsertVessels,
+  countReferenceRows, replaceConsents, replaceContractVessels, upsertCrewKeepingTimes, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
+import { wholeFile } from '../support/stored-file.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const T = '2026-11-22T10:00:00.000Z';
@@ -42,10 +44,11 @@ describeEachStore('reference data writes in the store', ({ store }) => {
 
   it('a file is stored once: a second write of the same id changes nothing', async () => {
     const db = store().db;
-    await insertFiles(db, [{ file_id: 'file_same', content_type: 'image/png', size: 3, bytes: Buffer.from('abc') }]);
-    await insertFiles(db, [{ file_id: 'file_same', content_type: 'application/pdf', size: 4, bytes: Buffer.from('abcd') }]);
-    const file = await readFile(db, 'file_same');
-    assert.deepEqual([file?.contentType, file?.bytes.toString()], ['image/png', 'abc']);
+    const id = createHash('sha256').update('abc').digest('hex');
+    assert.equal((await storeFile(db, id, 'image/png', [Buffer.from('abc')])).outcome, 'created');
+    assert.equal((await storeFile(db, id, 'application/pdf', [Buffer.from('a'), Buffer.from('bc')])).outcome, 'held_already');
+    const file = await openStoredFile(db, id);
+    assert.deepEqual([file?.contentType, file?.size, (await wholeFile(file!)).toString()], ['image/png', 3, 'abc']);
   });
 
   it('contract vessels and consents are replaced as a set (duplicates folded, empty clears)', async () => {

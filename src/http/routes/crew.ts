@@ -3,6 +3,7 @@ import { crewPhoto, crewProfile, lookupCrew } from '../../services/read-api/crew
 import { PROFILE_BLOCK_SCOPES } from '../../services/visibility/profile.ts';
 import { route, routeModule } from '../route.ts';
 import { baseUrl, partnerOf, pathParam } from '../request-context.ts';
+import { sendStoredFile } from '../streamed-body.ts';
 
 /** One @-sign with something on each side; anything else cannot name a crew member. */
 const email = refine(str({ minLength: 1, maxLength: 320 }), (address) =>
@@ -75,8 +76,7 @@ export const crewRoutes = routeModule('crew', [
       const photo = await crewPhoto(deps.db, partnerOf(ctx), pathParam(ctx, 'crew_unique_id'));
       ctx.set('Cache-Control', 'private, no-store');
       ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.type = photo.contentType;
-      ctx.body = photo.bytes;
+      sendStoredFile(ctx, photo);
     },
   }),
 ]);

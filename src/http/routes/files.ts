@@ -1,4 +1,5 @@
 import { openFileLink } from '../../services/read-api/file-links.ts';
+import { sendStoredFile } from '../streamed-body.ts';
 import { route, routeModule } from '../route.ts';
 import { pathParam } from '../request-context.ts';
 
@@ -42,14 +43,13 @@ export const filesRoutes = routeModule('files', [
       // The token is a credential for its lifetime: it is kept out of the audit row and the log.
       ctx.state.audit.path = '/api/v2/files/{token}';
       const { fileLink } = await deps.signingKeys();
-      const file = await openFileLink(deps.db, fileLink, pathParam(ctx, 'token'), deps.clock(), (claims) => {
+      const { file, fileName } = await openFileLink(deps.db, fileLink, pathParam(ctx, 'token'), deps.clock(), (claims) => {
         Object.assign(ctx.state.audit, { partnerId: claims.partnerId, keyId: claims.keyId, crewUniqueId: claims.crewUniqueId, documentId: claims.documentId });
       });
       ctx.set('Cache-Control', 'private, no-store');
       ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Content-Disposition', contentDisposition(file.fileName));
-      ctx.type = file.contentType;
-      ctx.body = file.bytes;
+      ctx.set('Content-Disposition', contentDisposition(fileName));
+      sendStoredFile(ctx, file);
     },
   }),
 ]);

@@ -5,10 +5,11 @@ import { utcDate, type Clock } from '../../domain/clock.ts';
 import { imoWithCheckDigit } from '../../domain/identifiers.ts';
 import type { AssignmentsTable, ConsentsTable, CrewTable, Database, PartnersTable, VesselsTable } from '../../store/database.ts';
 import {
-  insertFiles, upsertAssignments, upsertCrew, upsertDocuments, upsertEmployers, upsertPartners, upsertVessels,
+  upsertAssignments, upsertCrew, upsertDocuments, upsertEmployers, upsertPartners, upsertVessels,
 } from '../../store/repositories/reference-data-repo.ts';
 import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
 import { upsertRows } from '../../store/repositories/upsert.ts';
+import { storeFile } from '../files/stored-files.ts';
 import { generateDocuments } from './documents.ts';
 import { createRng, type Rng } from './random.ts';
 
@@ -98,7 +99,7 @@ export async function generateData(db: Kysely<Database>, options: GenerateOption
   const externals = partners.map((row, partnerIndex) => ({ row, partnerIndex })).filter((x) => x.row.kind === 'external');
 
   await db.transaction().execute(async (trx) => {
-    await insertFiles(trx, [{ file_id: fileId, content_type: 'application/pdf', size: PDF.length, bytes: PDF }]);
+    await storeFile(trx, fileId, 'application/pdf', [PDF]);
     await upsertEmployers(trx, Array.from({ length: layout.employers }, (_, e) => ({ employer_id: employerId(e), name: `Generated employer ${e}` })));
     await upsertVessels(trx, vesselRows(options, layout.employerOfVessel));
     await upsertPartners(trx, partners);

@@ -6,11 +6,11 @@ import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
 import { dropHeld, findVersions, holdChanges, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
-import { insertFiles } from '../../store/repositories/reference-data-repo.ts';
+import { storeFile } from '../files/stored-files.ts';
 import { deleteEntity } from './delete-entity.ts';
 import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
 import { checkRecord, readChange } from './envelope.ts';
-import type { FileSource, ResolvedFile } from './file-source.ts';
+import type { FileSource } from './file-source.ts';
 import { WRITE_ORDER, writeRecords } from './write-records.ts';
 
 /** One change as received: where it came from, and its JSON text. */
@@ -87,8 +87,12 @@ function resultingRecord(change: Change, stored: StoredVersion | undefined): { r
 
 const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = { document: ['file', 'file_sha256'], crew: ['photo', 'photo_sha256'] };
 
-/** Resolves a record's file path into a stored file (read, hashed, checked against a stated SHA-256). */
-async function resolveFiles(record: Record<string, any>, entity: IngestEntity, files: FileSource | undefined, found: Map<string, ResolvedFile>):
+/**
+ * Resolves a record's file path into a stored file: read and hashed, checked against a stated
+ * SHA-256, then stored chunk by chunk in the batch's transaction unless the store or the batch
+ * (`stored`) holds it already.
+ */
+async function resolveFiles(trx: Db, record: Record<string, any>, entity: IngestEntity, files: FileSource | undefined, stored: Set<string>):
 Promise<ChangeIssue[]> {
   const fields = FILE_FIELDS[entity];
   if (!fields || typeof record[fields[0]] !== 'string') return [];
@@ -97,10 +101,18 @@ Promise<ChangeIssue[]> {
   if (!files) return [{ type: 'value_error', loc: ['data', pathField], msg: 'a file path needs a folder to read it from (svc ingest --files DIR); send file_sha256 of an uploaded file instead' }];
   const file = await files.read(path);
   if ('problem' in file) return [{ type: 'value_error', loc: ['data', pathField], msg: file.problem, input: path }];
-  if (record[shaField] && record[shaField] !== file.fileId) {
-    return [{ type: 'value_error', loc: ['data', shaField], msg: `the file ${path} has SHA-256 ${file.fileId}`, input: record[shaField] }];
+  try {
+    if (record[shaField] && record[shaField] !== file.fileId) {
+      return [{ type: 'value_error', loc: ['data', shaField], msg: `the file ${path} has SHA-256 ${file.fileId}`, input: record[shaField] }];
+    }
+    if (!stored.has(file.fileId) && !(await existingIds(trx, 'files', [file.fileId])).has(file.fileId)) {
+      const written = await storeFile(trx, file.fileId, file.contentType, file.chunks());
+      if (written.outcome === 'mismatch') return [{ type: 'value_error', loc: ['data', pathField], msg: `${path} changed while it was read`, input: path }];
+    }
+  } finally {
+    await file.close();
   }
-  found.set(file.fileId, file);
+  stored.add(file.fileId);
   record[shaField] = file.fileId;
   if (entity === 'document') record.file_name ??= path.split('/').pop();
   delete record[pathField];
@@ -156,7 +168,8 @@ class IngestBatch {
   readonly settledHeld: Array<{ entity: string; entityId: string; version: number }> = [];
   private stored = new Map<string, StoredVersion>();
   private pending = new Map<IngestEntity, Map<string, Record<string, unknown>>>();
-  private files = new Map<string, ResolvedFile>();
+  /** Files stored or found by this batch. */
+  private files = new Set<string>();
   private known = new Map<string, boolean>();
 
   constructor(private trx: Db, private deps: IngestDeps, private at: string) {}
@@ -191,7 +204,7 @@ class IngestBatch {
     if ('issues' in checked) return result('rejected', 'the record is not valid', checked.issues);
     const record = { ...made.record };
     const problems = kind.rules(checked.record).map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
-    problems.push(...await resolveFiles(record, change.entity, item.files ?? this.deps.files, this.files));
+    problems.push(...await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files));
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
     const fileRefs: Reference[] = typeof sha === 'string' && !this.files.has(sha) ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }] : [];
@@ -256,12 +269,9 @@ class IngestBatch {
     return missing;
   }
 
-  /** Writes the records waiting, parents first, and the files they use. */
+  /** Writes the records waiting, parents first (their files are stored as they are read); a delete may follow, which may take files with it. */
   async flush(): Promise<void> {
-    if (this.files.size > 0) {
-      await insertFiles(this.trx, [...this.files.values()].map((f) => ({ file_id: f.fileId, content_type: f.contentType, size: f.bytes.length, bytes: f.bytes })));
-      this.files.clear();
-    }
+    this.files.clear();
     for (const entity of WRITE_ORDER) {
       const records = this.pending.get(entity);
       if (records && records.size > 0) await writeRecords(this.trx, entity, [...records.values()], this.at);

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 import { open, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 
-/** A file read for a change: its id (SHA-256 of the bytes), type and bytes. */
+/**
+ * A file found for a change, read once to hash it: its id (SHA-256 of the bytes), type and size;
+ * `chunks` reads it again from its start (as it is stored), and `close` lets it go.
+ */
 export interface ResolvedFile {
   fileId: string;
   contentType: string;
-  bytes: Buffer;
+  size: number;
+  chunks(): AsyncIterable<Buffer>;
+  close(): Promise<void>;
 }
 
 /** Where a change's `file` and `photo` paths are read from. */
@@ -24,7 +29,8 @@ const failure = (path: string, err: unknown) => ({ problem: `cannot read ${path}
 /**
  * Files under one folder (named in problems as `name`): a path is resolved to its real path
  * (symbolic links followed) and must stay inside the folder's real path and be a regular file; it
- * is read in chunks, hashed as it is read, and refused past MAX_FILE_BYTES.
+ * is read in chunks, hashed as it is read, and refused past MAX_FILE_BYTES. It stays open (the
+ * same file, whatever its path comes to name) until the caller closes it.
  */
 export function folderFiles(folder: string, name = folder): FileSource {
   let root: Promise<string> | null = null;
@@ -44,19 +50,19 @@ export function folderFiles(folder: string, name = folder): FileSource {
       }
       const handle = await open(real, 'r').catch((err: unknown) => failure(path, err));
       if ('problem' in handle) return handle;
+      const chunks = () => handle.createReadStream({ start: 0, highWaterMark: 256 * 1024, autoClose: false }) as AsyncIterable<Buffer>;
       try {
         const hash = createHash('sha256');
-        const chunks: Buffer[] = [];
         let size = 0;
-        for await (const chunk of handle.createReadStream({ highWaterMark: 256 * 1024, autoClose: false }) as AsyncIterable<Buffer>) {
+        for await (const chunk of chunks()) {
           size += chunk.length;
-          if (size > MAX_FILE_BYTES) return { problem: `${path} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
+          if (size > MAX_FILE_BYTES) throw new RangeError(`${path} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
           hash.update(chunk);
-          chunks.push(chunk);
         }
-        return { fileId: hash.digest('hex'), contentType, bytes: Buffer.concat(chunks) };
-      } finally {
+        return { fileId: hash.digest('hex'), contentType, size, chunks, close: () => handle.close() };
+      } catch (err) {
         await handle.close();
+        return err instanceof RangeError ? { problem: err.message } : failure(path, err);
       }
     },
   };

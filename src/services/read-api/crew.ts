@@ -2,7 +2,7 @@ import { AppError } from '../../domain/app-error.ts';
 import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
 import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
-import { readFile } from '../../store/repositories/documents-repo.ts';
+import { openStoredFile, type StoredFile } from '../files/stored-files.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
 import { readWithCrewAccess, requireCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
@@ -28,11 +28,11 @@ export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: str
   return toProfileWire(profile, ctx.scopes, profile.photoFileId ? photoUrl : null);
 }
 
-/** The photo bytes, with profile consent; 404 photo_not_found when none. */
-export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<{ contentType: string; bytes: Buffer }> {
+/** The photo, with profile consent; 404 photo_not_found when none. */
+export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<StoredFile> {
   await requireCrewAccess(db, ctx, crewUniqueId, 'profile');
   const { photoFileId } = await profileOf(db, crewUniqueId);
-  const file = photoFileId ? await readFile(db, photoFileId) : undefined;
+  const file = photoFileId ? await openStoredFile(db, photoFileId) : undefined;
   if (!file) throw new AppError('photo_not_found', `crew member ${crewUniqueId} has no photo`);
   return file;
 }

@@ -2,7 +2,7 @@ import { AppError } from '../../domain/app-error.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, effectiveScopes } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { findApiKey } from '../../store/repositories/api-keys-repo.ts';
-import { readFile } from '../../store/repositories/documents-repo.ts';
+import { openStoredFile, type StoredFile } from '../files/stored-files.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { requireScopes } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
@@ -12,9 +12,8 @@ import { verifyToken } from './signed-token.ts';
 /** A file ready to send. */
 export interface FileDownload {
   claims: FileLinkClaims;
-  contentType: string;
   fileName: string;
-  bytes: Buffer;
+  file: StoredFile;
 }
 
 function linkNotFound(): AppError {
@@ -51,7 +50,7 @@ export async function openFileLink(
   const ctx: PartnerContext = { partner, mode: claims.mode, keyId: claims.keyId, scopes: new Set(effectiveScopes(partner)) };
   requireScopes(ctx, DOCUMENT_DOWNLOAD_SCOPES);
   const doc = await requireDownloadableDocument(db, ctx, claims.crewUniqueId, claims.documentId);
-  const file = await readFile(db, doc.fileId!);
+  const file = await openStoredFile(db, doc.fileId!);
   if (!file) throw new AppError('document_not_found', `the file of document ${doc.documentId} is not stored`);
-  return { claims, contentType: file.contentType, fileName: doc.fileName ?? doc.documentId, bytes: file.bytes };
+  return { claims, fileName: doc.fileName ?? doc.documentId, file };
 }

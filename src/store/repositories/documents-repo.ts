@@ -138,12 +138,6 @@ export async function findListableDocument(db: Db, crewUniqueId: string, documen
   return row && toCrewDocument(row);
 }
 
-/** A stored file's bytes and content type. */
-export async function readFile(db: Db, fileId: string): Promise<{ contentType: string; bytes: Buffer } | undefined> {
-  const row = await db.selectFrom('files').select(['content_type', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();
-  return row && { contentType: row.content_type, bytes: Buffer.from(row.bytes) };
-}
-
 /** Which of the documents have a stored file (for download links). */
 export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

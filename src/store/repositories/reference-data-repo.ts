@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type {
-  AssignmentsTable, ConsentsTable, CrewTable, Db, DocumentsTable, EmployersTable, FilesTable,
+  AssignmentsTable, ConsentsTable, CrewTable, Db, DocumentsTable, EmployersTable,
   PartnersTable, RequirementCatalogueTable, VesselsTable,
 } from '../database.ts';
 import { upsertRows } from './upsert.ts';
@@ -19,8 +19,6 @@ export const upsertDocuments = (db: Db, rows: Insertable<DocumentsTable>[], keep
   upsertRows(db, 'documents', rows, ['document_id'], keepUpdatedAt ? ['updated_at'] : []);
 export const upsertCatalogue = (db: Db, rows: Insertable<RequirementCatalogueTable>[]) =>
   upsertRows(db, 'requirement_catalogue', rows, ['requirement_key']);
-export const insertFiles = (db: Db, rows: Insertable<FilesTable>[]) => upsertRows(db, 'files', rows, ['file_id'], ['content_type', 'size', 'bytes']);
-
 /** Replaces the contract vessel set of each external partner named. */
 export async function replaceContractVessels(db: Db, partnerId: string, vesselIds: readonly string[]): Promise<void> {
   await db.deleteFrom('contract_vessels').where('partner_id', '=', partnerId).execute();

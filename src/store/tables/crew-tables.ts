@@ -93,6 +93,14 @@ export interface FilesTable {
   file_id: string;
   content_type: string;
   size: number;
+  /** Empty for a file stored in chunks (file_chunks); the whole file for one stored before them. */
+  bytes: Uint8Array;
+}
+
+export interface FileChunksTable {
+  file_id: string;
+  /** 0, 1, 2…: the chunks in file order. */
+  seq: number;
   bytes: Uint8Array;
 }
 

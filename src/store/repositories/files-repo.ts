@@ -1,0 +1,41 @@
+import type { Db } from '../database.ts';
+
+/*
+ * Stored files (docs/ingest.md, "Files"): a `files` row per file, its bytes in `file_chunks`
+ * (a row written before chunks keeps them in `files.bytes`). One query per chunk, so a file is
+ * never read or written whole.
+ */
+
+/** A stored file's type and size, and its bytes when it was stored before chunks (else null). */
+export async function findFileHead(db: Db, fileId: string): Promise<{ contentType: string; size: number; unchunked: Buffer | null } | undefined> {
+  const row = await db.selectFrom('files').select(['content_type', 'size', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();
+  if (!row) return undefined;
+  const size = Number(row.size);
+  return { contentType: row.content_type, size, unchunked: row.bytes.length === size ? Buffer.from(row.bytes) : null };
+}
+
+/** One chunk of a file, or undefined past the last (or when the file is gone). */
+export async function readFileChunk(db: Db, fileId: string, seq: number): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('file_chunks').select('bytes').where('file_id', '=', fileId).where('seq', '=', seq).executeTakeFirst();
+  return row && Buffer.from(row.bytes);
+}
+
+/** Adds a file's row with no bytes yet; false when a file with this id is stored already. */
+export async function insertFileHead(db: Db, fileId: string, contentType: string): Promise<boolean> {
+  const result = await db.insertInto('files').values({ file_id: fileId, content_type: contentType, size: 0, bytes: Buffer.alloc(0) })
+    .onConflict((oc) => oc.column('file_id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function insertFileChunk(db: Db, fileId: string, seq: number, bytes: Buffer): Promise<void> {
+  await db.insertInto('file_chunks').values({ file_id: fileId, seq, bytes }).execute();
+}
+
+export async function setFileSize(db: Db, fileId: string, size: number): Promise<void> {
+  await db.updateTable('files').set({ size }).where('file_id', '=', fileId).execute();
+}
+
+/** Deletes a file and (by cascade) its chunks. */
+export async function deleteFile(db: Db, fileId: string): Promise<void> {
+  await db.deleteFrom('files').where('file_id', '=', fileId).execute();
+}
