@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ChangeResult } from '../../src/domain/ingest-change.ts';
 import { applyChanges, type Incoming } from '../../src/services/ingest/apply-changes.ts';
 import { ingestStream } from '../../src/services/ingest/ingest-stream.ts';
 import type { Database } from '../../src/store/database.ts';
+import { eventually } from '../support/probe.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEvent } from '../support/sync-world.ts';
 
@@ -38,7 +39,7 @@ const document = (version: number, data: Record<string, unknown> = {}) => ({
   },
 });
 
-describeEachStore('ingest: versions, patches, deletes and held changes', ({ store }) => {
+describeEachStore('ingest: versions, patches, deletes and held changes', ({ store, dialect }) => {
   const db = () => store().db as Kysely<Database>;
   const apply = (items: Incoming[], at = T0) =>
     db().transaction().execute((trx) => applyChanges(trx, items, { clock: () => new Date(at), holdMs: 24 * HOUR }));
@@ -118,5 +119,30 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     const [result] = await apply(lines({ entity: 'employer', op: 'delete', id: 'emp_i', version: 50 }));
     assert.equal(result!.outcome, 'rejected');
     assert.match(result!.reason!, /still referred to by 1 vessel/);
+  });
+
+  it('two batches about one entity at once: the older change, committed second, is stale and leaves the newer one', async () => {
+    const deps = { clock: () => new Date(T0), holdMs: HOUR };
+    await apply(lines(crew(60, { bio: 'sixty' })));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let firstApplied!: () => void;
+    const applied = new Promise<void>((resolve) => (firstApplied = resolve));
+    const first = db().transaction().execute(async (trx) => {
+      const results = await applyChanges(trx, lines(crew(62, { bio: 'sixty-two' })), deps);
+      firstApplied();
+      await gate;
+      return results;
+    });
+    await applied;
+    const second = db().transaction().execute((trx) => applyChanges(trx, lines(crew(61, { bio: 'sixty-one' })), deps));
+    // The second batch runs until it waits on the first (Postgres: a lock; SQLite: begin immediate holds it before any read).
+    if (dialect === 'postgres') {
+      await eventually('the second batch waits on the first', async () =>
+        Number((await sql<{ n: string }>`select count(*) as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(db())).rows[0]!.n) > 0);
+    }
+    release();
+    assert.deepEqual([outcomes(await first), outcomes(await second)], [['applied'], ['stale']]);
+    assert.equal((await crewRow())!.bio, 'sixty-two');
   });
 });

@@ -5,7 +5,7 @@ import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
 import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
-import { dropHeld, findVersions, holdChanges, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
+import { dropHeld, findVersions, holdChanges, lockEntities, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
 import { storeFile } from '../files/stored-files.ts';
 import { deleteEntity } from './delete-entity.ts';
 import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
@@ -175,7 +175,9 @@ class IngestBatch {
   constructor(private trx: Db, private deps: IngestDeps, private at: string) {}
 
   async loadVersions(changes: readonly Change[]): Promise<void> {
-    this.stored = await findVersions(this.trx, changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) })));
+    const refs = changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) }));
+    await lockEntities(this.trx, refs);
+    this.stored = await findVersions(this.trx, refs);
   }
 
   async apply(item: Incoming, change: Change): Promise<ChangeResult> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { dialectOf } from '../dialect-of.ts';
 import { upsertRows } from './upsert.ts';
 
 /** What the store holds of one entity the source sent: its newest version and record (null once deleted). */
@@ -17,6 +18,18 @@ export interface EntityRef {
 
 /** The Map key of an entity: kind and id, which no id can run together (ids hold no NUL). */
 export const refKey = (entity: string, entityId: string) => `${entity}\u0000${entityId}`;
+
+/**
+ * Takes, until the transaction ends, a lock on each entity named (Postgres; SQLite has one writer
+ * at a time): two batches about one entity, from two processes or requests, then compare versions
+ * one after the other, so an older change never overwrites a newer one committed meanwhile. Taken
+ * in one order, so two batches never wait on each other in a circle. Before findVersions.
+ */
+export async function lockEntities(db: Db, refs: readonly EntityRef[]): Promise<void> {
+  if (refs.length === 0 || dialectOf(db) !== 'postgres') return;
+  const keys = [...new Set(refs.map((r) => `${r.entity}:${r.entityId}`))];
+  await sql`select pg_advisory_xact_lock(h) from (select distinct hashtextextended(k, 0) as h from unnest(${keys}::text[]) as k order by 1) as s`.execute(db);
+}
 
 /** The stored versions of the entities named, by refKey. */
 export async function findVersions(db: Db, refs: readonly EntityRef[]): Promise<Map<string, StoredVersion>> {
