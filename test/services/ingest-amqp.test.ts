@@ -7,6 +7,7 @@ import { ingestQueue, type QueueOptions } from '../../src/services/ingest/amqp-s
 import type { Database } from '../../src/store/database.ts';
 import { openStore } from '../../src/store/connect.ts';
 import { AMQP_URL, describeEachStoreWithBroker, openBroker, type Broker } from '../support/amqp.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const deps = { clock: () => new Date(T0), holdMs: 24 * 3_600_000 };
@@ -28,7 +29,7 @@ const document = (id: string, crewId: string) => ({
   },
 });
 
-describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url }) => {
+describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, dialect }) => {
   const db = () => store().db as Kysely<Database>;
   let broker: Broker;
   before(async () => {
@@ -106,6 +107,27 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url })
     assert.deepEqual([retried.messages, retried.counts.applied], [1, 1], 'the next run applies it');
   });
 
+  it('a store that goes away: store_unavailable naming the message, which went back to the queue', {
+    skip: dialect === 'sqlite' && 'a SQLite file cannot go away under a running process',
+  }, async () => {
+    const queue = await broker.queue();
+    await broker.publish(queue, [crew('crew_q7', 1)], 'm-outage');
+    const target = new URL(url());
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    target.port = String(proxy.port);
+    const viaProxy = await openStore(target.toString());
+    try {
+      proxy.setMode('reset');
+      await assert.rejects(run(queue, {}, viaProxy.db as Kysely<Database>), {
+        code: 'store_unavailable', message: /^the store became unavailable while applying message m-outage \(.*\); nothing of it was committed and it went back to the queue$/,
+      });
+      assert.equal(await broker.count(queue), 1);
+    } finally {
+      await viaProxy.close().catch(() => {});
+      await proxy.close();
+    }
+  });
+
   it('--follow: consumes messages as they come; stopped mid-message, it finishes that one, takes no other and returns the rest to the queue', async () => {
     const queue = await broker.queue();
     const stop = new AbortController();
@@ -146,8 +168,9 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url })
     const started = new Promise<void>((resolve) => (consuming = resolve));
     const running = run(queue, { follow: true, onConsuming: consuming });
     await started;
+    // Awaited from now: the run may end before deleteQueue's answer arrives.
+    const ended = assert.rejects(running, { code: 'queue_unavailable', message: `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)` });
     await broker.channel.deleteQueue(queue);
-
-    await assert.rejects(running, { code: 'queue_unavailable', message: `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)` });
+    await ended;
   });
 });
