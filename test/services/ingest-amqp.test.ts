@@ -128,6 +128,29 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     }
   });
 
+  it('a store that goes away after a message was acked (retrying held changes): store_unavailable, the message stays acked', {
+    skip: dialect === 'sqlite' && 'a SQLite file cannot go away under a running process',
+  }, async () => {
+    const queue = await broker.queue();
+    await broker.publish(queue, [crew('crew_q8', 1)], 'm-acked');
+    const target = new URL(url());
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    target.port = String(proxy.port);
+    const viaProxy = await openStore(target.toString());
+    try {
+      // Told once the message is acked; the store goes away before the run tries held changes again.
+      const onResults = () => proxy.setMode('reset');
+      await assert.rejects(run(queue, { onResults }, viaProxy.db as Kysely<Database>), {
+        code: 'store_unavailable', message: /^the store became unavailable \(.*\); what the run committed stays, its messages acked$/,
+      });
+      assert.equal(await broker.count(queue), 0);
+      assert.ok(await crewRow('crew_q8'));
+    } finally {
+      await viaProxy.close().catch(() => {});
+      await proxy.close();
+    }
+  });
+
   it('--follow: consumes messages as they come; stopped mid-message, it finishes that one, takes no other and returns the rest to the queue', async () => {
     const queue = await broker.queue();
     const stop = new AbortController();

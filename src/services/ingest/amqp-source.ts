@@ -91,7 +91,10 @@ export async function ingestQueue(db: Kysely<Database>, connect: AmqpConnect, de
     await channel.close();
     return summary;
   } catch (err) {
-    throw lost && !(err instanceof AppError) ? brokerError(`the connection to ${where} was lost; messages not acked go back to the queue`, lost) : err;
+    if (err instanceof AppError) throw err;
+    if (lost) throw brokerError(`the connection to ${where} was lost; messages not acked go back to the queue`, lost);
+    // Outside a message's transaction (held changes tried again, the closing ANALYZE).
+    throw storeFailure(err);
   } finally {
     await connection.close().catch(() => {});
   }
@@ -152,9 +155,12 @@ async function consume(db: Kysely<Database>, channel: ConfirmChannel, deps: Inge
   return summary;
 }
 
-function storeFailure(err: unknown, message: Message): unknown {
+/** A store that went away, as the operator reads it: store_unavailable (exit 69), saying what became of the message in hand, if any. */
+function storeFailure(err: unknown, message?: Message): unknown {
   if (err instanceof AppError || !isStoreConnectionError(err)) return err;
   const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-  return new AppError('store_unavailable', `the store became unavailable while applying message ${message.properties.messageId ?? message.fields.deliveryTag} ` +
-    `(${cause}); nothing of it was committed and it went back to the queue`, { cause: err });
+  return new AppError('store_unavailable', message
+    ? `the store became unavailable while applying message ${message.properties.messageId ?? message.fields.deliveryTag} (${cause}); ` +
+      'nothing of it was committed and it went back to the queue'
+    : `the store became unavailable (${cause}); what the run committed stays, its messages acked`, { cause: err });
 }
