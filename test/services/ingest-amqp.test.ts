@@ -7,7 +7,7 @@ import { ingestQueue, type QueueOptions } from '../../src/services/ingest/amqp-s
 import type { Database } from '../../src/store/database.ts';
 import { openStore } from '../../src/store/connect.ts';
 import { AMQP_URL, describeEachStoreWithBroker, openBroker, type Broker } from '../support/amqp.ts';
-import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const deps = { clock: () => new Date(T0), holdMs: 24 * 3_600_000 };
@@ -107,48 +107,45 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     assert.deepEqual([retried.messages, retried.counts.applied], [1, 1], 'the next run applies it');
   });
 
-  it('a store that goes away: store_unavailable naming the message, which went back to the queue', {
-    skip: dialect === 'sqlite' && 'a SQLite file cannot go away under a running process',
-  }, async () => {
+  /** Runs `body` on a store reached through a TCP proxy (test/support/tcp-proxy.ts) that it may reset, as if Postgres went down. */
+  async function withStoreBehindProxy(body: (on: Kysely<Database>, proxy: TcpProxy) => Promise<void>): Promise<void> {
+    const target = new URL(url());
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    target.port = String(proxy.port);
+    const viaProxy = await openStore(target.toString());
+    try {
+      await body(viaProxy.db as Kysely<Database>, proxy);
+    } finally {
+      await viaProxy.close().catch(() => {});
+      await proxy.close();
+    }
+  }
+  const noSqliteOutage = { skip: dialect === 'sqlite' && 'a SQLite file cannot go away under a running process' };
+
+  it('a store that goes away: store_unavailable naming the message, which went back to the queue', noSqliteOutage, async () => {
     const queue = await broker.queue();
     await broker.publish(queue, [crew('crew_q7', 1)], 'm-outage');
-    const target = new URL(url());
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    target.port = String(proxy.port);
-    const viaProxy = await openStore(target.toString());
-    try {
+    await withStoreBehindProxy(async (on, proxy) => {
       proxy.setMode('reset');
-      await assert.rejects(run(queue, {}, viaProxy.db as Kysely<Database>), {
+      await assert.rejects(run(queue, {}, on), {
         code: 'store_unavailable', message: /^the store became unavailable while applying message m-outage \(.*\); nothing of it was committed and it went back to the queue$/,
       });
-      assert.equal(await broker.count(queue), 1);
-    } finally {
-      await viaProxy.close().catch(() => {});
-      await proxy.close();
-    }
+    });
+    assert.equal(await broker.count(queue), 1);
   });
 
-  it('a store that goes away after a message was acked (retrying held changes): store_unavailable, the message stays acked', {
-    skip: dialect === 'sqlite' && 'a SQLite file cannot go away under a running process',
-  }, async () => {
+  it('a store that goes away after a message was acked (retrying held changes): store_unavailable, the message stays acked', noSqliteOutage, async () => {
     const queue = await broker.queue();
     await broker.publish(queue, [crew('crew_q8', 1)], 'm-acked');
-    const target = new URL(url());
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    target.port = String(proxy.port);
-    const viaProxy = await openStore(target.toString());
-    try {
+    await withStoreBehindProxy(async (on, proxy) => {
       // Told once the message is acked; the store goes away before the run tries held changes again.
       const onResults = () => proxy.setMode('reset');
-      await assert.rejects(run(queue, { onResults }, viaProxy.db as Kysely<Database>), {
+      await assert.rejects(run(queue, { onResults }, on), {
         code: 'store_unavailable', message: /^the store became unavailable \(.*\); what the run committed stays, its messages acked$/,
       });
-      assert.equal(await broker.count(queue), 0);
-      assert.ok(await crewRow('crew_q8'));
-    } finally {
-      await viaProxy.close().catch(() => {});
-      await proxy.close();
-    }
+    });
+    assert.equal(await broker.count(queue), 0);
+    assert.ok(await crewRow('crew_q8'));
   });
 
   it('--follow: consumes messages as they come; stopped mid-message, it finishes that one, takes no other and returns the rest to the queue', async () => {
