@@ -10,6 +10,9 @@ import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts
 /** Changes committed together, by default. */
 export const DEFAULT_BATCH = 500;
 
+/** Changes a run applies before it first refreshes the store's statistics; again each time it has doubled them. */
+export const STATS_REFRESH_FIRST = 5_000;
+
 /** How many changes of the input ended each way, and the rejected ones (with where they came from and why). */
 export interface IngestSummary {
   changes: number;
@@ -97,7 +100,20 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
         await trx.rollback().execute();
       }
     } else {
-      await run(null, (batch) => db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch))));
+      let refreshAt = STATS_REFRESH_FIRST;
+      let applied = 0;
+      await run(null, async (batch) => {
+        const results = await db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch)));
+        applied += results.filter((r) => r.outcome === 'applied').length;
+        // Postgres plans a foreign-key check once per connection and keeps the plan: made while the
+        // referenced table is nearly empty, it scans the whole table for every row after. Statistics
+        // refreshed as the run grows the store make it plan again, with the index (docs/ingest.md, "Speed").
+        if (applied >= refreshAt) {
+          await analyzeStore(db);
+          refreshAt = applied * 2;
+        }
+        return results;
+      });
       if (summary.counts.applied > 0) await analyzeStore(db);
     }
   } catch (err) {
