@@ -19,16 +19,24 @@ export interface EntityRef {
 /** The Map key of an entity: kind and id, which no id can run together (ids hold no NUL). */
 export const refKey = (entity: string, entityId: string) => `${entity}\u0000${entityId}`;
 
+/** The first key of ingestion's advisory locks (pg_advisory_xact_lock(int, int)), apart from any other use. */
+const LOCK_SPACE = 0x1e57;
+
+/** Lock slots entities are spread over: a batch takes at most this many locks, however large (a fixture load is one batch). */
+const ENTITY_LOCK_SLOTS = 64;
+
 /**
- * Takes, until the transaction ends, a lock on each entity named (Postgres; SQLite has one writer
- * at a time): two batches about one entity, from two processes or requests, then compare versions
- * one after the other, so an older change never overwrites a newer one committed meanwhile. Taken
- * in one order, so two batches never wait on each other in a circle. Before findVersions.
+ * Takes, until the transaction ends, the lock slot of each entity named (Postgres; SQLite has one
+ * writer at a time): two batches about one entity, from two processes or requests, then compare
+ * versions one after the other, so an older change never overwrites a newer one committed
+ * meanwhile. Entities share ENTITY_LOCK_SLOTS slots, so batches about different entities may wait
+ * on each other too; slots are taken in one order, so never in a circle. Before findVersions.
  */
 export async function lockEntities(db: Db, refs: readonly EntityRef[]): Promise<void> {
   if (refs.length === 0 || dialectOf(db) !== 'postgres') return;
   const keys = [...new Set(refs.map((r) => `${r.entity}:${r.entityId}`))];
-  await sql`select pg_advisory_xact_lock(h) from (select distinct hashtextextended(k, 0) as h from unnest(${keys}::text[]) as k order by 1) as s`.execute(db);
+  await sql`select pg_advisory_xact_lock(${LOCK_SPACE}, slot) from (
+    select distinct (((hashtextextended(k, 0) % ${ENTITY_LOCK_SLOTS}) + ${ENTITY_LOCK_SLOTS}) % ${ENTITY_LOCK_SLOTS})::int as slot from unnest(${keys}::text[]) as k order by 1) as s`.execute(db);
 }
 
 /** The stored versions of the entities named, by refKey. */
