@@ -17,7 +17,11 @@ describeEachStore('outbox events written before payload scopes were recorded', (
     const db = store().db;
     await migrateToJustBefore(db, '1310-outbox-payload-scope');
     // crew_1 holds a medical fitness certificate expiring 2027-06-01 (and an older one, 2025-06-01).
-    await loadFixtures(db, [writeFixture(miniFixture())], () => new Date(T0));
+    // Without files: the store at this schema has no file_chunks yet (migration 1400), where a load writes them.
+    const fixture = miniFixture();
+    for (const c of fixture.crew) delete c.photo;
+    for (const d of fixture.documents) delete d.file;
+    await loadFixtures(db, [writeFixture(fixture)], () => new Date(T0));
     const event = (eventId: string, eventType: string, data: Record<string, unknown>) => ({
       event_id: eventId, partner_id: 'ptn_a', event_type: eventType, crew_unique_id: 'crew_1', occurred_at: T0,
       body: JSON.stringify({ schema_version: 1, event_id: eventId, event_type: eventType, occurred_at: T0, partner_id: 'ptn_a', data }),
