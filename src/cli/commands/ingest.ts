@@ -72,7 +72,7 @@ export function ingestCommand(deps: CliDeps): Command {
   return new Command('ingest')
     .description('apply the platform\'s changes (NDJSON, one change per line; docs/ingest.md) from files or standard input')
     .argument('[files...]', 'NDJSON files; - or none reads standard input')
-    .option('--files <dir>', 'folder that `file` and `photo` paths are read from (default: the folder of each NDJSON file; none for standard input)')
+    .option('--files <dir>', 'folder that `file` and `photo` paths are read from (default: the folder of the NDJSON file when one file is given; none otherwise)')
     .option('--batch-size <n>', 'changes committed together', positiveInt, DEFAULT_BATCH)
     .option('--hold-hours <n>', 'how long a change referring to an entity not known yet waits for it before it is rejected', positiveInt, 24)
     .option('--dry-run', 'check every change and report, writing nothing')
