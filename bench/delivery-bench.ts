@@ -11,7 +11,7 @@ import { insertOutboxEvents } from '../src/store/repositories/outbox-repo.ts';
 import { upsertEmployers, upsertPartners } from '../src/store/repositories/reference-data-repo.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { deliverDue } from '../src/sync/delivery/run-delivery.ts';
-import { deliveryDepsFromConfig } from '../src/sync/delivery-deps.ts';
+import { deliveryDepsFromConfig } from '../src/sync/delivery/delivery-deps.ts';
 import { deliveryHeaders } from '../src/sync/signing.ts';
 import { BENCH_SECRET as SECRET, benchBody, benchEvent, seedBenchFleet } from './support/bench-fleet.ts';
 import { startChild } from './support/child.ts';

@@ -5,7 +5,7 @@ import { openStore } from '../../src/store/connect.ts';
 import type { Database } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 import { insertOutboxEvents } from '../../src/store/repositories/outbox-repo.ts';
-import { deliveryDepsFromConfig, type DeliveryDeps } from '../../src/sync/delivery-deps.ts';
+import { deliveryDepsFromConfig, type DeliveryDeps } from '../../src/sync/delivery/delivery-deps.ts';
 import { benchEvent, seedBenchFleet } from './bench-fleet.ts';
 import { dropStore, freshStore } from './setup.ts';
 

@@ -6,7 +6,7 @@ import type { Database } from '../store/database.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
 import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
 import type { DeliveryReport } from './delivery/outcomes.ts';
-import type { DeliveryDeps } from './delivery-deps.ts';
+import type { DeliveryDeps } from './delivery/delivery-deps.ts';
 import { acquireSyncLease, holderName, type HolderCheck, type LeaseOwner } from './sync-lease.ts';
 import { recordedSyncRun } from './sync-runs.ts';
 

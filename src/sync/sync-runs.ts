@@ -4,7 +4,7 @@ import { syncRunOutcome } from '../domain/sync-run.ts';
 import type { SyncRunKind } from '../domain/vocabulary.ts';
 import type { Database } from '../store/database.ts';
 import { finishSyncRun, insertSyncRun } from '../store/repositories/sync-runs-repo.ts';
-import type { PartnerTally } from './delivery-deps.ts';
+import type { PartnerTally } from './delivery/delivery-deps.ts';
 
 /** What a run reports that its record needs (run-sync.ts's SyncSummary has it). */
 export interface RunCounts {

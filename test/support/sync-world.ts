@@ -5,7 +5,7 @@ import {
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { CONSENT_CATEGORIES, type EventType } from '../../src/domain/vocabulary.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
-import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../src/sync/delivery-deps.ts';
+import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../src/sync/delivery/delivery-deps.ts';
 
 export const T0 = '2026-11-22T10:00:00.000Z';
 export const SECRET = 'whsec_test-secret-for-the-receiver-0123456789';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Resolver } from '../../src/services/webhooks/destination.ts';
 import { checkedLookup } from '../../src/services/webhooks/pinned-fetch.ts';
-import { deliveryDepsFromConfig } from '../../src/sync/delivery-deps.ts';
+import { deliveryDepsFromConfig } from '../../src/sync/delivery/delivery-deps.ts';
 import { sendAttempt } from '../../src/sync/send-attempt.ts';
 
 const PUBLIC = '93.184.216.34';

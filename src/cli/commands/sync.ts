@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { hostname } from 'node:os';
 import { parseStoreUrl } from '../../store/connect.ts';
-import type { DeliveryProgress, PartnerTally } from '../../sync/delivery-deps.ts';
+import type { DeliveryProgress, PartnerTally } from '../../sync/delivery/delivery-deps.ts';
 import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { processAlive } from '../process-alive.ts';
@@ -95,7 +95,7 @@ export function syncCommand(deps: CliDeps): Command {
       assertClockMayWrite(config, opts.dryRun ?? false);
       // Loaded when sync runs: the webhook client and the diff are needed by no other command (docs/architecture.md).
       const [{ deliveryDepsFromConfig }, { fleetDiffStep }, { runSync }] = await Promise.all([
-        import('../../sync/delivery-deps.ts'), import('../../sync/fleet-diff-step.ts'), import('../../sync/run-sync.ts'),
+        import('../../sync/delivery/delivery-deps.ts'), import('../../sync/fleet-diff-step.ts'), import('../../sync/run-sync.ts'),
       ]);
       const deliveryDeps = deliveryDepsFromConfig(config, { clock: commandClock(deps, config), wallClock: deps.clock }, { onProgress: progressLine(deps.stderr) });
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { releaseEvents, renewClaim } from '../../store/repositories/outbox-repo.ts';
-import type { DeliveryDeps } from '../delivery-deps.ts';
+import type { DeliveryDeps } from './delivery-deps.ts';
 import { attemptsThisRun, decideAfterAttempt, IN_RUN_ATTEMPTS, judgeAttempt, MAX_IN_RUN_WAIT_MS } from '../failure-policy.ts';
 import { sendAttempt } from '../send-attempt.ts';
 import { checkAccess } from './check-access.ts';

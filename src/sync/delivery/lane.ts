@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { releaseEvents } from '../../store/repositories/outbox-repo.ts';
-import type { DeliveryDeps } from '../delivery-deps.ts';
+import type { DeliveryDeps } from './delivery-deps.ts';
 import { attemptEvent, type LaneHandle } from './attempt-event.ts';
 import { checkAccess } from './check-access.ts';
 import { claimBatch } from './claim.ts';

@@ -3,7 +3,7 @@ import { dataVersionReader } from '../../services/data-version.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { countDueEvents, listDueEvents, type DueEvent } from '../../store/repositories/outbox-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
-import type { DeliveryDeps } from '../delivery-deps.ts';
+import type { DeliveryDeps } from './delivery-deps.ts';
 import { FairSlots } from './fair-slots.ts';
 import { runLane } from './lane.ts';
 import { emptyTally, TALLY_OF, type DeliveryReport, type EventReport, type PartnerTally, type StopReason } from './outcomes.ts';

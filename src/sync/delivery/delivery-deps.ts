@@ -1,12 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Config } from '../config/config.ts';
-import type { Clock } from '../domain/clock.ts';
-import { systemResolver } from '../services/webhooks/destination.ts';
-import { pinnedFetch } from '../services/webhooks/pinned-fetch.ts';
-import { BREAKER_FAILURES, type DeliveryProgress } from './delivery/outcomes.ts';
-import type { AttemptTransport } from './send-attempt.ts';
+import type { Config } from '../../config/config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { systemResolver } from '../../services/webhooks/destination.ts';
+import { pinnedFetch } from '../../services/webhooks/pinned-fetch.ts';
+import { BREAKER_FAILURES, type DeliveryProgress } from './outcomes.ts';
+import type { AttemptTransport } from '../send-attempt.ts';
 
-export type { DeliveryProgress, PartnerTally } from './delivery/outcomes.ts';
+export type { DeliveryProgress, PartnerTally } from './outcomes.ts';
 
 /**
  * Everything the delivery engine takes from outside, so tests run it on loopback with a fixed
