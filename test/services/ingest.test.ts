@@ -114,6 +114,27 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 40, data: { bio: 'x' } }))), ['rejected']);
   });
 
+  it('erasure takes the crew member out of the audit log: rows about them, and paths that named them under no route', async () => {
+    await apply(lines(employer(), vessel(), { ...crew(70), id: 'crew_audit' }));
+    const row = (requestId: string, path: string, crewId: string | null) => ({
+      request_id: requestId, at: T0, partner_id: null, key_id: null, method: 'GET', route: null, path, crew_unique_id: crewId,
+      document_id: null, status: 404, latency_ms: 1, client_ip: null,
+    });
+    await db().insertInto('audit_log').values([
+      row('req_a', '/api/v2/employers/me/crew/crew_audit/profile', 'crew_audit'),
+      row('req_b', '/api/v2/crew/crew_audit', null),
+      row('req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'),
+    ]).execute();
+    await apply(lines({ entity: 'crew', op: 'delete', id: 'crew_audit', version: 71 }));
+    const rows = await db().selectFrom('audit_log').select(['request_id', 'path', 'crew_unique_id'])
+      .where('request_id', 'in', ['req_a', 'req_b', 'req_c']).orderBy('request_id').execute();
+    assert.deepEqual(rows.map((r) => [r.request_id, r.path, r.crew_unique_id]), [
+      ['req_a', '/api/v2/employers/me/crew/[erased]/profile', null],
+      ['req_b', '/api/v2/crew/[erased]', null],
+      ['req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'],
+    ]);
+  });
+
   it('an employer or vessel still referred to is not deleted; said why', async () => {
     await apply(lines(employer(), vessel()));
     const [result] = await apply(lines({ entity: 'employer', op: 'delete', id: 'emp_i', version: 50 }));

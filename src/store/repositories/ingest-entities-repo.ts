@@ -54,13 +54,16 @@ export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> 
   await trx.deleteFrom('consents').where('crew_unique_id', '=', crewUniqueId).execute();
   await trx.deleteFrom('crew').where('crew_unique_id', '=', crewUniqueId).execute();
   await deleteUnusedFiles(trx, [...documents.flatMap((d) => (d.file_id ? [d.file_id] : [])), ...(crew?.photo_file_id ? [crew.photo_file_id] : [])]);
+  // Rows attributed to them, and rows of calls whose path named them without a route that matched
+  // (a 404 on a mistyped path): a scan of the log, paid once per erasure. Ids hold no `%`; a `_`
+  // matching any character only widens what replace() then finds nothing to change in.
   await trx.updateTable('audit_log')
     .set((eb) => ({ crew_unique_id: null, document_id: null, path: eb.fn('replace', ['path', eb.val(crewUniqueId), eb.val('[erased]')]) }))
-    .where('crew_unique_id', '=', crewUniqueId).execute();
+    .where((eb) => eb.or([eb('crew_unique_id', '=', crewUniqueId), eb('path', 'like', `%${crewUniqueId}%`)])).execute();
   for (const id of documentIds) {
     await trx.updateTable('audit_log')
       .set((eb) => ({ document_id: null, path: eb.fn('replace', ['path', eb.val(id), eb.val('[erased]')]) }))
-      .where('document_id', '=', id).execute();
+      .where((eb) => eb.or([eb('document_id', '=', id), eb('path', 'like', `%${id}%`)])).execute();
   }
   return { documentIds, assignmentIds: assignments.map((a) => a.assignment_id), consentPartnerIds: consents.map((c) => c.partner_id) };
 }
