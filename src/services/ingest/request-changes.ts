@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../domain/app-error.ts';
-import { echoInput } from '../../domain/echo-input.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../domain/ingest-requests.ts';
 import type { ChangeIssue, ChangeResult, IngestOutcome } from '../../domain/ingest-change.ts';
 import type { Database } from '../../store/database.ts';
@@ -31,9 +30,9 @@ export interface Idempotency {
 
 const lineOf = (origin: string) => Number(origin.slice(origin.lastIndexOf(':') + 1));
 
+/** One result on the wire; its issues' inputs were already cut by applyChanges. */
 function toWire(r: ChangeResult): ChangeResultWire {
-  const issues = (r.issues ?? []).map((i) => ('input' in i ? { ...i, input: echoInput(i.input, i.loc[i.loc.length - 1]) } : i));
-  return { line: lineOf(r.origin), entity: r.entity ?? null, id: r.id ?? null, outcome: r.outcome, reason: r.reason ?? null, issues };
+  return { line: lineOf(r.origin), entity: r.entity ?? null, id: r.id ?? null, outcome: r.outcome, reason: r.reason ?? null, issues: r.issues ?? [] };
 }
 
 function answerOf(results: readonly ChangeResult[]): ChangesAnswer {

@@ -39,13 +39,17 @@ export async function lockEntities(db: Db, refs: readonly EntityRef[]): Promise<
     select distinct (((hashtextextended(k, 0) % ${ENTITY_LOCK_SLOTS}) + ${ENTITY_LOCK_SLOTS}) % ${ENTITY_LOCK_SLOTS})::int as slot from unnest(${keys}::text[]) as k order by 1) as s`.execute(db);
 }
 
+/** The distinct ids named of each entity. */
+function idsByEntity(refs: readonly EntityRef[]): Map<string, string[]> {
+  const byEntity = new Map<string, Set<string>>();
+  for (const r of refs) byEntity.set(r.entity, (byEntity.get(r.entity) ?? new Set()).add(r.entityId));
+  return new Map([...byEntity].map(([entity, ids]) => [entity, [...ids]]));
+}
+
 /** The stored versions of the entities named, by refKey. */
 export async function findVersions(db: Db, refs: readonly EntityRef[]): Promise<Map<string, StoredVersion>> {
   const out = new Map<string, StoredVersion>();
-  const byEntity = new Map<string, Set<string>>();
-  for (const r of refs) byEntity.set(r.entity, (byEntity.get(r.entity) ?? new Set()).add(r.entityId));
-  for (const [entity, ids] of byEntity) {
-    const all = [...ids];
+  for (const [entity, all] of idsByEntity(refs)) {
     for (let i = 0; i < all.length; i += 5000) {
       const rows = await db.selectFrom('ingest_versions').select(['entity_id', 'version', 'record', 'deleted'])
         .where('entity', '=', entity).where('entity_id', 'in', all.slice(i, i + 5000)).execute();
@@ -73,9 +77,11 @@ export async function saveVersions(db: Db, writes: readonly VersionWrite[], at: 
 
 /** Forgets the records (keeping the versions, as tombstones) of every entity about a crew member's erased children. */
 export async function tombstoneVersions(db: Db, refs: readonly EntityRef[], at: string): Promise<void> {
-  for (const r of refs) {
-    await db.updateTable('ingest_versions').set({ record: null, deleted: 1, updated_at: at })
-      .where('entity', '=', r.entity).where('entity_id', '=', r.entityId).execute();
+  for (const [entity, ids] of idsByEntity(refs)) {
+    for (let i = 0; i < ids.length; i += 5000) {
+      await db.updateTable('ingest_versions').set({ record: null, deleted: 1, updated_at: at })
+        .where('entity', '=', entity).where('entity_id', 'in', ids.slice(i, i + 5000)).execute();
+    }
   }
 }
 
@@ -111,8 +117,9 @@ export async function listHeld(db: Db): Promise<HeldChange[]> {
 
 /** Drops held changes (applied, stale, or rejected at last). */
 export async function dropHeld(db: Db, held: ReadonlyArray<EntityRef & { version: number }>): Promise<void> {
-  for (const h of held) {
-    await db.deleteFrom('ingest_held').where('entity', '=', h.entity).where('entity_id', '=', h.entityId).where('version', '=', h.version).execute();
+  for (let i = 0; i < held.length; i += 500) {
+    await db.deleteFrom('ingest_held').where((eb) => eb.or(held.slice(i, i + 500).map((h) =>
+      eb.and([eb('entity', '=', h.entity), eb('entity_id', '=', h.entityId), eb('version', '=', h.version)])))).execute();
   }
 }
 
