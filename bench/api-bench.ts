@@ -26,7 +26,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 32;
 const CREW = Number(process.env.BENCH_CREW ?? 11_200); // ≈10,000 on live vessels (every 10th vessel is test-flagged)
 const DB_NAME = process.env.BENCH_API_DB ?? 'svc_bench_api';
-const CASE_FILTER = (process.env.BENCH_API_CASES ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+const CASE_FILTER = (process.env.BENCH_API_CASES ?? '')
+  .split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter((s) => s !== '');
 const STORES = (process.env.BENCH_API_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const SVC_NODE_ARGS = (process.env.BENCH_API_SVC_ARGS ?? '').split(' ').filter((s) => s !== '');
 const FILTERED = CASE_FILTER.length > 0 || !STORES.includes('sqlite') || !STORES.includes('postgres');
@@ -65,8 +68,12 @@ async function load(port: number, c: Case, key: string, etag?: string, pid?: num
   let next = 0;
   const cpuBefore = cpuOf(pid);
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}${c.path}`, method: c.method, connections: CONNECTIONS, duration: DURATION,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(etag ? { 'if-none-match': etag } : {}) }, body: c.body,
+    url: `http://127.0.0.1:${port}${c.path}`,
+    method: c.method,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
+    body: c.body,
     ...(c.rotate ? { requests: [{ setupRequest: (req: any) => ({ ...req, path: c.rotate![next++ % c.rotate!.length] }) }] } : {}),
   });
   const failed = result['4xx'] + result['5xx'] + (etag ? 0 : result['3xx']);
@@ -87,7 +94,10 @@ async function reusedStore(dialect: 'sqlite' | 'postgres'): Promise<Store | null
   if (dialect === 'sqlite' && !existsSync(url.slice('sqlite:'.length))) return null;
   const store = await openStore(url).catch(() => null);
   if (!store) return null;
-  const n = await sql<{ n: number }>`select count(*) as n from crew`.execute(store.db).then((r) => Number(r.rows[0]!.n), () => -1);
+  const n = await sql<{ n: number }>`select count(*) as n from crew`.execute(store.db).then(
+    (r) => Number(r.rows[0]!.n),
+    () => -1,
+  );
   if (n === CREW) return store;
   await store.close();
   return null;
@@ -95,7 +105,7 @@ async function reusedStore(dialect: 'sqlite' | 'postgres'): Promise<Store | null
 
 async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: string[][]; walks: string[][] }> {
   const url = storeUrl(dialect, DB_NAME);
-  const store = await reusedStore(dialect) ?? await seeded(dialect);
+  const store = (await reusedStore(dialect)) ?? (await seeded(dialect));
   const key = await partnerKey(store, 'gen_ptn_000');
   const crew = await sql<{ crew_unique_id: string }>`
     select c.crew_unique_id from consents c join assignments a on a.crew_unique_id = c.crew_unique_id
@@ -122,7 +132,12 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
   const cases: Case[] = [
     { name: 'fleet page (limit 200)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200' },
     { name: 'fleet page, matching If-None-Match (304)', method: 'GET', path: '/api/v2/employers/me/fleet?limit=200', conditional: true },
-    { name: `profile, a different crew member each call (${profiles.length}), no body cache`, method: 'GET', path: profiles[0]!, rotate: profiles },
+    {
+      name: `profile, a different crew member each call (${profiles.length}), no body cache`,
+      method: 'GET',
+      path: profiles[0]!,
+      rotate: profiles,
+    },
     { name: 'documents list', method: 'GET', path: `/api/v2/employers/me/crew/${id}/documents` },
     { name: 'profile', method: 'GET', path: `/api/v2/employers/me/crew/${id}/profile` },
     { name: 'compliance check', method: 'POST', path: `/api/v2/employers/me/crew/${id}/compliance-checks`, body: '{}' },
@@ -136,7 +151,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       // The rotating case cycles through its paths several times a run: a cache would answer the later rounds.
       const server = c.rotate ? uncached : svc;
       const sample = await fetch(`http://127.0.0.1:${server.port}${c.path}`, {
-        method: c.method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: c.body,
+        method: c.method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: c.body,
       });
       if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${await sample.text()}`);
       const body = await sample.text();
@@ -145,7 +162,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       const base: Figures[] = [];
       try {
         for (let round = 0; round < ROUNDS; round++) {
-          real.push(await load(server.port, c, key, c.conditional ? sample.headers.get('etag') ?? undefined : undefined, server.child.pid));
+          real.push(
+            await load(server.port, c, key, c.conditional ? (sample.headers.get('etag') ?? undefined) : undefined, server.child.pid),
+          );
           base.push(await load(bare.port, c, key, undefined, bare.child.pid));
         }
       } finally {
@@ -153,15 +172,23 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       }
       const ratios = real.map((r, i) => r.rps / base[i]!.rps);
       const at = <K extends keyof Figures>(figures: Figures[], k: K) => median(figures.map((f) => f[k]));
-      const line = [dialect, c.name, `${(body.length / 1024).toFixed(1)} KiB`, at(real, 'rps').toFixed(0), `${at(real, 'p50')} / ${at(real, 'p99')}`,
-        at(base, 'rps').toFixed(0), `${percent(median(ratios))} (${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))})`,
+      const line = [
+        dialect,
+        c.name,
+        `${(body.length / 1024).toFixed(1)} KiB`,
+        at(real, 'rps').toFixed(0),
+        `${at(real, 'p50')} / ${at(real, 'p99')}`,
+        at(base, 'rps').toFixed(0),
+        `${percent(median(ratios))} (${percent(Math.min(...ratios))}–${percent(Math.max(...ratios))})`,
         String(real.reduce((n, r) => n + r.errors, 0)),
-        `${at(real, 'cpuPerCall').toFixed(0)} / ${at(base, 'cpuPerCall').toFixed(0)}`, percent(median(real.map((r, i) => base[i]!.cpuPerCall / r.cpuPerCall)))];
+        `${at(real, 'cpuPerCall').toFixed(0)} / ${at(base, 'cpuPerCall').toFixed(0)}`,
+        percent(median(real.map((r, i) => base[i]!.cpuPerCall / r.cpuPerCall))),
+      ];
       process.stderr.write(`  ${line.join('  ')}\n`);
       rows.push(line);
     }
     if (CASE_FILTER.length === 0 || CASE_FILTER.some((f) => 'fleet compliance walk'.includes(f))) {
-      walks.push(...await complianceWalks(dialect, url, uncached.port, key, biggest.rows[0]!));
+      walks.push(...(await complianceWalks(dialect, url, uncached.port, key, biggest.rows[0]!)));
     }
   } finally {
     await svc.stop();
@@ -175,7 +202,13 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
  * the fleet's compliance walked against the roster walk, and the matrix of the largest vessel
  * against one fleet page.
  */
-async function complianceWalks(dialect: string, url: string, port: number, key: string, vessel: { vessel_id: string; n: number }): Promise<string[][]> {
+async function complianceWalks(
+  dialect: string,
+  url: string,
+  port: number,
+  key: string,
+  vessel: { vessel_id: string; n: number },
+): Promise<string[][]> {
   // The two walks take turns, one of each per round, like the load runs: the machine's speed drifts
   // within a run, and a ratio of two walks made back to back moves far less than the walks do.
   const rosters: Walk[] = [];
@@ -192,15 +225,38 @@ async function complianceWalks(dialect: string, url: string, port: number, key: 
   const matrix = await timeCall(port, key, matrixPath);
   const changed = await afterChanges(url, vessel.vessel_id, () => timeCall(port, key, matrixPath, 0).then((t) => t.first));
   const out = [
-    [dialect, `fleet compliance walk (${compliance.items} items, ${compliance.pages} pages of 200)`, `${compliance.ms.toFixed(0)} ms`,
-      `fleet roster walk (${roster.items} items, ${roster.pages} pages)`, `${roster.ms.toFixed(0)} ms`,
-      `${median(walkRatios).toFixed(2)}x (${Math.min(...walkRatios).toFixed(2)}–${Math.max(...walkRatios).toFixed(2)})`],
-    [dialect, `compliance matrix of ${vessel.vessel_id} (${Number(vessel.n)} consenting crew), at the same data version`,
-      `${matrix.median.toFixed(1)} ms`, 'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.median / page.median).toFixed(2)}x`],
-    [dialect, 'the same matrix, first call (built: roster, documents, evaluation)', `${matrix.first.toFixed(1)} ms`,
-      'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(matrix.first / page.median).toFixed(2)}x`],
-    [dialect, `the same matrix, first call after a change to one crew member's document (median of ${changed.length})`, `${median(changed).toFixed(1)} ms`,
-      'one fleet page of 200', `${page.median.toFixed(1)} ms`, `${(median(changed) / page.median).toFixed(2)}x`],
+    [
+      dialect,
+      `fleet compliance walk (${compliance.items} items, ${compliance.pages} pages of 200)`,
+      `${compliance.ms.toFixed(0)} ms`,
+      `fleet roster walk (${roster.items} items, ${roster.pages} pages)`,
+      `${roster.ms.toFixed(0)} ms`,
+      `${median(walkRatios).toFixed(2)}x (${Math.min(...walkRatios).toFixed(2)}–${Math.max(...walkRatios).toFixed(2)})`,
+    ],
+    [
+      dialect,
+      `compliance matrix of ${vessel.vessel_id} (${Number(vessel.n)} consenting crew), at the same data version`,
+      `${matrix.median.toFixed(1)} ms`,
+      'one fleet page of 200',
+      `${page.median.toFixed(1)} ms`,
+      `${(matrix.median / page.median).toFixed(2)}x`,
+    ],
+    [
+      dialect,
+      'the same matrix, first call (built: roster, documents, evaluation)',
+      `${matrix.first.toFixed(1)} ms`,
+      'one fleet page of 200',
+      `${page.median.toFixed(1)} ms`,
+      `${(matrix.first / page.median).toFixed(2)}x`,
+    ],
+    [
+      dialect,
+      `the same matrix, first call after a change to one crew member's document (median of ${changed.length})`,
+      `${median(changed).toFixed(1)} ms`,
+      'one fleet page of 200',
+      `${page.median.toFixed(1)} ms`,
+      `${(median(changed) / page.median).toFixed(2)}x`,
+    ],
   ];
   for (const line of out) process.stderr.write(`  ${line.join('  ')}\n`);
   return out;
@@ -222,7 +278,9 @@ async function afterChanges(url: string, vesselId: string, call: () => Promise<n
     const times: number[] = [];
     for (const step of [1, -1]) {
       for (const { document_id } of docs.rows) {
-        await sql`update documents set expiry_date = ${sql.raw(dialectDate(url, step))} where document_id = ${document_id}`.execute(store.db);
+        await sql`update documents set expiry_date = ${sql.raw(dialectDate(url, step))} where document_id = ${document_id}`.execute(
+          store.db,
+        );
         if (step === 1) times.push(await call());
       }
     }
@@ -243,12 +301,12 @@ const loadAtStart = loadavg()[0]!.toFixed(1);
 const rows: string[][] = [];
 const walks: string[][] = [];
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  if (!STORES.includes(dialect) || (dialect === 'postgres' && !await postgresAvailable())) continue;
+  if (!STORES.includes(dialect) || (dialect === 'postgres' && !(await postgresAvailable()))) continue;
   const figures = await runDialect(dialect);
   rows.push(...figures.rows);
   walks.push(...figures.walks);
 }
-if (STORES.includes('postgres') && !await postgresAvailable()) {
+if (STORES.includes('postgres') && !(await postgresAvailable())) {
   process.stderr.write('Postgres does not answer: its half is skipped\n');
 }
 

@@ -60,7 +60,12 @@ try {
     loads.push(loadavg()[0]!);
   }
   const reference = median(times[0]!);
-  const rows = cases.map((c, i) => [c.name, median(times[i]!).toFixed(0), Math.min(...times[i]!).toFixed(0), `${(median(times[i]!) / reference).toFixed(2)}x`]);
+  const rows = cases.map((c, i) => [
+    c.name,
+    median(times[i]!).toFixed(0),
+    Math.min(...times[i]!).toFixed(0),
+    `${(median(times[i]!) / reference).toFixed(2)}x`,
+  ]);
   const body = `Command: \`${BEFORE ? `BENCH_BEFORE=${BEFORE} ` : ''}npm run bench:cli-start\`. Machine: ${machineLine()}; load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} during the run.
 Wall time from exec to exit of each command, ${RUNS} runs each, the cases taking turns; the ratio is the median against
 the median of \`node --import tsx\` of an empty file. "compiled" is what bin/svc runs (the esbuild build in .build/),

@@ -7,9 +7,16 @@ import { machineLine, table, writeSection } from './support/report.ts';
 const FAST_LINK = 100e6 / 8 / 1000;
 const SLOW_LINK = 10e6 / 8 / 1000;
 const entry = (i: number) => ({
-  crew_unique_id: `gen_crew_${String(i).padStart(7, '0')}`, vessel_id: `gen_ves_${String(i % 20).padStart(4, '0')}`,
-  as_of: '2026-10-01T00:00:00Z', name: ['Ana Silva', 'Ben Okafor', 'Chen Wang'][i % 3], vessel_name: `MV Gen ${i % 20}`,
-  vessel_imo: '9074729', role: 'master', status: 'active', background_check_status: 'clear', documents_expiring: i % 4,
+  crew_unique_id: `gen_crew_${String(i).padStart(7, '0')}`,
+  vessel_id: `gen_ves_${String(i % 20).padStart(4, '0')}`,
+  as_of: '2026-10-01T00:00:00Z',
+  name: ['Ana Silva', 'Ben Okafor', 'Chen Wang'][i % 3],
+  vessel_name: `MV Gen ${i % 20}`,
+  vessel_imo: '9074729',
+  role: 'master',
+  status: 'active',
+  background_check_status: 'clear',
+  documents_expiring: i % 4,
 });
 
 function timeMs(fn: () => unknown, minMs = 200): number {
@@ -30,8 +37,13 @@ for (const items of [1, 2, 4, 8, 16, 50, 200]) {
   const gzMs = timeMs(() => gzipSync(body));
   const brMs = timeMs(() => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }));
   const savedUs = (link: number) => (((body.length - br.length) / link) * 1000).toFixed(0);
-  rows.push([String(body.length), `${gz.length} / ${br.length}`, `${(gzMs * 1000).toFixed(0)} / ${(brMs * 1000).toFixed(0)}`,
-    savedUs(FAST_LINK), savedUs(SLOW_LINK)]);
+  rows.push([
+    String(body.length),
+    `${gz.length} / ${br.length}`,
+    `${(gzMs * 1000).toFixed(0)} / ${(brMs * 1000).toFixed(0)}`,
+    savedUs(FAST_LINK),
+    savedUs(SLOW_LINK),
+  ]);
 }
 const body = `Command: \`npx tsx bench/compress-threshold.ts\`. Machine: ${machineLine()}. JSON answers of fleet entries at several
 sizes; CPU time to compress (gzip level 6, brotli quality 4; includes each call's set-up, noisy on a shared machine)

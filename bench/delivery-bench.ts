@@ -27,20 +27,43 @@ const config = loadConfig(process.env, { allowInsecureWebhooks: true });
 const bodyOf = (eventId: string, partnerId: string, i: number) => benchBody(eventId, partnerId, i, NOW);
 
 const BARE_ENDPOINT = {
-  endpointId: 'whe_bare', partnerId: 'ptn_bare', url: '', subscribedEvents: [], secret: SECRET, status: 'active' as const, createdAt: NOW, updatedAt: NOW,
+  endpointId: 'whe_bare',
+  partnerId: 'ptn_bare',
+  url: '',
+  subscribedEvents: [],
+  secret: SECRET,
+  status: 'active' as const,
+  createdAt: NOW,
+  updatedAt: NOW,
 };
 
 /** The reference: sign and POST the same number of bodies at the same concurrency, storing nothing. */
 async function bare(receiverUrl: string): Promise<number> {
   const overall = pLimit(Math.min(config.webhookConcurrency, PARTNERS * config.webhookConcurrencyPerEndpoint));
   const started = performance.now();
-  await Promise.all(Array.from({ length: EVENTS }, (_, i) => overall(async () => {
-    const eventId = `evt_${randomUUID()}`;
-    const body = bodyOf(eventId, 'ptn_bare', i);
-    const headers = deliveryHeaders(BARE_ENDPOINT, { eventId, eventType: 'crew.status.changed' }, new Date(), Math.floor(Date.now() / 1000), body);
-    const res = await fetch(receiverUrl, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(config.webhookTimeoutMs) });
-    await res.text();
-  })));
+  await Promise.all(
+    Array.from({ length: EVENTS }, (_, i) =>
+      overall(async () => {
+        const eventId = `evt_${randomUUID()}`;
+        const body = bodyOf(eventId, 'ptn_bare', i);
+        const headers = deliveryHeaders(
+          BARE_ENDPOINT,
+          { eventId, eventType: 'crew.status.changed' },
+          new Date(),
+          Math.floor(Date.now() / 1000),
+          body,
+        );
+        const res = await fetch(receiverUrl, {
+          method: 'POST',
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(config.webhookTimeoutMs),
+        });
+        await res.text();
+      }),
+    ),
+  );
   return EVENTS / ((performance.now() - started) / 1000);
 }
 
@@ -52,15 +75,30 @@ async function runDialect(dialect: 'sqlite' | 'postgres', receiverUrl: string, r
     await migrateToLatest(store.db);
     const partners = Array.from({ length: PARTNERS }, (_, i) => `ptn_bench_${i}`);
     await seedBenchFleet(store.db, partners, () => receiverUrl, NOW);
-    await insertOutboxEvents(store.db, Array.from({ length: EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, partners[i % PARTNERS]!, i, NOW)));
+    await insertOutboxEvents(
+      store.db,
+      Array.from({ length: EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, partners[i % PARTNERS]!, i, NOW)),
+    );
     const deps = deliveryDepsFromConfig(config, { clock: () => new Date(), wallClock: () => new Date() });
     const started = performance.now();
     const report = await deliverDue(store.db, deps, 'run_bench');
     const seconds = (performance.now() - started) / 1000;
-    const attempts = await store.db.selectFrom('delivery_attempts').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const attempts = await store.db
+      .selectFrom('delivery_attempts')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     const rate = report.totals.delivered / seconds;
-    const line = [dialect, EVENTS, report.totals.delivered, Number(attempts.n), seconds.toFixed(1), rate.toFixed(0), reference.toFixed(0),
-      `${Math.round((100 * rate) / reference)}%`, `${deps.concurrency} / ${deps.perEndpointConcurrency}`];
+    const line = [
+      dialect,
+      EVENTS,
+      report.totals.delivered,
+      Number(attempts.n),
+      seconds.toFixed(1),
+      rate.toFixed(0),
+      reference.toFixed(0),
+      `${Math.round((100 * rate) / reference)}%`,
+      `${deps.concurrency} / ${deps.perEndpointConcurrency}`,
+    ];
     process.stderr.write(`  ${line.join('  ')}\n`);
     return line;
   } finally {
@@ -77,12 +115,19 @@ async function runDialect(dialect: 'sqlite' | 'postgres', receiverUrl: string, r
 const BEFORE = { healthy: '39 of 57 by 293.3 s, the rest never', run: `not ended; stopped at ${CAP_MS / 1000} s`, pending: 180 };
 
 async function starvation(dialects: Array<'sqlite' | 'postgres'>, base: string): Promise<void> {
-  const rows: Array<Array<string | number>> = [['before (main)', 'sqlite', BEFORE.healthy, BEFORE.run, `${BEFORE.pending} pending, 0 lost`]];
+  const rows: Array<Array<string | number>> = [
+    ['before (main)', 'sqlite', BEFORE.healthy, BEFORE.run, `${BEFORE.pending} pending, 0 lost`],
+  ];
   for (const dialect of dialects) {
     const f = await starvationCase(dialect, config, base, deliverDue);
     const healthy = `${f.healthyDelivered} of ${HEALTHY_EVENTS} by ${f.healthyLastS?.toFixed(1) ?? '-'} s`;
-    rows.push(['after', dialect, healthy, `${f.runS.toFixed(1)} s${f.endedByItself ? ', by itself' : `; stopped at ${CAP_MS / 1000} s`}`,
-      `${f.hangingPending} pending, ${f.hangingLost} lost`]);
+    rows.push([
+      'after',
+      dialect,
+      healthy,
+      `${f.runS.toFixed(1)} s${f.endedByItself ? ', by itself' : `; stopped at ${CAP_MS / 1000} s`}`,
+      `${f.hangingPending} pending, ${f.hangingLost} lost`,
+    ]);
     process.stderr.write(`  starvation ${dialect}: ${JSON.stringify(f)}\n`);
   }
   const body = `Command: \`npm run bench:delivery\` (\`BENCH_STARVATION=0\` skips it). Machine: ${machineLine()}. The shipped defaults

@@ -30,7 +30,8 @@ async function explain(db: Kysely<Database>, dialect: Dialect, q: Sent) {
     return sqliteEssentials(r.rows);
   }
   const r = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
-    CompiledQuery.raw(`explain (analyze, buffers, format json) ${q.sql}`, [...q.parameters]));
+    CompiledQuery.raw(`explain (analyze, buffers, format json) ${q.sql}`, [...q.parameters]),
+  );
   return postgresEssentials(r.rows[0]!['QUERY PLAN']);
 }
 
@@ -54,11 +55,13 @@ async function runDialect(dialect: Dialect): Promise<string[][]> {
   return rows;
 }
 
-const rows = [...await runDialect('sqlite')];
-if (await postgresAvailable()) rows.push(...await runDialect('postgres'));
+const rows = [...(await runDialect('sqlite'))];
+if (await postgresAvailable()) rows.push(...(await runDialect('postgres')));
 else process.stderr.write(`postgres: not reachable at ${new URL(PG_ADMIN_URL).host}, skipped\n`);
 
-writeSection('Query plans of the request path', `
+writeSection(
+  'Query plans of the request path',
+  `
 Command: \`npm run bench:explain\` (\`EXPLAIN_CREW\` to change the size). Machine: ${machineLine()}. Data:
 \`${DATA}\` (both partners customers of one employer: the fleet is every live vessel), then \`ANALYZE\`. Each
 partner request is sent through the app twice; every SELECT either call sent is explained (SQLite: EXPLAIN QUERY
@@ -67,4 +70,5 @@ PLAN; Postgres: EXPLAIN (ANALYZE, BUFFERS)), and timed as the median of ${RUNS} 
 printed by the script.
 
 ${table(['store', 'request', 'statement', 'plan', 'rows', 'ms'], rows)}
-`);
+`,
+);

@@ -33,16 +33,33 @@ const BARE_TX_CREW = 500;
 const STATEMENT_ROWS = 500;
 const MiB = 1024;
 
-interface IngestRun { seconds: number; changes: number; applied: number; rejected: number; rssMiB: number; cpuSeconds: number }
+interface IngestRun {
+  seconds: number;
+  changes: number;
+  applied: number;
+  rejected: number;
+  rssMiB: number;
+  cpuSeconds: number;
+}
 
 /** Pipes `lines` into `bin/svc ingest --json -` in its own process; wall time, the summary, peak RSS and CPU (from /usr/bin/time). */
 async function ingest(url: string, lines: Iterable<string>, label: string): Promise<IngestRun> {
   const timing = join(mkdtempSync(join(tmpdir(), 'bench-ingest-')), 'time');
   // Profiled, the build bin/svc runs is started by node itself (Node 20 refuses --cpu-prof in NODE_OPTIONS); earlier runs built it.
-  const svc = PROFILE_DIR && label.includes('-crew-')
-    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`, '.build/current/js/main.js'] : ['bin/svc'];
+  const svc =
+    PROFILE_DIR && label.includes('-crew-')
+      ? [
+          process.execPath,
+          '--cpu-prof',
+          `--cpu-prof-dir=${PROFILE_DIR}`,
+          `--cpu-prof-name=${label}.cpuprofile`,
+          '.build/current/js/main.js',
+        ]
+      : ['bin/svc'];
   const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', timing, ...svc, '--db', url, 'ingest', '--json', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', timing, ...svc, '--db', url, 'ingest', '--json', '-'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   const exited = new Promise<number | null>((done) => child.once('exit', done));
@@ -54,7 +71,14 @@ async function ingest(url: string, lines: Iterable<string>, label: string): Prom
   if (summary.rejected > 0) throw new Error(`${summary.rejected} rejected: ${JSON.stringify(summary.rejections.slice(0, 3))}`);
   const [rssKiB, user, system] = readFileSync(timing, 'utf8').trim().split(/\s+/).map(Number);
   rmSync(timing, { force: true });
-  return { seconds, changes: summary.changes, applied: summary.applied, rejected: summary.rejected, rssMiB: rssKiB! / MiB, cpuSeconds: user! + system! };
+  return {
+    seconds,
+    changes: summary.changes,
+    applied: summary.applied,
+    rejected: summary.rejected,
+    rssMiB: rssKiB! / MiB,
+    cpuSeconds: user! + system!,
+  };
 }
 
 /** The same crew and document rows, inserted by multi-row INSERTs in transactions of BARE_TX_CREW crew; rows per second. */
@@ -67,9 +91,16 @@ async function bareInsert(url: string): Promise<number> {
       // Only the statements are timed: making the rows is the generator's work, not the store's.
       const started = performance.now();
       await store.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.crew.length; i += STATEMENT_ROWS) await trx.insertInto('crew').values(rows.crew.slice(i, i + STATEMENT_ROWS)).execute();
+        for (let i = 0; i < rows.crew.length; i += STATEMENT_ROWS)
+          await trx
+            .insertInto('crew')
+            .values(rows.crew.slice(i, i + STATEMENT_ROWS))
+            .execute();
         for (let i = 0; i < rows.documents.length; i += STATEMENT_ROWS) {
-          await trx.insertInto('documents').values(rows.documents.slice(i, i + STATEMENT_ROWS)).execute();
+          await trx
+            .insertInto('documents')
+            .values(rows.documents.slice(i, i + STATEMENT_ROWS))
+            .execute();
         }
       });
       ms += performance.now() - started;
@@ -116,7 +147,17 @@ async function runDialect(dialect: Dialect) {
     const run = await ingest(url, crewLines(CREW), `${dialect}-crew-${round}`);
     if (run.applied !== changes) throw new Error(`${run.applied} of ${changes} applied`);
     const svc = rate(changes, run.seconds - startup);
-    const row = [dialect, 'svc ingest', fmt(changes), fmt(svc), '', run.seconds.toFixed(1), run.cpuSeconds.toFixed(1), run.rssMiB.toFixed(0), load];
+    const row = [
+      dialect,
+      'svc ingest',
+      fmt(changes),
+      fmt(svc),
+      '',
+      run.seconds.toFixed(1),
+      run.cpuSeconds.toFixed(1),
+      run.rssMiB.toFixed(0),
+      load,
+    ];
     alternation.push(row);
     process.stderr.write(`  ${row.join('  ')}\n`);
     // Against the mean of the bare runs either side of it.
@@ -133,35 +174,67 @@ async function runDialect(dialect: Dialect) {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const op of ['patch', 'upsert'] as const) {
       const run = await ingest(url, bioLines(ids, op, version++), `${dialect}-${op}-${round}`);
-      oneField.push([dialect, round, op, fmt(run.changes), (run.seconds - startup).toFixed(2), fmt(rate(run.changes, run.seconds - startup))]);
+      oneField.push([
+        dialect,
+        round,
+        op,
+        fmt(run.changes),
+        (run.seconds - startup).toFixed(2),
+        fmt(rate(run.changes, run.seconds - startup)),
+      ]);
       process.stderr.write(`  ${oneField.at(-1)!.join('  ')}\n`);
     }
   }
   const store = await openStore(url);
   await insertEndpoint(store.db, {
-    endpointId: 'whe_bench', partnerId: PARTNER, url: 'https://receiver.invalid/hook', subscribedEvents: [...EVENT_TYPES],
-    secret: 'whsec_bench', status: 'active', createdAt: NOW, updatedAt: NOW,
+    endpointId: 'whe_bench',
+    partnerId: PARTNER,
+    url: 'https://receiver.invalid/hook',
+    subscribedEvents: [...EVENT_TYPES],
+    secret: 'whsec_bench',
+    status: 'active',
+    createdAt: NOW,
+    updatedAt: NOW,
   });
   await store.close();
   const baseline = await runJsonChild('bench/support/diff-phase.ts', [url, NOW]);
   await ingest(url, bioLines(ids, 'patch', version++), `${dialect}-patch-sync`);
   const after = await runJsonChild('bench/support/diff-phase.ts', [url, NOW]);
-  const sync: Array<Array<string | number>> = [[dialect, 'first run (full)', fmt(baseline.pairs), (baseline.ms / 1000).toFixed(2), '100%', baseline.events],
-    [dialect, `after ${fmt(ids.length)} bio patches`, fmt(after.pairs), (after.ms / 1000).toFixed(2), `${((100 * after.ms) / baseline.ms).toFixed(1)}%`, after.events]];
+  const sync: Array<Array<string | number>> = [
+    [dialect, 'first run (full)', fmt(baseline.pairs), (baseline.ms / 1000).toFixed(2), '100%', baseline.events],
+    [
+      dialect,
+      `after ${fmt(ids.length)} bio patches`,
+      fmt(after.pairs),
+      (after.ms / 1000).toFixed(2),
+      `${((100 * after.ms) / baseline.ms).toFixed(1)}%`,
+      after.events,
+    ],
+  ];
   // Peak RSS at the smaller size, on a fresh store, against the last full-size round's.
   const small = SMALL < CREW ? await ingest(await prepared(dialect, name, SMALL), crewLines(SMALL), `${dialect}-small`) : null;
   for (const row of sync) process.stderr.write(`  ${row.join('  ')}\n`);
   const lastFull = alternation.filter((r) => r[1] === 'svc ingest').at(-1)!;
-  const memory = [...(small ? [[dialect, fmt(SMALL), fmt(small.changes), small.rssMiB.toFixed(0)]] : []), [dialect, fmt(CREW), fmt(changes), lastFull[7]!]];
+  const memory = [
+    ...(small ? [[dialect, fmt(SMALL), fmt(small.changes), small.rssMiB.toFixed(0)]] : []),
+    [dialect, fmt(CREW), fmt(changes), lastFull[7]!],
+  ];
   for (const row of memory) process.stderr.write(`  RSS ${row.join('  ')}\n`);
   await dropStore(dialect, name);
-  return { alternation, oneField, sync, memory, startup, fleet: [dialect, fmt(fleet.changes), fmt(rate(fleet.changes, fleet.seconds - startup))] };
+  return {
+    alternation,
+    oneField,
+    sync,
+    memory,
+    startup,
+    fleet: [dialect, fmt(fleet.changes), fmt(rate(fleet.changes, fleet.seconds - startup))],
+  };
 }
 
 const loadAtStart = loadavg()[0]!.toFixed(1);
 const results = [];
 for (const dialect of STORES) {
-  if (dialect === 'postgres' && !await postgresAvailable()) {
+  if (dialect === 'postgres' && !(await postgresAvailable())) {
     process.stderr.write('Postgres does not answer: its half is skipped\n');
     continue;
   }
@@ -180,24 +253,36 @@ triggers firing, by multi-row INSERTs of ${STATEMENT_ROWS} rows, ${BARE_TX_CREW}
 versions kept, no checks; only the statements timed, not making the rows). The two alternate, bare first and last; "svc ÷ bare"
 is against the mean of the bare runs either side. Goal (issue 30): at least a third of the limit.
 
-${table(['store', 'run', 'rows or changes', 'per second', 'svc ÷ bare', 'wall s', 'CPU s', 'peak RSS MiB', 'load'], results.flatMap((r) => r.alternation))}
+${table(
+  ['store', 'run', 'rows or changes', 'per second', 'svc ÷ bare', 'wall s', 'CPU s', 'peak RSS MiB', 'load'],
+  results.flatMap((r) => r.alternation),
+)}
 
 **One field per change.** On the last round's store: ${fmt(PATCHES)} crew members spread over it get a new bio, as a merge patch
 (\`{"bio": …}\`) or as the whole record again, in turns. Goal: a patch at least as fast per change as an upsert.
 
-${table(['store', 'round', 'op', 'changes', 'wall s', 'changes/s'], results.flatMap((r) => r.oneField))}
+${table(
+  ['store', 'round', 'op', 'changes', 'wall s', 'changes/s'],
+  results.flatMap((r) => r.oneField),
+)}
 
 Before them, an assignment and a consent for every crew member (so the sync below has pairs to diff):
 ${results.map((r) => `${r.fleet[0]} ${r.fleet[1]} changes at ${r.fleet[2]}/s`).join(', ')}.
 
 **Peak RSS with input size** (\`/usr/bin/time\`'s maximum resident set of the \`svc ingest\` process). Goal: flat.
 
-${table(['store', 'crew', 'changes', 'peak RSS MiB'], results.flatMap((r) => r.memory))}
+${table(
+  ['store', 'crew', 'changes', 'peak RSS MiB'],
+  results.flatMap((r) => r.memory),
+)}
 
 **A sync after ${fmt(PATCHES)} patches**: the diff stage of \`svc sync\` (bench/support/diff-phase.ts, as in "Sync at scale") once
 after the load and once after ${fmt(PATCHES)} more bio patches, for the one customer partner with every crew member on its fleet
 and consent.
 
-${table(['store', 'run', 'pairs diffed', 'wall s', '% of first run', 'events'], results.flatMap((r) => r.sync))}`;
+${table(
+  ['store', 'run', 'pairs diffed', 'wall s', '% of first run', 'events'],
+  results.flatMap((r) => r.sync),
+)}`;
 if (results.length === 2) writeSection('Ingestion', body);
 console.log(body);

@@ -37,17 +37,22 @@ async function traffic(port: number, key: string, until: () => boolean): Promise
   const dispatcher = new Agent({ connections: CALLERS, keepAliveTimeout: 60_000 });
   const phase: Phase = { calls: 0, seconds: 0, latencies: [], status5xx: 0, otherNon200: 0 };
   const started = performance.now();
-  await Promise.all(Array.from({ length: CALLERS }, async (_, w) => {
-    for (let i = w; !until(); i += CALLERS) {
-      const t = performance.now();
-      const res = await request(`http://127.0.0.1:${port}${PATHS[i % PATHS.length]}`, { headers: { authorization: `Bearer ${key}` }, dispatcher });
-      await res.body.dump();
-      phase.latencies.push(performance.now() - t);
-      phase.calls++;
-      if (res.statusCode >= 500) phase.status5xx++;
-      else if (res.statusCode !== 200) phase.otherNon200++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CALLERS }, async (_, w) => {
+      for (let i = w; !until(); i += CALLERS) {
+        const t = performance.now();
+        const res = await request(`http://127.0.0.1:${port}${PATHS[i % PATHS.length]}`, {
+          headers: { authorization: `Bearer ${key}` },
+          dispatcher,
+        });
+        await res.body.dump();
+        phase.latencies.push(performance.now() - t);
+        phase.calls++;
+        if (res.statusCode >= 500) phase.status5xx++;
+        else if (res.statusCode !== 200) phase.otherNon200++;
+      }
+    }),
+  );
   phase.seconds = (performance.now() - started) / 1000;
   await dispatcher.close();
   return phase;
@@ -59,8 +64,15 @@ function quantile(sorted: number[], q: number): number {
 
 function phaseRow(dialect: string, name: string, p: Phase): string[] {
   const sorted = [...p.latencies].sort((a, b) => a - b);
-  return [dialect, name, String(p.calls), (p.calls / p.seconds).toFixed(0), `${quantile(sorted, 0.5).toFixed(1)} / ${quantile(sorted, 0.99).toFixed(1)}`,
-    String(p.status5xx), String(p.otherNon200)];
+  return [
+    dialect,
+    name,
+    String(p.calls),
+    (p.calls / p.seconds).toFixed(0),
+    `${quantile(sorted, 0.5).toFixed(1)} / ${quantile(sorted, 0.99).toFixed(1)}`,
+    String(p.status5xx),
+    String(p.otherNon200),
+  ];
 }
 
 async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: string[][]; notes: string }> {
@@ -105,8 +117,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       await new Promise((resolve) => setTimeout(resolve, 200));
       rows = await countAudit(store);
     }
-    const notes = `${dialect}: the load took ${loadSeconds.toFixed(1)} s (${loaded.trim().replace(/^loaded [^:]+: /, '')}); `
-      + `audit rows for the ${calls} calls of the run (warm-up included): ${rows}${rows === calls ? ' (one each)' : ' (NOT one each)'}.`;
+    const notes =
+      `${dialect}: the load took ${loadSeconds.toFixed(1)} s (${loaded.trim().replace(/^loaded [^:]+: /, '')}); ` +
+      `audit rows for the ${calls} calls of the run (warm-up included): ${rows}${rows === calls ? ' (one each)' : ' (NOT one each)'}.`;
     process.stderr.write(`  ${notes}\n`);
     return { rows: [phaseRow(dialect, 'before the load', before), phaseRow(dialect, 'during the load', during)], notes };
   } finally {
@@ -118,13 +131,16 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
 }
 
 async function countAudit(store: Store): Promise<number> {
-  const { n } = await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await store.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 const loadAtStart = loadavg()[0]!.toFixed(1);
 const results = STORES.includes('sqlite') ? [await runDialect('sqlite')] : [];
-if (STORES.includes('postgres') && await postgresAvailable()) results.push(await runDialect('postgres'));
+if (STORES.includes('postgres') && (await postgresAvailable())) results.push(await runDialect('postgres'));
 else if (STORES.includes('postgres')) process.stderr.write('Postgres does not answer: its half is skipped\n');
 
 const body = `Command: \`npm run bench:load-beside-traffic\`. Machine: ${machineLine()}. Machine load (1-minute load average,
@@ -136,7 +152,10 @@ while \`svc fixtures load\` (its own process) writes a file of ${DOCUMENTS.toLoc
 new crew members in one transaction, until the load exits. Latencies include the benchmark process's own client work; the two
 phases share the two cores with the load, so compare them with each other.
 
-${table(['store', 'phase', 'calls', 'calls/s', 'p50 / p99 ms', '5xx', 'other non-200'], results.flatMap((r) => r.rows))}
+${table(
+  ['store', 'phase', 'calls', 'calls/s', 'p50 / p99 ms', '5xx', 'other non-200'],
+  results.flatMap((r) => r.rows),
+)}
 
 ${results.map((r) => `- ${r.notes}`).join('\n')}`;
 if (DEFAULTS) writeSection('Calls beside a fixtures load', body);

@@ -23,7 +23,12 @@ async function storeOf(dialect: 'sqlite' | 'postgres', crew: number): Promise<{ 
   const url = storeUrl(dialect, name);
   if (process.env.BENCH_MEMORY_REUSE === '1' && (dialect === 'postgres' || existsSync(url.slice('sqlite:'.length)))) {
     const store = await openStore(url).catch(() => null);
-    const n = store && await sql<{ n: number }>`select count(*) as n from crew`.execute(store.db).then((r) => Number(r.rows[0]!.n), () => -1);
+    const n =
+      store &&
+      (await sql<{ n: number }>`select count(*) as n from crew`.execute(store.db).then(
+        (r) => Number(r.rows[0]!.n),
+        () => -1,
+      ));
     if (store && n === crew) return { url, store };
     await store?.close();
   }
@@ -58,8 +63,14 @@ async function measure(dialect: 'sqlite' | 'postgres', crew: number): Promise<st
     const idle = await marks(server);
     const walk = await walkList(server.port, key, '/api/v2/employers/me/compliance?limit=200', 1);
     const peak = await marks(server);
-    const row = [dialect, String(crew), `${walk.items} items, ${walk.pages} pages`, `${(walk.ms / 1000).toFixed(1)} s`,
-      `${(idle.heapUsed / MiB).toFixed(0)} / ${(idle.rss / MiB).toFixed(0)}`, `${(peak.heapUsed / MiB).toFixed(0)} / ${(peak.rss / MiB).toFixed(0)}`];
+    const row = [
+      dialect,
+      String(crew),
+      `${walk.items} items, ${walk.pages} pages`,
+      `${(walk.ms / 1000).toFixed(1)} s`,
+      `${(idle.heapUsed / MiB).toFixed(0)} / ${(idle.rss / MiB).toFixed(0)}`,
+      `${(peak.heapUsed / MiB).toFixed(0)} / ${(peak.rss / MiB).toFixed(0)}`,
+    ];
     process.stderr.write(`  ${row.join('  ')}\n`);
     return row;
   } finally {
@@ -70,7 +81,7 @@ async function measure(dialect: 'sqlite' | 'postgres', crew: number): Promise<st
 const loadAtStart = loadavg()[0]!.toFixed(1);
 const rows: string[][] = [];
 for (const dialect of STORES) {
-  if (dialect === 'postgres' && !await postgresAvailable()) continue;
+  if (dialect === 'postgres' && !(await postgresAvailable())) continue;
   for (const crew of SIZES) rows.push(await measure(dialect, crew));
 }
 const body = `Command: \`npm run bench:memory\`. Machine: ${machineLine()}. Machine load (1-minute load average): ${loadAtStart} at the
@@ -81,5 +92,6 @@ next change). "warmed" is the high-water mark after one page, "walk" the high-wa
 Target (issue 20): flat with fleet size; the server holds one page of rows and their documents at a time.
 
 ${table(['store', 'crew generated', 'walked', 'walk time', 'warmed heap / RSS MiB', 'walk heap / RSS MiB'], rows)}`;
-if (SIZES.join(',') === '10000,100000' && STORES.includes('sqlite') && STORES.includes('postgres')) writeSection('Memory while paging the fleet', body);
+if (SIZES.join(',') === '10000,100000' && STORES.includes('sqlite') && STORES.includes('postgres'))
+  writeSection('Memory while paging the fleet', body);
 console.log(body);

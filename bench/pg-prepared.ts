@@ -16,7 +16,9 @@ const REPEAT = Number(process.env.PREPARED_REPEAT ?? 100);
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
 function backendCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
 }
 
@@ -60,13 +62,18 @@ for (const w of Object.values(ways)) await w.db.destroy();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const n = ROUNDS * REPEAT;
 const rows = [...totals].map(([text, t]) => [
-  `\`${label(text)}\``, median(t.unnamed.wallMs).toFixed(3), median(t.named.wallMs).toFixed(3),
+  `\`${label(text)}\``,
+  median(t.unnamed.wallMs).toFixed(3),
+  median(t.named.wallMs).toFixed(3),
   `${Math.round((median(t.named.wallMs) / median(t.unnamed.wallMs)) * 100)}%`,
-  ((t.unnamed.serverMs / n) * 1000).toFixed(0), ((t.named.serverMs / n) * 1000).toFixed(0),
+  ((t.unnamed.serverMs / n) * 1000).toFixed(0),
+  ((t.named.serverMs / n) * 1000).toFixed(0),
 ]);
 const sum = (way: Way) => [...totals.values()].reduce((s, t) => s + median(t[way].wallMs), 0);
 const serverSum = (way: Way) => [...totals.values()].reduce((s, t) => s + t[way].serverMs, 0);
 console.log(`Machine: ${machineLine()}; ${statements.size} statements × ${REPEAT} × ${ROUNDS} rounds each way, one connection each`);
 console.log(table(['statement', 'unnamed ms', 'named ms', 'named ÷ unnamed', 'unnamed server µs', 'named server µs'], rows));
-console.log(`all statements once: ${sum('unnamed').toFixed(2)} ms unnamed, ${sum('named').toFixed(2)} ms named (${Math.round((sum('named') / sum('unnamed')) * 100)}%); `
-  + `server CPU ${serverSum('unnamed')} vs ${serverSum('named')} ms; client CPU ${clientCpu.unnamed.toFixed(0)} vs ${clientCpu.named.toFixed(0)} ms`);
+console.log(
+  `all statements once: ${sum('unnamed').toFixed(2)} ms unnamed, ${sum('named').toFixed(2)} ms named (${Math.round((sum('named') / sum('unnamed')) * 100)}%); ` +
+    `server CPU ${serverSum('unnamed')} vs ${serverSum('named')} ms; client CPU ${clientCpu.unnamed.toFixed(0)} vs ${clientCpu.named.toFixed(0)} ms`,
+);

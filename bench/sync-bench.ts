@@ -31,8 +31,14 @@ async function mixedChanges(db: Awaited<ReturnType<typeof seed>>['db']): Promise
     const status = batch.filter((b) => b.n < third).map((b) => b.id);
     const docs = batch.filter((b) => b.n >= third && b.n < 2 * third).map((b) => `${b.id}_d00`);
     const consents = batch.filter((b) => b.n >= 2 * third).map((b) => b.id);
-    if (status.length) await db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', 'in', status).execute();
-    if (docs.length) await db.updateTable('documents').set({ expiry_date: sql<string>`'2031-01-01'` }).where('document_id', 'in', docs).execute();
+    if (status.length)
+      await db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', 'in', status).execute();
+    if (docs.length)
+      await db
+        .updateTable('documents')
+        .set({ expiry_date: sql<string>`'2031-01-01'` })
+        .where('document_id', 'in', docs)
+        .execute();
     if (consents.length) await db.deleteFrom('consents').where('crew_unique_id', 'in', consents).where('category', '=', 'status').execute();
   }
 }
@@ -43,8 +49,14 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
   const store = await seed(url, { crew: CREW, vessels: 1000, partners: PARTNERS, docsPerCrew: DOCS, seed: 2 }, new Date(NOW));
   for (const p of await listPartners(store.db)) {
     await insertEndpoint(store.db, {
-      endpointId: `whe_${p.partnerId}`, partnerId: p.partnerId, url: 'https://receiver.invalid/hook', subscribedEvents: [...EVENT_TYPES],
-      secret: 'whsec_bench', status: 'active', createdAt: NOW, updatedAt: NOW,
+      endpointId: `whe_${p.partnerId}`,
+      partnerId: p.partnerId,
+      url: 'https://receiver.invalid/hook',
+      subscribedEvents: [...EVENT_TYPES],
+      secret: 'whsec_bench',
+      status: 'active',
+      createdAt: NOW,
+      updatedAt: NOW,
     });
   }
   const rows: Row[] = [];
@@ -54,8 +66,20 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
     const r = await runJsonChild('bench/support/diff-phase.ts', [url, at]);
     if (rows.length === 0) baselineMs = r.ms;
     const share = `${((100 * r.ms) / baselineMs).toFixed(1)} %`;
-    process.stderr.write(`  ${name}: ${(r.ms / 1000).toFixed(2)} s (${share} of the first run), cpu ${(r.cpuMs / 1000).toFixed(1)} s, ${r.pairs} pairs, ${r.events} events, peak RSS ${r.maxRssMb.toFixed(0)} MB, load ${load}\n`);
-    rows.push([dialect, name, r.pairs, (r.ms / 1000).toFixed(2), share, (r.cpuMs / 1000).toFixed(1), r.events, r.maxRssMb.toFixed(0), load]);
+    process.stderr.write(
+      `  ${name}: ${(r.ms / 1000).toFixed(2)} s (${share} of the first run), cpu ${(r.cpuMs / 1000).toFixed(1)} s, ${r.pairs} pairs, ${r.events} events, peak RSS ${r.maxRssMb.toFixed(0)} MB, load ${load}\n`,
+    );
+    rows.push([
+      dialect,
+      name,
+      r.pairs,
+      (r.ms / 1000).toFixed(2),
+      share,
+      (r.cpuMs / 1000).toFixed(1),
+      r.events,
+      r.maxRssMb.toFixed(0),
+      load,
+    ]);
   };
   await phase('first run (full, baseline)', NOW);
   await phase('unchanged rerun', NOW);

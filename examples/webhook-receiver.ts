@@ -39,10 +39,15 @@ export type Verification = { ok: true } | { ok: false; reason: string };
 
 /** Checks timestamp freshness and the signature of a raw body. */
 export function verifyDelivery(
-  secret: string, timestampHeader: string | undefined, signatureHeader: string | undefined, rawBody: Buffer, nowSeconds: number,
+  secret: string,
+  timestampHeader: string | undefined,
+  signatureHeader: string | undefined,
+  rawBody: Buffer,
+  nowSeconds: number,
 ): Verification {
   if (!timestampHeader || !TIMESTAMP.test(timestampHeader)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp' };
-  if (Math.abs(nowSeconds - Number(timestampHeader)) > TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp outside the 300 s tolerance' };
+  if (Math.abs(nowSeconds - Number(timestampHeader)) > TOLERANCE_SECONDS)
+    return { ok: false, reason: 'timestamp outside the 300 s tolerance' };
   const expected = Buffer.from(`v1=${createHmac('sha256', secret).update(`${timestampHeader}.`).update(rawBody).digest('hex')}`, 'latin1');
   // Several signatures may be sent one day (during a secret rotation); any exact match is enough.
   const candidates = (signatureHeader ?? '').split(/[ ,]+/).filter((s) => SIGNATURE.test(s));
@@ -107,8 +112,13 @@ export function createReceiver(options: ReceiverOptions): Server {
     if (req.method !== 'POST') return answer(405, 'POST only');
     const raw = await readRaw(req);
     if (raw === null) return answer(413, 'body too large');
-    const check = verifyDelivery(options.secret, req.headers['x-service-timestamp'] as string | undefined,
-      req.headers['x-service-signature'] as string | undefined, raw, Math.floor(now() / 1000));
+    const check = verifyDelivery(
+      options.secret,
+      req.headers['x-service-timestamp'] as string | undefined,
+      req.headers['x-service-signature'] as string | undefined,
+      raw,
+      Math.floor(now() / 1000),
+    );
     if (!check.ok) return answer(401, check.reason);
     let event: WebhookEvent;
     try {

@@ -34,7 +34,9 @@ function main(args: readonly string[]): void {
   const demo = generateDemo();
   writeDemo(demo, outDir);
   const errors = checkDemo(JSON.parse(demo.json), outDir);
-  console.log(`wrote ${join(outDir, 'demo.json')} (${demo.json.length} bytes) and ${join(outDir, 'files')} (${dirSize(join(outDir, 'files'))} bytes)`);
+  console.log(
+    `wrote ${join(outDir, 'demo.json')} (${demo.json.length} bytes) and ${join(outDir, 'files')} (${dirSize(join(outDir, 'files'))} bytes)`,
+  );
   if (args.includes('--summary')) console.log(summary(demo.data, demo.built));
   if (errors.length > 0) {
     for (const e of errors) console.error(`FAIL ${e}`);

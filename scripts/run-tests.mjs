@@ -85,7 +85,13 @@ const fromSource = process.env.SVC_TEST_FROM_SOURCE === '1';
 const compiled = !fromSource && (await compile(files, outdir));
 if (!compiled && !fromSource) process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
 const nodeArgs = compiled
-  ? ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs'))]
+  ? [
+      '--enable-source-maps',
+      '--test',
+      `--test-concurrency=${CONCURRENCY}`,
+      ...options,
+      ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs')),
+    ]
   : ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files];
 // svc children the tests start through bin/svc run the TypeScript (test/support/svc-build.ts).
 const child = spawn(process.execPath, nodeArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_FROM_SOURCE: '1' } });

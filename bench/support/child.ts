@@ -35,7 +35,9 @@ function compiled(script: string): Promise<string> {
 
 /** A server started in its own process, compiled (see compiled()); resolves once it prints `ready <port>`. */
 export async function startChild(
-  args: string[], script = 'bench/support/serve-child.ts', nodeArgs: string[] = [],
+  args: string[],
+  script = 'bench/support/serve-child.ts',
+  nodeArgs: string[] = [],
 ): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
   const run = FROM_SOURCE ? ['--import', 'tsx', script] : [await compiled(script)];
   const child = spawn(process.execPath, [...nodeArgs, ...run, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -50,10 +52,11 @@ export async function startChild(
   return {
     port,
     child,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 

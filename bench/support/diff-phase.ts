@@ -15,4 +15,13 @@ const used = process.cpuUsage(cpu);
 await store.close();
 const events = results.reduce((n, r) => n + Object.values(r.events).reduce((a, b) => a + b, 0), 0);
 const pairs = results.reduce((n, r) => n + r.crew, 0);
-console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, events, pairs, partners: results.length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    events,
+    pairs,
+    partners: results.length,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  }),
+);

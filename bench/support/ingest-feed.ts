@@ -14,7 +14,9 @@ export const PARTNER = 'bench_ptn';
 const demo = JSON.parse(readFileSync('fixtures/demo.json', 'utf8')) as { crew: CrewFixture[]; documents: DocumentFixture[] };
 const CREW_TEMPLATE: Record<string, unknown> = { ...demo.crew[0]!, photo: undefined, profile_updated_at: undefined };
 /** Ten documents of one demo crew member, without their files (a file is read and hashed, which is not what this measures). */
-const DOC_TEMPLATES = demo.documents.filter((d) => d.crew_unique_id === demo.crew[0]!.crew_unique_id).slice(0, DOCS_PER_CREW)
+const DOC_TEMPLATES = demo.documents
+  .filter((d) => d.crew_unique_id === demo.crew[0]!.crew_unique_id)
+  .slice(0, DOCS_PER_CREW)
   .map((d) => ({ ...d, file: undefined }));
 if (DOC_TEMPLATES.length < DOCS_PER_CREW) throw new Error(`the demo's first crew member has fewer than ${DOCS_PER_CREW} documents`);
 
@@ -28,7 +30,9 @@ export function crewRecord(i: number, bio = `Seafarer ${i}, from the bench.`): C
 
 export function documentRecord(i: number, k: number): DocumentFixture {
   const d = DOC_TEMPLATES[k]!;
-  return JSON.parse(JSON.stringify({ ...d, document_id: `${crewId(i)}_d${k}`, crew_unique_id: crewId(i), superseded_by: null })) as DocumentFixture;
+  return JSON.parse(
+    JSON.stringify({ ...d, document_id: `${crewId(i)}_d${k}`, crew_unique_id: crewId(i), superseded_by: null }),
+  ) as DocumentFixture;
 }
 
 const line = (entity: string, op: string, id: unknown, version: number, data?: unknown) =>
@@ -39,8 +43,14 @@ export function* parentLines(crew: number): Generator<string> {
   yield line('employer', 'upsert', EMPLOYER, 1, { name: 'Bench Shipmanagement' });
   for (let v = 0; v < vesselsFor(crew); v++) {
     yield line('vessel', 'upsert', vesselId(v), 1, {
-      employer_id: EMPLOYER, vessel_name: `Bench ${v}`, imo: null, mmsi: null, flag_state: 'MT', vessel_type: 'bulk_carrier',
-      gross_tonnage: 40000, propulsion_kw: 9000,
+      employer_id: EMPLOYER,
+      vessel_name: `Bench ${v}`,
+      imo: null,
+      mmsi: null,
+      flag_state: 'MT',
+      vessel_type: 'bulk_carrier',
+      gross_tonnage: 40000,
+      propulsion_kw: 9000,
     });
   }
   yield line('partner', 'upsert', PARTNER, 1, { name: 'Bench Personnel', kind: 'customer', employer_id: EMPLOYER, tier: 'management' });
@@ -59,14 +69,24 @@ export function* crewLines(crew: number): Generator<string> {
 export function* fleetLines(crew: number): Generator<string> {
   const vessels = vesselsFor(crew);
   for (let i = 0; i < crew; i++) {
-    yield line('assignment', 'upsert', `asg_${crewId(i)}`, 1, {
-      crew_unique_id: crewId(i), vessel_id: vesselId(i % vessels), role: 'master', status: 'active', as_of: '2026-09-01T08:00:00Z',
-    }) + line('consent', 'upsert', { crew_unique_id: crewId(i), partner_id: PARTNER }, 1, { categories: ['status', 'profile', 'documents', 'compliance'] });
+    yield (
+      line('assignment', 'upsert', `asg_${crewId(i)}`, 1, {
+        crew_unique_id: crewId(i),
+        vessel_id: vesselId(i % vessels),
+        role: 'master',
+        status: 'active',
+        as_of: '2026-09-01T08:00:00Z',
+      }) +
+      line('consent', 'upsert', { crew_unique_id: crewId(i), partner_id: PARTNER }, 1, {
+        categories: ['status', 'profile', 'documents', 'compliance'],
+      })
+    );
   }
 }
 
 /** `count` crew members spread over the first `crew`, for the patch and upsert rounds. */
-export const spread = (crew: number, count: number) => Array.from({ length: Math.min(crew, count) }, (_, j) => Math.floor((j * crew) / Math.min(crew, count)));
+export const spread = (crew: number, count: number) =>
+  Array.from({ length: Math.min(crew, count) }, (_, j) => Math.floor((j * crew) / Math.min(crew, count)));
 
 /** One field (bio) changed per change: a merge patch of it, or the whole record again. */
 export function* bioLines(ids: readonly number[], op: 'patch' | 'upsert', version: number): Generator<string> {
@@ -77,7 +97,11 @@ export function* bioLines(ids: readonly number[], op: 'patch' | 'upsert', versio
 }
 
 /** The rows `crewLines` makes, for the bare INSERT: crew rows and document rows of crew [from, to). */
-export function crewRows(from: number, to: number, now: string): { crew: Insertable<CrewTable>[]; documents: Insertable<DocumentsTable>[] } {
+export function crewRows(
+  from: number,
+  to: number,
+  now: string,
+): { crew: Insertable<CrewTable>[]; documents: Insertable<DocumentsTable>[] } {
   const crew: Insertable<CrewTable>[] = [];
   const documents: Insertable<DocumentsTable>[] = [];
   for (let i = from; i < to; i++) {

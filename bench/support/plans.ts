@@ -15,7 +15,7 @@ interface PgNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
-  'Alias'?: string;
+  Alias?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
@@ -35,7 +35,9 @@ export function postgresEssentials(json: unknown): PlanSummary {
     const removed = ((node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * loops;
     const on = node['Relation Name'] ? ` on ${node['Relation Name']}` : '';
     const using = node['Index Name'] ? ` using ${node['Index Name']}` : '';
-    lines.push(`  ${'  '.repeat(depth)}${node['Node Type']}${using}${on}: ${rows} rows${removed ? `, ${removed} filtered out` : ''}, ${loops} loop(s)`);
+    lines.push(
+      `  ${'  '.repeat(depth)}${node['Node Type']}${using}${on}: ${rows} rows${removed ? `, ${removed} filtered out` : ''}, ${loops} loop(s)`,
+    );
     if (node['Relation Name']) {
       scans.push(`${node['Node Type']}${using}${on}`);
       read += rows + removed;

@@ -17,7 +17,10 @@ const NAME = `svc_explain_${CREW}`;
 const PARTNER = 'gen_ptn_000';
 
 export type Dialect = 'sqlite' | 'postgres';
-export interface Sent { sql: string; parameters: readonly unknown[] }
+export interface Sent {
+  sql: string;
+  parameters: readonly unknown[];
+}
 export interface RequestStatements {
   name: string;
   /** Every SELECT the first (cold) or the second (steady) call sent, once each. */
@@ -88,7 +91,9 @@ export async function recordRequests(dialect: Dialect): Promise<{ store: Store; 
   let recording: Sent[] | undefined;
   const store = await openStore(url, {
     create: false,
-    log: (e) => { if (e.level === 'query') recording?.push({ sql: e.query.sql, parameters: e.query.parameters }); },
+    log: (e) => {
+      if (e.level === 'query') recording?.push({ sql: e.query.sql, parameters: e.query.parameters });
+    },
   });
   // A data set made before the newest migrations (an index, say) gets them.
   await migrateToLatest(store.db);
@@ -114,7 +119,8 @@ export async function recordRequests(dialect: Dialect): Promise<{ store: Store; 
       for (const pass of [0, 1]) {
         recording = [];
         const res = await fetch(base + c.path, {
-          method: c.method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          method: c.method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: c.method === 'POST' ? '{}' : undefined,
         });
         await res.arrayBuffer();

@@ -22,7 +22,11 @@ if (mode === 'bare') {
   const store = await openStore(arg!);
   const config = loadConfig({}, { databaseUrl: arg!, rateLimitDefault: 100_000_000, logLevel: 'silent' });
   app = createApp({
-    db: store.db, config, clock: () => new Date(), logger: pino({ level: 'silent' }), ...(option === 'uncached' ? { bodyCache: null } : {}),
+    db: store.db,
+    config,
+    clock: () => new Date(),
+    logger: pino({ level: 'silent' }),
+    ...(option === 'uncached' ? { bodyCache: null } : {}),
   });
 }
 const server = createServer(app.callback());

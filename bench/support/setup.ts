@@ -61,10 +61,14 @@ export async function seed(url: string, options: Omit<GenerateOptions, 'onProgre
   await migrateToLatest(store.db);
   await loadFixtures(store.db, ['data/requirements.json'], () => now);
   const started = Date.now();
-  await generateData(store.db, {
-    ...options,
-    onProgress: (done, total) => process.stderr.write(`\r  generating ${done}/${total} crew`),
-  }, () => now);
+  await generateData(
+    store.db,
+    {
+      ...options,
+      onProgress: (done, total) => process.stderr.write(`\r  generating ${done}/${total} crew`),
+    },
+    () => now,
+  );
   process.stderr.write(` (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   return store;
 }

@@ -33,7 +33,12 @@ export interface StarvationFigures {
  * at once with 57 events; the shipped defaults (timeout, concurrency) from `config`. One delivery
  * run; stopped after CAP_MS if it has not ended by then.
  */
-export async function starvationCase(dialect: 'sqlite' | 'postgres', config: Config, receiverBase: string, deliver: Deliver): Promise<StarvationFigures> {
+export async function starvationCase(
+  dialect: 'sqlite' | 'postgres',
+  config: Config,
+  receiverBase: string,
+  deliver: Deliver,
+): Promise<StarvationFigures> {
   const name = `svc_bench_starve_${process.pid}`;
   const { url } = await freshStore(dialect, name);
   const store = await openStore(url, { poolSize: dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined });
@@ -43,7 +48,9 @@ export async function starvationCase(dialect: 'sqlite' | 'postgres', config: Con
     const partners = Array.from({ length: HANGING + 1 }, (_, i) => `ptn_starve_${i}`);
     const healthy = partners.at(-1)!;
     await seedBenchFleet(store.db, partners, (p) => `${receiverBase}/${p === healthy ? 'hook' : 'hang'}`, now);
-    const rows = partners.flatMap((p) => Array.from({ length: p === healthy ? HEALTHY_EVENTS : HANGING_EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, p, i, now)));
+    const rows = partners.flatMap((p) =>
+      Array.from({ length: p === healthy ? HEALTHY_EVENTS : HANGING_EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, p, i, now)),
+    );
     await insertOutboxEvents(store.db, rows);
     const drain = new AbortController();
     const cancel = new AbortController();
@@ -58,7 +65,11 @@ export async function starvationCase(dialect: 'sqlite' | 'postgres', config: Con
       }
       return res;
     };
-    const deps = deliveryDepsFromConfig(config, { clock: () => new Date(), wallClock: () => new Date() }, { fetch: fetchAndTime, drain: drain.signal, cancel: cancel.signal });
+    const deps = deliveryDepsFromConfig(
+      config,
+      { clock: () => new Date(), wallClock: () => new Date() },
+      { fetch: fetchAndTime, drain: drain.signal, cancel: cancel.signal },
+    );
     const cap = setTimeout(() => {
       drain.abort();
       cancel.abort();
@@ -66,12 +77,20 @@ export async function starvationCase(dialect: 'sqlite' | 'postgres', config: Con
     await deliver(store.db, deps, 'run_starve');
     clearTimeout(cap);
     const runMs = performance.now() - started;
-    const left = await store.db.selectFrom('outbox_events').select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
-      .where('partner_id', '!=', healthy).groupBy('status').execute();
+    const left = await store.db
+      .selectFrom('outbox_events')
+      .select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
+      .where('partner_id', '!=', healthy)
+      .groupBy('status')
+      .execute();
     const count = (s: string) => Number(left.find((r) => r.status === s)?.n ?? 0);
     return {
-      healthyLastS: healthyLast === null ? null : Number(healthyLast) / 1000, healthyDelivered, runS: runMs / 1000, endedByItself: !drain.signal.aborted,
-      hangingPending: count('pending'), hangingLost: HANGING * HANGING_EVENTS - count('pending') - count('delivered'),
+      healthyLastS: healthyLast === null ? null : Number(healthyLast) / 1000,
+      healthyDelivered,
+      runS: runMs / 1000,
+      endedByItself: !drain.signal.aborted,
+      hangingPending: count('pending'),
+      hangingLost: HANGING * HANGING_EVENTS - count('pending') - count('delivered'),
     };
   } finally {
     await store.close();

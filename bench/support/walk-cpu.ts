@@ -33,7 +33,12 @@ async function roster(): Promise<number> {
 async function compliance(): Promise<number> {
   let items = 0;
   for (let after = null; ;) {
-    const page = await listFleetCompliancePage(db, ctx, { catalogue, windowDays: 90, cursorKey: key, today }, { filters: { on: today }, limit: 200, after });
+    const page = await listFleetCompliancePage(
+      db,
+      ctx,
+      { catalogue, windowDays: 90, cursorKey: key, today },
+      { filters: { on: today }, limit: 200, after },
+    );
     items += page.items.length;
     JSON.stringify(page);
     if (!page.next_cursor) return items;
@@ -55,10 +60,12 @@ await compliance();
 const runs: { roster: Awaited<ReturnType<typeof measure>>; compliance: Awaited<ReturnType<typeof measure>> }[] = [];
 for (let i = 0; i < 5; i++) runs.push({ roster: await measure(roster), compliance: await measure(compliance) });
 const of = (k: 'roster' | 'compliance', f: 'wallMs' | 'cpuMs') => Math.round(median(runs.map((r) => r[k][f])));
-console.log(JSON.stringify({
-  items: { roster: runs[0]!.roster.items, compliance: runs[0]!.compliance.items },
-  roster: { wallMs: of('roster', 'wallMs'), cpuMs: of('roster', 'cpuMs') },
-  compliance: { wallMs: of('compliance', 'wallMs'), cpuMs: of('compliance', 'cpuMs') },
-  cpuRatio: (of('compliance', 'cpuMs') / of('roster', 'cpuMs')).toFixed(2),
-}));
+console.log(
+  JSON.stringify({
+    items: { roster: runs[0]!.roster.items, compliance: runs[0]!.compliance.items },
+    roster: { wallMs: of('roster', 'wallMs'), cpuMs: of('roster', 'cpuMs') },
+    compliance: { wallMs: of('compliance', 'wallMs'), cpuMs: of('compliance', 'cpuMs') },
+    cpuRatio: (of('compliance', 'cpuMs') / of('roster', 'cpuMs')).toFixed(2),
+  }),
+);
 await store.close();

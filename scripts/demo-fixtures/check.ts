@@ -24,7 +24,8 @@ export function checkDemo(parsed: unknown, outDir: string): string[] {
   for (const r of unique) {
     const kind = ENTITY_KINDS[r.entity];
     for (const rule of kind.rules(r.record)) errors.push(`${placeOf(r)}.${rule.field}: ${rule.msg}`);
-    for (const ref of kind.references(r.record)) if (!defined.has(refKey(ref.entity, ref.id))) errors.push(`${placeOf(r)}.${ref.field}: ${unknownReference(ref)}`);
+    for (const ref of kind.references(r.record))
+      if (!defined.has(refKey(ref.entity, ref.id))) errors.push(`${placeOf(r)}.${ref.field}: ${unknownReference(ref)}`);
   }
 
   const imos = (data.vessels ?? []).map((v) => v.imo).filter(Boolean);
@@ -39,7 +40,8 @@ export function checkDemo(parsed: unknown, outDir: string): string[] {
   const docOwner = new Map(docs.map((d) => [d.document_id, d.crew_unique_id]));
   for (const d of docs) {
     if (d.superseded_by) {
-      if (docOwner.get(d.superseded_by) !== d.crew_unique_id) errors.push(`document ${d.document_id}: superseded_by ${d.superseded_by} is not a document of the same crew`);
+      if (docOwner.get(d.superseded_by) !== d.crew_unique_id)
+        errors.push(`document ${d.document_id}: superseded_by ${d.superseded_by} is not a document of the same crew`);
       if (d.is_current !== false) errors.push(`document ${d.document_id}: superseded but is_current`);
     }
     if (d.issue_date && d.expiry_date && d.issue_date > d.expiry_date) errors.push(`document ${d.document_id}: issued after expiry`);

@@ -21,10 +21,25 @@ export function faultsOf(slot: Slot): Map<string, Set<string>> {
 }
 
 export interface Opts {
-  idSuffix: string; template: Template; title?: string; issue: string | null; expiry: string | null; noExpiry: boolean;
-  verification?: DocOut['verification_status']; review?: DocOut['review_status']; state?: ProcessingState;
-  isCurrent?: boolean; isLive?: boolean; supersededBy?: string | null; flag?: string | null; caps?: CapacityOut[];
-  reg?: string | null; level?: string | null; number?: string | null; issuer?: string | null; file?: string | null;
+  idSuffix: string;
+  template: Template;
+  title?: string;
+  issue: string | null;
+  expiry: string | null;
+  noExpiry: boolean;
+  verification?: DocOut['verification_status'];
+  review?: DocOut['review_status'];
+  state?: ProcessingState;
+  isCurrent?: boolean;
+  isLive?: boolean;
+  supersededBy?: string | null;
+  flag?: string | null;
+  caps?: CapacityOut[];
+  reg?: string | null;
+  level?: string | null;
+  number?: string | null;
+  issuer?: string | null;
+  file?: string | null;
   sources?: string[];
 }
 
@@ -44,12 +59,18 @@ export function documentMaker(p: CrewPlan, index: number) {
 
   const issuerOf = (t: Template, flag?: string): string | null => {
     switch (t.issuer) {
-      case 'training': return r.pick(nat.training);
-      case 'clinic': return r.pick(nat.clinics);
-      case 'admin': return nat.maritimeAdmin;
-      case 'passport': return nat.passportAuthority;
-      case 'flag': return FLAG_ADMIN[flag ?? ''] ?? null;
-      case 'company': return null;
+      case 'training':
+        return r.pick(nat.training);
+      case 'clinic':
+        return r.pick(nat.clinics);
+      case 'admin':
+        return nat.maritimeAdmin;
+      case 'passport':
+        return nat.passportAuthority;
+      case 'flag':
+        return FLAG_ADMIN[flag ?? ''] ?? null;
+      case 'company':
+        return null;
     }
   };
 
@@ -72,19 +93,28 @@ export function documentMaker(p: CrewPlan, index: number) {
     const state = o.state ?? 'processed';
     const processed = state === 'processing' || state === 'placeholder' ? null : processedAt(o.issue);
     const updated = processed ?? stamp(addDays(REF, -r.int(1, 6)), r);
-    const sources = o.sources ?? (state === 'legacy' ? ['legacy_import']
-      : state === 'placeholder' ? ['crew_declaration']
-        : t.docClass === 'coc' || t.docClass === 'endorsement' ? ['document_scan', 'issuer_registry']
-          : r.chance(0.15) ? ['document_scan', 'manual_entry'] : ['document_scan']);
+    const sources =
+      o.sources ??
+      (state === 'legacy'
+        ? ['legacy_import']
+        : state === 'placeholder'
+          ? ['crew_declaration']
+          : t.docClass === 'coc' || t.docClass === 'endorsement'
+            ? ['document_scan', 'issuer_registry']
+            : r.chance(0.15)
+              ? ['document_scan', 'manual_entry']
+              : ['document_scan']);
     const doc: DocOut = {
       document_id: id,
       crew_unique_id: p.id,
       type: t.type,
       category: t.category,
       title: o.title ?? t.title,
-      issuer: o.issuer !== undefined ? o.issuer : (index % 23 === 11 && r.chance(0.5)) ? null : issuerOf(t, o.flag ?? undefined),
-      verification_status: o.verification ?? (state === 'placeholder' || state === 'processing' || state === 'rejected' ? 'unverified' : 'verified'),
-      review_status: o.review ?? (state === 'rejected' ? 'flagged' : state === 'processing' || state === 'placeholder' ? 'pending' : 'approved'),
+      issuer: o.issuer !== undefined ? o.issuer : index % 23 === 11 && r.chance(0.5) ? null : issuerOf(t, o.flag ?? undefined),
+      verification_status:
+        o.verification ?? (state === 'placeholder' || state === 'processing' || state === 'rejected' ? 'unverified' : 'verified'),
+      review_status:
+        o.review ?? (state === 'rejected' ? 'flagged' : state === 'processing' || state === 'placeholder' ? 'pending' : 'approved'),
       issue_date: o.issue,
       expiry_date: o.noExpiry ? null : o.expiry,
       no_expiry: o.noExpiry,
@@ -131,11 +161,20 @@ export function documentMaker(p: CrewPlan, index: number) {
   const certificate = (key: string, t: Template, extra: Partial<Opts> = {}, suffix = key): DocOut | null => {
     if (has('missing', key)) return null;
     const d = datesFor(key, t);
-    const onlyState: ProcessingState | undefined = has('rejectedonly', key) ? 'rejected' : has('placeholder', key) ? 'placeholder'
-      : has('processingonly', key) ? 'processing' : has('legacyonly', key) ? 'legacy' : undefined;
+    const onlyState: ProcessingState | undefined = has('rejectedonly', key)
+      ? 'rejected'
+      : has('placeholder', key)
+        ? 'placeholder'
+        : has('processingonly', key)
+          ? 'processing'
+          : has('legacyonly', key)
+            ? 'legacy'
+            : undefined;
     const placeholder = onlyState === 'placeholder';
     const main = make({
-      idSuffix: suffix, template: t, ...d,
+      idSuffix: suffix,
+      template: t,
+      ...d,
       ...(placeholder ? { issue: null, expiry: null, noExpiry: false, title: `${extra.title ?? t.title} (placeholder)` } : {}),
       verification: has('unverified', key) ? 'unverified' : has('verifpending', key) ? 'pending' : undefined,
       review: has('review', key) ? 'pending' : undefined,
@@ -152,32 +191,94 @@ export function documentMaker(p: CrewPlan, index: number) {
       for (let e = 1; e <= editions; e++) {
         const issue = addYears(main.issue_date ?? addDays(REF, -400), -validity * e);
         const old = make({
-          ...extra, idSuffix: `${suffix}_${issue.slice(0, 4)}`, template: t, issue,
+          ...extra,
+          idSuffix: `${suffix}_${issue.slice(0, 4)}`,
+          template: t,
+          issue,
           expiry: t.validity === null ? null : addDays(addYears(issue, validity), r.int(0, 20)),
-          noExpiry: t.validity === null, isCurrent: false, supersededBy: next.document_id,
+          noExpiry: t.validity === null,
+          isCurrent: false,
+          supersededBy: next.document_id,
         });
         next = old;
       }
     }
     if (has('dup', key)) {
-      make({ ...extra, idSuffix: `${suffix}_dup`, template: t, issue: main.issue_date, expiry: main.expiry_date, noExpiry: main.no_expiry, number: main.document_number, issuer: main.issuer, state: 'duplicate' });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_dup`,
+        template: t,
+        issue: main.issue_date,
+        expiry: main.expiry_date,
+        noExpiry: main.no_expiry,
+        number: main.document_number,
+        issuer: main.issuer,
+        state: 'duplicate',
+      });
     }
     if (has('rejected', key)) {
-      make({ ...extra, idSuffix: `${suffix}_rejected`, template: t, issue: null, expiry: null, noExpiry: false, number: null, state: 'rejected', file: 'files/visa-scan.png' });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_rejected`,
+        template: t,
+        issue: null,
+        expiry: null,
+        noExpiry: false,
+        number: null,
+        state: 'rejected',
+        file: 'files/visa-scan.png',
+      });
     }
     if (has('placeholder+', key)) {
-      make({ ...extra, idSuffix: `${suffix}_placeholder`, template: t, title: `${extra.title ?? t.title} (placeholder)`, issue: null, expiry: null, noExpiry: false, number: null, verification: 'unverified', review: 'pending', state: 'placeholder' });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_placeholder`,
+        template: t,
+        title: `${extra.title ?? t.title} (placeholder)`,
+        issue: null,
+        expiry: null,
+        noExpiry: false,
+        number: null,
+        verification: 'unverified',
+        review: 'pending',
+        state: 'placeholder',
+      });
     }
     if (has('processing', key)) {
       const issue = addDays(REF, -r.int(1, 6));
-      make({ ...extra, idSuffix: `${suffix}_renewal`, template: t, issue, expiry: t.validity === null ? null : addYears(issue, validity), noExpiry: t.validity === null, state: 'processing' });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_renewal`,
+        template: t,
+        issue,
+        expiry: t.validity === null ? null : addYears(issue, validity),
+        noExpiry: t.validity === null,
+        state: 'processing',
+      });
     }
     if (has('legacy', key)) {
       const issue = addYears(main.issue_date ?? addDays(REF, -400), -validity);
-      make({ ...extra, idSuffix: `${suffix}_legacy`, template: t, issue, expiry: t.validity === null ? null : addYears(issue, validity), noExpiry: t.validity === null, state: 'legacy', review: 'approved' });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_legacy`,
+        template: t,
+        issue,
+        expiry: t.validity === null ? null : addYears(issue, validity),
+        noExpiry: t.validity === null,
+        state: 'legacy',
+        review: 'approved',
+      });
     }
     if (has('withdrawn', key)) {
-      make({ ...extra, idSuffix: `${suffix}_withdrawn`, template: t, issue: main.issue_date, expiry: main.expiry_date, noExpiry: main.no_expiry, isLive: false });
+      make({
+        ...extra,
+        idSuffix: `${suffix}_withdrawn`,
+        template: t,
+        issue: main.issue_date,
+        expiry: main.expiry_date,
+        noExpiry: main.no_expiry,
+        isLive: false,
+      });
     }
     return main;
   };

@@ -18,7 +18,8 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
   const targets = covered.length > 0 ? covered : [{ vessel: null as VesselOut | null, role }];
   for (const a of targets) for (const k of requirementKeys(role, a.vessel?.vessel_type ?? null)) keys.add(k);
   // A role outside the catalogue still holds the certificates every seafarer has.
-  if (!(ROLES as readonly string[]).includes(role)) for (const k of ['medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness']) keys.add(k);
+  if (!(ROLES as readonly string[]).includes(role))
+    for (const k of ['medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness']) keys.add(k);
   const flags = new Set(covered.map((a) => a.vessel.flag_state));
 
   // Medical
@@ -26,9 +27,17 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
 
   // Basic safety training
   if (keys.has('bst')) {
-    const variant = slot.bst
-      ?? ([...faults.keys()].some((k) => k.startsWith('bst_')) ? 'modules' : faults.has('bst') ? 'combined'
-        : index % 7 === 3 ? 'refresher' : r.chance(0.4) ? 'modules' : 'combined');
+    const variant =
+      slot.bst ??
+      ([...faults.keys()].some((k) => k.startsWith('bst_'))
+        ? 'modules'
+        : faults.has('bst')
+          ? 'combined'
+          : index % 7 === 3
+            ? 'refresher'
+            : r.chance(0.4)
+              ? 'modules'
+              : 'combined');
     if (variant === 'combined') certificate('bst', TEMPLATES.bst!);
     else if (variant === 'modules') for (const m of ['bst_pst', 'bst_fpff', 'bst_efa', 'bst_pssr']) certificate(m, TEMPLATES[m]!);
     else {
@@ -38,7 +47,15 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
       // The original PST and FPFF certificates, replaced by the refresher.
       for (const m of ['bst_pst', 'bst_fpff']) {
         const issue = addYears(refresher.issue_date!, -5);
-        make({ idSuffix: `${m}_${issue.slice(0, 4)}`, template: TEMPLATES[m]!, issue, expiry: addYears(issue, 5), noExpiry: false, isCurrent: false, supersededBy: refresher.document_id });
+        make({
+          idSuffix: `${m}_${issue.slice(0, 4)}`,
+          template: TEMPLATES[m]!,
+          issue,
+          expiry: addYears(issue, 5),
+          noExpiry: false,
+          isCurrent: false,
+          supersededBy: refresher.document_id,
+        });
       }
     }
   }
@@ -49,7 +66,8 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
     else if (['master', 'chief_officer'].includes(role)) certificate('sso', TEMPLATES.sso!);
     else certificate('security_awareness', TEMPLATES.security_awareness!);
   }
-  for (const key of ['pscrb', 'aff', 'mfa', 'medical_care', 'tanker_basic', 'tanker_advanced_oil']) if (keys.has(key)) certificate(key, TEMPLATES[key]!);
+  for (const key of ['pscrb', 'aff', 'mfa', 'medical_care', 'tanker_basic', 'tanker_advanced_oil'])
+    if (keys.has(key)) certificate(key, TEMPLATES[key]!);
 
   // Certificate of competency, GMDSS, flag endorsements
   if (keys.has('coc')) {
@@ -68,10 +86,15 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
         if (issue < addYears(expiry, -5)) issue = addYears(expiry, -5);
         if (issue >= expiry) issue = cocIssue;
         make({
-          idSuffix: `flag_endorsement_${endorsementFlag.toLowerCase()}`, template: t,
+          idSuffix: `flag_endorsement_${endorsementFlag.toLowerCase()}`,
+          template: t,
           title: `Endorsement Attesting Recognition of a Certificate (STCW I/10): ${endorsementFlag}`,
-          issue, expiry, noExpiry: false,
-          flag: endorsementFlag, issuer: FLAG_ADMIN[endorsementFlag] ?? null, level: coc.level,
+          issue,
+          expiry,
+          noExpiry: false,
+          flag: endorsementFlag,
+          issuer: FLAG_ADMIN[endorsementFlag] ?? null,
+          level: coc.level,
         });
       }
     }
@@ -94,8 +117,13 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
   if (person.passport && index % 9 !== 4) {
     const pp = person.passport;
     certificate('passport', TEMPLATES.passport!, {
-      title: `Passport (${nat.name})`, issue: addYears(pp.expiry_date, -10), expiry: pp.expiry_date, noExpiry: false,
-      number: pp.number, issuer: nat.passportAuthority, flag: null,
+      title: `Passport (${nat.name})`,
+      issue: addYears(pp.expiry_date, -10),
+      expiry: pp.expiry_date,
+      noExpiry: false,
+      number: pp.number,
+      issuer: nat.passportAuthority,
+      flag: null,
       review: index % 19 === 6 ? 'flagged' : undefined,
       verification: index % 10 === 7 ? 'pending' : undefined,
     });
@@ -104,7 +132,11 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
     const noRecord = index % 12 === 6;
     const issue = addDays(REF, -r.int(300, 3000));
     make({
-      idSuffix: 'seaman_book', template: TEMPLATES.seaman_book!, issue, expiry: noRecord ? null : addYears(issue, 10), noExpiry: false,
+      idSuffix: 'seaman_book',
+      template: TEMPLATES.seaman_book!,
+      issue,
+      expiry: noRecord ? null : addYears(issue, 10),
+      noExpiry: false,
       review: index % 15 === 8 ? 'flagged' : undefined,
       verification: index % 14 === 3 ? 'unverified' : undefined,
     });
@@ -112,15 +144,33 @@ export function buildDocuments(p: CrewPlan, person: CrewOut, index: number): Doc
   for (const [k, v] of person.visas.entries()) {
     if (index % 3 === 0) break;
     make({
-      idSuffix: `visa_${v.country_code.toLowerCase()}${k > 0 ? `_${k}` : ''}`, template: TEMPLATES.visa!, title: `Visa: ${v.type} (${v.country_code})`,
-      issue: addYears(v.expiry_date, -(v.country_code === 'US' ? 5 : 3)), expiry: v.expiry_date, noExpiry: false, number: v.number,
-      issuer: v.country_code === 'US' ? 'U.S. Department of State' : v.country_code === 'AU' ? 'Australian Department of Home Affairs' : `Consulate of ${v.country_code}`,
+      idSuffix: `visa_${v.country_code.toLowerCase()}${k > 0 ? `_${k}` : ''}`,
+      template: TEMPLATES.visa!,
+      title: `Visa: ${v.type} (${v.country_code})`,
+      issue: addYears(v.expiry_date, -(v.country_code === 'US' ? 5 : 3)),
+      expiry: v.expiry_date,
+      noExpiry: false,
+      number: v.number,
+      issuer:
+        v.country_code === 'US'
+          ? 'U.S. Department of State'
+          : v.country_code === 'AU'
+            ? 'Australian Department of Home Affairs'
+            : `Consulate of ${v.country_code}`,
       review: index % 16 === 10 ? 'flagged' : undefined,
     });
   }
   if (index % 4 === 2) {
     const issue = addDays(REF, -r.int(100, 1500));
-    make({ idSuffix: 'sea_service', template: TEMPLATES.other!, issue, expiry: null, noExpiry: true, issuer: r.pick(PEOPLE.previous_employers), flag: null });
+    make({
+      idSuffix: 'sea_service',
+      template: TEMPLATES.other!,
+      issue,
+      expiry: null,
+      noExpiry: true,
+      issuer: r.pick(PEOPLE.previous_employers),
+      flag: null,
+    });
   }
   return out;
   return out;

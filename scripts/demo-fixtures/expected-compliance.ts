@@ -29,11 +29,20 @@ export function loadedVessel(v: VesselOut): Vessel {
   return toVessel(vesselRow(v as NonNullable<FixtureFile['vessels']>[number]) as Selectable<VesselsTable>);
 }
 
-export interface Expected { overall: string; rows: Record<string, RequirementStatus> }
+export interface Expected {
+  overall: string;
+  rows: Record<string, RequirementStatus>;
+}
 
 export function expectedCompliance(role: string, vessel: Vessel, documents: readonly CrewDocument[]): Expected {
   const e = evaluateCompliance({
-    role, positionName: null, vessel, catalogue: CATALOGUE, documents, today: REF, windowDays: WINDOW_DAYS,
+    role,
+    positionName: null,
+    vessel,
+    catalogue: CATALOGUE,
+    documents,
+    today: REF,
+    windowDays: WINDOW_DAYS,
   });
   return { overall: e.overallStatus, rows: Object.fromEntries(e.requirements.map((r) => [r.key, r.status])) };
 }

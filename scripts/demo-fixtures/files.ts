@@ -2,7 +2,10 @@
 import { avatarPainter, makeJpeg, makePdf, makePng } from './images.ts';
 import { REF } from './random.ts';
 
-export interface GeneratedFile { path: string; bytes: Buffer }
+export interface GeneratedFile {
+  path: string;
+  bytes: Buffer;
+}
 
 export function buildFiles(): GeneratedFile[] {
   const pdf = (name: string, title: string, what: string) => ({
@@ -19,16 +22,36 @@ export function buildFiles(): GeneratedFile[] {
     pdf('basic-safety-training.pdf', 'Basic Safety Training (STCW A-VI/1)', 'STCW basic safety training certificate'),
     pdf('stcw-training-certificate.pdf', 'STCW Training Certificate', 'STCW training certificate (Chapter V / VI course)'),
     pdf('certificate-of-competency.pdf', 'Certificate of Competency', 'certificate of competency (STCW Chapter II / III)'),
-    pdf('gmdss-goc.pdf', 'GMDSS General Operator\'s Certificate', 'GMDSS general operator\'s certificate (STCW IV/2)'),
+    pdf('gmdss-goc.pdf', "GMDSS General Operator's Certificate", "GMDSS general operator's certificate (STCW IV/2)"),
     pdf('flag-endorsement.pdf', 'Endorsement Attesting Recognition of a Certificate', 'flag state endorsement (STCW I/10)'),
-    pdf('certificate-of-proficiency.pdf', 'Certificate of Proficiency', 'rating certificate of proficiency (STCW II/4, II/5, III/4, III/5)'),
-    pdf('training-record.pdf', 'Training Course Certificate', 'company training course certificate (ECDIS, BRM, ERM, ship\'s cook)'),
-    pdf('seaman-book.pdf', 'Seaman\'s Book', 'seafarer\'s identity and record book'),
+    pdf(
+      'certificate-of-proficiency.pdf',
+      'Certificate of Proficiency',
+      'rating certificate of proficiency (STCW II/4, II/5, III/4, III/5)',
+    ),
+    pdf('training-record.pdf', 'Training Course Certificate', "company training course certificate (ECDIS, BRM, ERM, ship's cook)"),
+    pdf('seaman-book.pdf', "Seaman's Book", "seafarer's identity and record book"),
     pdf('sea-service-testimonial.pdf', 'Sea Service Testimonial', 'sea service testimonial'),
-    { path: 'files/passport-scan.jpg', bytes: makeJpeg(4, 3, (bx, by) => (by === 1 && bx === 0 ? [196, 160, 130] : by === 0 ? [32, 64, 128] : [228, 232, 236])) },
-    { path: 'files/visa-scan.png', bytes: makePng(24, 16, (x, y) => (y < 4 ? [20, 60, 140] : x < 8 && y > 6 ? [190, 150, 120] : [240, 240, 232])) },
-    { path: 'files/photos/crew-photo-1.jpg', bytes: makeJpeg(4, 4, (bx, by) => (by >= 1 && by <= 2 && bx >= 1 && bx <= 2 ? [214, 170, 140] : by === 3 ? [28, 52, 96] : [160, 190, 215])) },
-    { path: 'files/photos/crew-photo-2.jpg', bytes: makeJpeg(4, 4, (bx, by) => (by >= 1 && by <= 2 && bx >= 1 && bx <= 2 ? [150, 105, 75] : by === 3 ? [180, 40, 40] : [220, 220, 210])) },
+    {
+      path: 'files/passport-scan.jpg',
+      bytes: makeJpeg(4, 3, (bx, by) => (by === 1 && bx === 0 ? [196, 160, 130] : by === 0 ? [32, 64, 128] : [228, 232, 236])),
+    },
+    {
+      path: 'files/visa-scan.png',
+      bytes: makePng(24, 16, (x, y) => (y < 4 ? [20, 60, 140] : x < 8 && y > 6 ? [190, 150, 120] : [240, 240, 232])),
+    },
+    {
+      path: 'files/photos/crew-photo-1.jpg',
+      bytes: makeJpeg(4, 4, (bx, by) =>
+        by >= 1 && by <= 2 && bx >= 1 && bx <= 2 ? [214, 170, 140] : by === 3 ? [28, 52, 96] : [160, 190, 215],
+      ),
+    },
+    {
+      path: 'files/photos/crew-photo-2.jpg',
+      bytes: makeJpeg(4, 4, (bx, by) =>
+        by >= 1 && by <= 2 && bx >= 1 && bx <= 2 ? [150, 105, 75] : by === 3 ? [180, 40, 40] : [220, 220, 210],
+      ),
+    },
     { path: 'files/photos/avatar-blue.png', bytes: makePng(32, 32, avatarPainter([70, 120, 190], [226, 185, 150], [20, 40, 80], 32)) },
     { path: 'files/photos/avatar-green.png', bytes: makePng(32, 32, avatarPainter([90, 160, 110], [170, 120, 90], [240, 240, 240], 32)) },
     { path: 'files/photos/avatar-orange.png', bytes: makePng(32, 32, avatarPainter([230, 140, 60], [120, 80, 55], [40, 40, 40], 32)) },
@@ -39,6 +62,10 @@ export function buildFiles(): GeneratedFile[] {
 
 /** Crew photos, handed out in turn. */
 export const PHOTOS = [
-  'files/photos/crew-photo-1.jpg', 'files/photos/avatar-blue.png', 'files/photos/avatar-green.png',
-  'files/photos/crew-photo-2.jpg', 'files/photos/avatar-orange.png', 'files/photos/avatar-grey.png',
+  'files/photos/crew-photo-1.jpg',
+  'files/photos/avatar-blue.png',
+  'files/photos/avatar-green.png',
+  'files/photos/crew-photo-2.jpg',
+  'files/photos/avatar-orange.png',
+  'files/photos/avatar-grey.png',
 ];

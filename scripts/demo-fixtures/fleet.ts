@@ -31,13 +31,20 @@ export function partnerFleet(p: PartnerOut, vessels: readonly VesselOut[]): stri
 
 function consentCategories(c: Consent): string[] | null {
   switch (c) {
-    case 'all': return ['status', 'profile', 'documents', 'compliance'];
-    case 'no_status': return ['profile', 'documents', 'compliance'];
-    case 'no_profile': return ['status', 'documents', 'compliance'];
-    case 'no_documents': return ['status', 'profile', 'compliance'];
-    case 'no_compliance': return ['status', 'profile', 'documents'];
-    case 'status_only': return ['status'];
-    case 'none': return null;
+    case 'all':
+      return ['status', 'profile', 'documents', 'compliance'];
+    case 'no_status':
+      return ['profile', 'documents', 'compliance'];
+    case 'no_profile':
+      return ['status', 'documents', 'compliance'];
+    case 'no_documents':
+      return ['status', 'profile', 'compliance'];
+    case 'no_compliance':
+      return ['status', 'profile', 'documents'];
+    case 'status_only':
+      return ['status'];
+    case 'none':
+      return null;
   }
 }
 
@@ -49,7 +56,9 @@ export function buildConsents(plans: readonly CrewPlan[], vessels: readonly Vess
   const fleets = new Map(PARTNERS.map((p) => [p.partner_id, new Set(partnerFleet(p, vessels))]));
   const out: ConsentOut[] = [];
   for (const plan of plans) {
-    const partners = PARTNERS.filter((p) => plan.assignments.some((a) => fleets.get(p.partner_id)!.has(a.vessel.vessel_id))).map((p) => p.partner_id);
+    const partners = PARTNERS.filter((p) => plan.assignments.some((a) => fleets.get(p.partner_id)!.has(a.vessel.vessel_id))).map(
+      (p) => p.partner_id,
+    );
     if (plan.assignments.length === 0) partners.push('ptn_northsea_mgmt');
     for (const pid of partners) {
       const cats = consentCategories(plan.slot.consentFor?.[pid] ?? plan.slot.consent ?? 'all');

@@ -7,8 +7,13 @@ import { crc32, deflateSync } from 'node:zlib';
 export function makePdf(title: string, lines: readonly string[]): Buffer {
   const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
   const body = [
-    'BT', '/F1 16 Tf', '56 780 Td', `(${esc(title)}) Tj`, '/F1 10 Tf',
-    ...lines.flatMap((l) => ['0 -18 Td', `(${esc(l)}) Tj`]), 'ET',
+    'BT',
+    '/F1 16 Tf',
+    '56 780 Td',
+    `(${esc(title)}) Tj`,
+    '/F1 10 Tf',
+    ...lines.flatMap((l) => ['0 -18 Td', `(${esc(l)}) Tj`]),
+    'ET',
   ].join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -48,14 +53,18 @@ export function makePng(width: number, height: number, paint: Painter): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type: truecolour
-  ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
   const raw = Buffer.alloc(height * (1 + width * 3));
   for (let y = 0; y < height; y++) {
     const row = y * (1 + width * 3);
     raw[row] = 0; // filter: none
     for (let x = 0; x < width; x++) {
       const [r, g, b] = paint(x, y);
-      raw[row + 1 + x * 3] = r; raw[row + 2 + x * 3] = g; raw[row + 3 + x * 3] = b;
+      raw[row + 1 + x * 3] = r;
+      raw[row + 2 + x * 3] = g;
+      raw[row + 3 + x * 3] = b;
     }
   }
   return Buffer.concat([

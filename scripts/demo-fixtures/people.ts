@@ -19,8 +19,11 @@ function planCrew(vessels: readonly VesselOut[]): CrewPlan[] {
       const officer = PEOPLE.officer_roles.includes(slot.role);
       const nat = slot.nat ?? r.pick(officer ? group.pool.officers : group.pool.ratings);
       const vessel = group.vessel ? vById.get(group.vessel)! : null;
-      const assignments = vessel ? [{ vessel, role: slot.role, status: slot.status ?? 'active' as AssignmentStatus, coverDocs: true }] : [];
-      for (const a of slot.also ?? []) assignments.push({ vessel: vById.get(a.vessel)!, role: a.role ?? slot.role, status: a.status, coverDocs: a.coverDocs ?? false });
+      const assignments = vessel
+        ? [{ vessel, role: slot.role, status: slot.status ?? ('active' as AssignmentStatus), coverDocs: true }]
+        : [];
+      for (const a of slot.also ?? [])
+        assignments.push({ vessel: vById.get(a.vessel)!, role: a.role ?? slot.role, status: a.status, coverDocs: a.coverDocs ?? false });
       plans.push({ id: `crew_${num}`, num, slot, vessel, country: COUNTRIES[nat]!, residence: COUNTRIES[slot.res ?? nat]!, assignments });
     }
   }

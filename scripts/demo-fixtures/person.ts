@@ -5,7 +5,10 @@ import { EMPLOYERS, PEOPLE, skillSet } from './tables.ts';
 import type { AssignmentOut, CrewOut, CrewPlan } from './types.ts';
 
 /** Names and e-mail addresses already given, so each is unique across the data set. */
-export interface Taken { names: Set<string>; emails: Set<string> }
+export interface Taken {
+  names: Set<string>;
+  emails: Set<string>;
+}
 
 export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: CrewOut; assignments: AssignmentOut[] } {
   const { names: usedNames, emails } = taken;
@@ -40,7 +43,14 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   const dob = addDays(addYears(REF, -age), -r.int(0, 364));
   const years = Math.max(0, Math.min(age - 18 - r.int(0, 3), 45));
   // Email (unique, some mixed case)
-  const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').replace(/ı/g, 'i').replace(/[^A-Za-z]/g, '');
+  const ascii = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/ł/g, 'l')
+      .replace(/Ł/g, 'L')
+      .replace(/ı/g, 'i')
+      .replace(/[^A-Za-z]/g, '');
   const domain = r.pick(PEOPLE.email_domains);
   const g = ascii(given);
   const f = ascii(family);
@@ -55,8 +65,7 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   const [city, region, postal] = r.pick(res.cities);
   const noStreet = i % 8 === 5;
   const address = {
-    line1: noStreet ? null : (res.house_number_first
-      ? `${r.int(1, 240)} ${r.pick(res.streets)}` : `${r.pick(res.streets)} ${r.int(1, 120)}`),
+    line1: noStreet ? null : res.house_number_first ? `${r.int(1, 240)} ${r.pick(res.streets)}` : `${r.pick(res.streets)} ${r.int(1, 120)}`,
     line2: !noStreet && r.chance(0.2) ? r.pick(PEOPLE.address_line2) : null,
     city,
     region,
@@ -73,11 +82,25 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
     const exp = i % 11 === 4 ? addDays(REF, -r.int(20, 200)) : addDays(REF, r.int(60, 1500));
     visas.push({ type: 'C1/D crew visa', country_code: 'US', number: `${r.digits(8)}`, expiry_date: exp });
   }
-  if (r.chance(0.3)) visas.push({ type: 'Schengen C (seafarer)', country_code: r.pick(PEOPLE.schengen_countries), number: `${r.letters(3)}${r.digits(6)}`, expiry_date: addDays(REF, r.int(30, 900)) });
-  if (r.chance(0.15)) visas.push({ type: 'Maritime Crew Visa', country_code: 'AU', number: `MCV${r.digits(7)}`, expiry_date: addDays(REF, r.int(90, 1000)) });
+  if (r.chance(0.3))
+    visas.push({
+      type: 'Schengen C (seafarer)',
+      country_code: r.pick(PEOPLE.schengen_countries),
+      number: `${r.letters(3)}${r.digits(6)}`,
+      expiry_date: addDays(REF, r.int(30, 900)),
+    });
+  if (r.chance(0.15))
+    visas.push({ type: 'Maritime Crew Visa', country_code: 'AU', number: `MCV${r.digits(7)}`, expiry_date: addDays(REF, r.int(90, 1000)) });
   // Assignments
   for (const a of p.assignments) {
-    const daysAgo = a.status === 'invited' ? r.int(2, 20) : a.status === 'active' ? r.int(15, 190) : a.status === 'on_leave' ? r.int(30, 140) : r.int(200, 420);
+    const daysAgo =
+      a.status === 'invited'
+        ? r.int(2, 20)
+        : a.status === 'active'
+          ? r.int(15, 190)
+          : a.status === 'on_leave'
+            ? r.int(30, 140)
+            : r.int(200, 420);
     assignments.push({
       assignment_id: `asg_${p.id}_${a.vessel.vessel_id}`,
       crew_unique_id: p.id,
@@ -97,14 +120,15 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
     history.unshift({
       employer_name: r.pick(PEOPLE.previous_employers),
       vessel_name: r.chance(0.85) ? r.pick(PEOPLE.previous_vessels) : null,
-      role: k === 0 ? role : PEOPLE.junior_roles[role] ?? role,
+      role: k === 0 ? role : (PEOPLE.junior_roles[role] ?? role),
       start_date: start,
       end_date: end,
       source: r.chance(0.4) ? 'employer_verified' : 'self_reported',
     });
     end = addDays(start, -r.int(30, 120));
   }
-  const current = p.assignments.find((a) => a.status !== 'invited' && a.status !== 'signed_off') ?? p.assignments.find((a) => a.status === 'signed_off');
+  const current =
+    p.assignments.find((a) => a.status !== 'invited' && a.status !== 'signed_off') ?? p.assignments.find((a) => a.status === 'signed_off');
   if (current) {
     const start = assignments.find((a) => a.crew_unique_id === p.id && a.vessel_id === current.vessel.vessel_id)!.as_of.slice(0, 10);
     history.push({
@@ -121,7 +145,10 @@ export function buildPerson(p: CrewPlan, i: number, taken: Taken): { person: Cre
   if (r.chance(0.15)) langs.push(r.pick(PEOPLE.extra_languages.filter((l) => !langs.includes(l))));
   const position = PEOPLE.positions[role] ?? role;
   const vesselWord = p.vessel ? p.vessel.vessel_type.replace(/_/g, ' ') : 'merchant';
-  const bio = i % 13 === 7 ? null : `${position} from ${city}, ${c.name}, with ${years} year${years === 1 ? '' : 's'} at sea, mostly on ${vesselWord} vessels. ${r.pick(PEOPLE.bio_closings)}`;
+  const bio =
+    i % 13 === 7
+      ? null
+      : `${position} from ${city}, ${c.name}, with ${years} year${years === 1 ? '' : 's'} at sea, mostly on ${vesselWord} vessels. ${r.pick(PEOPLE.bio_closings)}`;
   const person: CrewOut = {
     crew_unique_id: p.id,
     name,

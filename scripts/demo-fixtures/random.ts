@@ -24,17 +24,33 @@ function fnv1a(s: string): number {
 /** The project's PRNG seeded from a label, with the draws the generator needs. */
 export class Rng {
   private readonly base: BaseRng;
-  constructor(label: string) { this.base = createRng((fnv1a(label) ^ SEED) >>> 0); }
-  float(): number { return this.base.next(); }
+  constructor(label: string) {
+    this.base = createRng((fnv1a(label) ^ SEED) >>> 0);
+  }
+  float(): number {
+    return this.base.next();
+  }
   /** An integer from lo to hi, both included. */
-  int(lo: number, hi: number): number { return lo + this.base.int(hi - lo + 1); }
-  chance(p: number): boolean { return this.base.chance(p); }
+  int(lo: number, hi: number): number {
+    return lo + this.base.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.base.chance(p);
+  }
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from empty list');
     return this.base.pick(items);
   }
-  digits(n: number): string { let s = ''; for (let i = 0; i < n; i++) s += String(this.int(0, 9)); return s; }
-  letters(n: number): string { let s = ''; for (let i = 0; i < n; i++) s += String.fromCharCode(65 + this.int(0, 25)); return s; }
+  digits(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String(this.int(0, 9));
+    return s;
+  }
+  letters(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(65 + this.int(0, 25));
+    return s;
+  }
   sample<T>(items: readonly T[], n: number): T[] {
     const copy = [...items];
     const out: T[] = [];
@@ -56,11 +72,20 @@ const range = (spec: string): [number, number] => {
 export function drawPattern(pattern: string, r: Rng): string {
   return pattern.replace(/\{(\w+):([^}]*)\}/g, (_, kind: string, arg: string) => {
     switch (kind) {
-      case 'digits': { const [lo, hi] = range(arg); return r.digits(lo === hi ? lo : r.int(lo, hi)); }
-      case 'letters': return r.letters(Number(arg));
-      case 'int': { const [lo, hi] = range(arg); return String(r.int(lo, hi)); }
-      case 'pick': return r.pick(arg.split('|'));
-      default: throw new Error(`unknown pattern token {${kind}:${arg}}`);
+      case 'digits': {
+        const [lo, hi] = range(arg);
+        return r.digits(lo === hi ? lo : r.int(lo, hi));
+      }
+      case 'letters':
+        return r.letters(Number(arg));
+      case 'int': {
+        const [lo, hi] = range(arg);
+        return String(r.int(lo, hi));
+      }
+      case 'pick':
+        return r.pick(arg.split('|'));
+      default:
+        throw new Error(`unknown pattern token {${kind}:${arg}}`);
     }
   });
 }
@@ -71,7 +96,9 @@ export function addYears(d: string, n: number): string {
   return `${String(y).padStart(4, '0')}-${md}`;
 }
 
-export function minDate(a: string, b: string): string { return a < b ? a : b; }
+export function minDate(a: string, b: string): string {
+  return a < b ? a : b;
+}
 
 /** A date-time on day `d` between 06:00 and 19:59 UTC. */
 export function stamp(d: string, rng: Rng): string {

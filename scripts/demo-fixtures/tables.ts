@@ -5,9 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RequirementDefinition } from '../../src/domain/catalogue.ts';
-import type {
-  CocSpec, Country, CrewOut, PartnerOut, Template, VesselRoster, VesselSpec,
-} from './types.ts';
+import type { CocSpec, Country, CrewOut, PartnerOut, Template, VesselRoster, VesselSpec } from './types.ts';
 
 const read = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as T;
 
@@ -72,8 +70,7 @@ export const CATALOGUE = read<{ requirements: RequirementDefinition[] }>('../../
 
 /** Keys of the catalogue's requirements for a role on a vessel type (none: no vessel). */
 export function requirementKeys(role: string, vesselType: string | null): string[] {
-  return CATALOGUE
-    .filter((r) => (r.roles as readonly string[]).includes(role))
+  return CATALOGUE.filter((r) => (r.roles as readonly string[]).includes(role))
     .filter((r) => !r.vessel_types || (vesselType !== null && (r.vessel_types as readonly string[]).includes(vesselType)))
     .map((r) => r.key);
 }

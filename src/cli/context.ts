@@ -72,7 +72,11 @@ export interface CliAuditFacts {
  *   await withAudit(store, deps, 'svc admin revoke-key', { partnerId, keyId }, () => revokeKey(…));
  */
 export async function withAudit<T>(
-  store: Store, deps: CliDeps, route: string, known: Partial<CliAuditFacts>, fn: (facts: CliAuditFacts) => Promise<T>,
+  store: Store,
+  deps: CliDeps,
+  route: string,
+  known: Partial<CliAuditFacts>,
+  fn: (facts: CliAuditFacts) => Promise<T>,
 ): Promise<T> {
   const facts: CliAuditFacts = { partnerId: known.partnerId ?? null, keyId: known.keyId ?? null };
   const requestId = `cli_${randomBytes(12).toString('hex')}`;
@@ -86,12 +90,28 @@ export async function withAudit<T>(
     status = isAppError(err) ? err.status : 500;
     throw err;
   } finally {
-    audit.record({
-      requestId, at, partnerId: facts.partnerId, keyId: facts.keyId, method: 'CLI', route, path: route,
-      crewUniqueId: null, documentId: null, status, latencyMs: performance.now() - started, clientIp: null,
-    }, false);
-    if (await audit.close(CLI_AUDIT_DEADLINE_MS) > 0) {
-      println(deps.stderr, `svc: warning: the audit row of ${route} (${requestId}) could not be written within ${CLI_AUDIT_DEADLINE_MS / 1000} s`);
+    audit.record(
+      {
+        requestId,
+        at,
+        partnerId: facts.partnerId,
+        keyId: facts.keyId,
+        method: 'CLI',
+        route,
+        path: route,
+        crewUniqueId: null,
+        documentId: null,
+        status,
+        latencyMs: performance.now() - started,
+        clientIp: null,
+      },
+      false,
+    );
+    if ((await audit.close(CLI_AUDIT_DEADLINE_MS)) > 0) {
+      println(
+        deps.stderr,
+        `svc: warning: the audit row of ${route} (${requestId}) could not be written within ${CLI_AUDIT_DEADLINE_MS / 1000} s`,
+      );
     }
   }
 }

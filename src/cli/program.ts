@@ -22,7 +22,8 @@ export function commandPath(cmd: Command): string {
  */
 function configureTree(cmd: Command, deps: CliDeps): void {
   // One line and where to look, not the whole help after the error (issue 22).
-  cmd.exitOverride()
+  cmd
+    .exitOverride()
     .showHelpAfterError(`(${commandPath(cmd)} --help lists what it accepts)`)
     .configureOutput({
       writeOut: (s) => deps.stdout.write(s),

@@ -19,21 +19,45 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
     exit_code: exitCode,
     totals: {
       created: [...summary.created.values()].reduce((a, b) => a + b, 0),
-      delivered: totals.delivered, retrying: totals.retrying, dead_lettered: totals.deadLettered, skipped: totals.skipped,
-      interrupted: totals.interrupted, failed: totals.failed, not_started: delivery?.notStarted ?? 0, suppressed: totals.suppressed,
-      breaker_open: totals.breakerOpen, budget_spent: totals.budgetSpent, disabled: totals.disabled,
+      delivered: totals.delivered,
+      retrying: totals.retrying,
+      dead_lettered: totals.deadLettered,
+      skipped: totals.skipped,
+      interrupted: totals.interrupted,
+      failed: totals.failed,
+      not_started: delivery?.notStarted ?? 0,
+      suppressed: totals.suppressed,
+      breaker_open: totals.breakerOpen,
+      budget_spent: totals.budgetSpent,
+      disabled: totals.disabled,
     },
     breakers_opened: delivery?.breakersOpened ?? [],
     budget_spent: delivery?.budgetSpent ?? false,
     partners: partners.map((partnerId) => {
       const tally = perPartner.get(partnerId);
       return {
-        partner_id: partnerId, created: summary.created.get(partnerId) ?? 0, delivered: tally?.delivered ?? 0, retrying: tally?.retrying ?? 0,
-        dead_lettered: tally?.deadLettered ?? 0, suppressed: tally?.suppressed ?? 0, held: summary.held.get(partnerId) ?? 0,
+        partner_id: partnerId,
+        created: summary.created.get(partnerId) ?? 0,
+        delivered: tally?.delivered ?? 0,
+        retrying: tally?.retrying ?? 0,
+        dead_lettered: tally?.deadLettered ?? 0,
+        suppressed: tally?.suppressed ?? 0,
+        held: summary.held.get(partnerId) ?? 0,
       };
     }),
     errors: (delivery?.errors ?? []).map((e) => ({ event_id: e.eventId, message: e.message })),
-    would_create: summary.planned.map((e) => ({ partner_id: e.partnerId, event_type: e.eventType, crew_unique_id: e.crewUniqueId, note: e.note ?? null })),
-    would_attempt: summary.due.map((e) => ({ event_id: e.eventId, partner_id: e.partnerId, event_type: e.eventType, attempt: e.attempts + 1, url: e.url })),
+    would_create: summary.planned.map((e) => ({
+      partner_id: e.partnerId,
+      event_type: e.eventType,
+      crew_unique_id: e.crewUniqueId,
+      note: e.note ?? null,
+    })),
+    would_attempt: summary.due.map((e) => ({
+      event_id: e.eventId,
+      partner_id: e.partnerId,
+      event_type: e.eventType,
+      attempt: e.attempts + 1,
+      url: e.url,
+    })),
   };
 }

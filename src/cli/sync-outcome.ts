@@ -26,8 +26,11 @@ export function syncExitCode(summary: SyncSummary): number {
  */
 export function assertClockMayWrite(config: Config, dryRun: boolean): void {
   if (config.now === undefined || dryRun || config.nowAllowWrites) return;
-  throw new AppError('invalid_setting', `SVC_NOW is set (${config.now}): svc sync writes and delivers nothing on a moved clock ` +
-    'unless SVC_NOW_ALLOW_WRITES=1 is set too (--dry-run still works); see docs/webhooks.md');
+  throw new AppError(
+    'invalid_setting',
+    `SVC_NOW is set (${config.now}): svc sync writes and delivers nothing on a moved clock ` +
+      'unless SVC_NOW_ALLOW_WRITES=1 is set too (--dry-run still works); see docs/webhooks.md',
+  );
 }
 
 const STORE_PROBE_MS = 2000;
@@ -41,6 +44,10 @@ export async function storeOutageOr(err: unknown, store: Store): Promise<unknown
   if (isAppError(err)) return err;
   if (!isStoreConnectionError(err) && (await storeAnswers(store.db, STORE_PROBE_MS))) return err;
   const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-  return new AppError('store_unavailable', `the store ${store.displayUrl} became unavailable during the sync run (${cause}); ` +
-    'what the run committed stays, and the next run takes over its lease and claims and sends the rest with the same event ids', { cause: err });
+  return new AppError(
+    'store_unavailable',
+    `the store ${store.displayUrl} became unavailable during the sync run (${cause}); ` +
+      'what the run committed stays, and the next run takes over its lease and claims and sends the rest with the same event ids',
+    { cause: err },
+  );
 }

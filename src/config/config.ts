@@ -123,9 +123,21 @@ export const ENV_VARS = {
 } as const satisfies Record<string, keyof Config>;
 
 const NUMERIC = new Set<keyof Config>([
-  'port', 'complianceWindowDays', 'complianceDeadlineMs', 'rateLimitDefault', 'rateLimitWindowSeconds',
-  'webhookTimeoutMs', 'webhookConcurrency', 'webhookConcurrencyPerEndpoint',
-  'downloadLinkTtlSeconds', 'shutdownGraceMs', 'storeTimeoutMs', 'eventRetentionDays', 'syncDeliveryBudgetMs', 'webhookDisableAfterDays', 'metricsPort',
+  'port',
+  'complianceWindowDays',
+  'complianceDeadlineMs',
+  'rateLimitDefault',
+  'rateLimitWindowSeconds',
+  'webhookTimeoutMs',
+  'webhookConcurrency',
+  'webhookConcurrencyPerEndpoint',
+  'downloadLinkTtlSeconds',
+  'shutdownGraceMs',
+  'storeTimeoutMs',
+  'eventRetentionDays',
+  'syncDeliveryBudgetMs',
+  'webhookDisableAfterDays',
+  'metricsPort',
 ]);
 const BOOLEAN = new Set<keyof Config>(['trustProxy', 'allowInsecureWebhooks', 'nowAllowWrites']);
 
@@ -175,10 +187,16 @@ export function assertServeSettings(config: Config): void {
   // Links (download_url, download_path, profile_photo_url) are built from SVC_PUBLIC_BASE_URL,
   // else from the request's Host header, which a client chooses: trusted only in development.
   if (config.publicBaseUrl && !/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(config.publicBaseUrl)) {
-    throw new AppError('invalid_setting', `SVC_PUBLIC_BASE_URL must be an http(s) origin such as https://api.example.com, not ${config.publicBaseUrl.slice(0, 200)}`);
+    throw new AppError(
+      'invalid_setting',
+      `SVC_PUBLIC_BASE_URL must be an http(s) origin such as https://api.example.com, not ${config.publicBaseUrl.slice(0, 200)}`,
+    );
   }
   if (!config.publicBaseUrl && !isLoopbackHost(config.host)) {
-    throw new AppError('invalid_setting', `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: `
-      + 'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there');
+    throw new AppError(
+      'invalid_setting',
+      `svc serve on ${config.host}, not a loopback address, needs SVC_PUBLIC_BASE_URL: ` +
+        'set it to the origin partners call (e.g. https://api.example.com); absolute links are never built from the Host header there',
+    );
   }
 }

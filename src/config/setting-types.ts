@@ -8,8 +8,10 @@ import { define, type Struct, type StructError } from 'superstruct';
 
 export function wholeNumber(min: number, max?: number): Struct<number, null> {
   const allowed = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-  return define<number>('whole number', (value) =>
-    (typeof value === 'number' && Number.isInteger(value) && value >= min && (max === undefined || value <= max)) || allowed);
+  return define<number>(
+    'whole number',
+    (value) => (typeof value === 'number' && Number.isInteger(value) && value >= min && (max === undefined || value <= max)) || allowed,
+  );
 }
 
 export function oneOf<const T extends readonly string[]>(values: T): Struct<T[number], null> {

@@ -7,18 +7,38 @@ import { BlockList, isIP } from 'node:net';
  */
 
 const V4_RANGES: [string, number, string][] = [
-  ['0.0.0.0', 8, 'unspecified'], ['10.0.0.0', 8, 'private'], ['100.64.0.0', 10, 'shared (CGNAT)'],
-  ['127.0.0.0', 8, 'loopback'], ['169.254.0.0', 16, 'link-local'], ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'], ['192.0.2.0', 24, 'documentation'], ['192.88.99.0', 24, 'reserved'],
-  ['192.168.0.0', 16, 'private'], ['198.18.0.0', 15, 'benchmarking'], ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'], ['224.0.0.0', 4, 'multicast'], ['240.0.0.0', 4, 'reserved'],
+  ['0.0.0.0', 8, 'unspecified'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared (CGNAT)'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.2.0', 24, 'documentation'],
+  ['192.88.99.0', 24, 'reserved'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'benchmarking'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'],
 ];
 
 const V6_RANGES: [string, number, string][] = [
-  ['::', 128, 'unspecified'], ['::1', 128, 'loopback'], ['64:ff9b:1::', 48, 'private'], ['100::', 64, 'discard'],
-  ['2001::', 32, 'tunnelled (Teredo)'], ['2001:2::', 48, 'benchmarking'], ['2001:10::', 28, 'reserved'],
-  ['2001:db8::', 32, 'documentation'], ['2002::', 16, 'tunnelled (6to4)'], ['3fff::', 20, 'documentation'],
-  ['fc00::', 7, 'private (unique local)'], ['fe80::', 10, 'link-local'], ['fec0::', 10, 'site-local'], ['ff00::', 8, 'multicast'],
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['64:ff9b:1::', 48, 'private'],
+  ['100::', 64, 'discard'],
+  ['2001::', 32, 'tunnelled (Teredo)'],
+  ['2001:2::', 48, 'benchmarking'],
+  ['2001:10::', 28, 'reserved'],
+  ['2001:db8::', 32, 'documentation'],
+  ['2002::', 16, 'tunnelled (6to4)'],
+  ['3fff::', 20, 'documentation'],
+  ['fc00::', 7, 'private (unique local)'],
+  ['fe80::', 10, 'link-local'],
+  ['fec0::', 10, 'site-local'],
+  ['ff00::', 8, 'multicast'],
 ];
 
 function blockList(ranges: [string, number, string][], type: 'ipv4' | 'ipv6'): [BlockList, string][] {
@@ -42,7 +62,7 @@ function v6Groups(address: string): number[] {
     const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, undefined];
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');

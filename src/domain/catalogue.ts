@@ -4,16 +4,38 @@ import { TEXT_LIMITS, text } from './field-structs.ts';
 export const REQUIREMENT_GROUPS = ['medical', 'stcw', 'certificate', 'qualification'] as const;
 
 export const ROLES = [
-  'master', 'chief_officer', 'second_officer', 'third_officer',
-  'chief_engineer', 'second_engineer', 'third_engineer', 'eto',
-  'bosun', 'able_seafarer_deck', 'ordinary_seafarer', 'oiler', 'motorman', 'cook',
+  'master',
+  'chief_officer',
+  'second_officer',
+  'third_officer',
+  'chief_engineer',
+  'second_engineer',
+  'third_engineer',
+  'eto',
+  'bosun',
+  'able_seafarer_deck',
+  'ordinary_seafarer',
+  'oiler',
+  'motorman',
+  'cook',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
 export const VESSEL_TYPES = [
-  'bulk_carrier', 'general_cargo', 'container', 'ro_ro_cargo', 'vehicle_carrier', 'oil_tanker',
-  'chemical_tanker', 'oil_chemical_tanker', 'lng_carrier', 'lpg_carrier', 'passenger',
-  'ro_ro_passenger', 'offshore_supply', 'tug',
+  'bulk_carrier',
+  'general_cargo',
+  'container',
+  'ro_ro_cargo',
+  'vehicle_carrier',
+  'oil_tanker',
+  'chemical_tanker',
+  'oil_chemical_tanker',
+  'lng_carrier',
+  'lpg_carrier',
+  'passenger',
+  'ro_ro_passenger',
+  'offshore_supply',
+  'tug',
 ] as const;
 
 const Short = text(TEXT_LIMITS.short);

@@ -1,6 +1,13 @@
 import type { Scope } from './scopes.ts';
 import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventAccess, type PayloadRestriction } from './event-catalogue.ts';
-import { EVENT_TYPES, type ConsentCategory, type EventDeliveryState, type EventType, type OutboxStatus, type SuppressReason } from './vocabulary.ts';
+import {
+  EVENT_TYPES,
+  type ConsentCategory,
+  type EventDeliveryState,
+  type EventType,
+  type OutboxStatus,
+  type SuppressReason,
+} from './vocabulary.ts';
 
 /** The scope and consent category each event type needs, read from the catalogue (src/domain/event-catalogue.ts). */
 export const EVENT_ACCESS: Record<EventType, EventAccess> = Object.fromEntries(

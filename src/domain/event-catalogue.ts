@@ -67,7 +67,11 @@ export const SNAPSHOT_SUBJECTS = {
     keyed: true,
     payload: 'DocumentEventData',
     build: documentEventData,
-    restriction: { scope: 'crew:medical:read', applies: isMedicalDocumentPayload, prose: 'medical-class documents only with `crew:medical:read`' },
+    restriction: {
+      scope: 'crew:medical:read',
+      applies: isMedicalDocumentPayload,
+      prose: 'medical-class documents only with `crew:medical:read`',
+    },
     replaced: replacedEdition,
     ready: verificationComplete,
   },
@@ -110,22 +114,24 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
     subject: 'docs',
     firesOn: ['new'],
     summary: 'A document finished processing and verification',
-    description: 'Sent once the document\'s `verification_status` is no longer `pending` (`verified` or `unverified`); one still pending is sent when its '
-      + 'verification completes. Also sent for each such document a crew member already holds when they join one of your vessels, or when documents consent is given.',
+    description:
+      "Sent once the document's `verification_status` is no longer `pending` (`verified` or `unverified`); one still pending is sent when its " +
+      'verification completes. Also sent for each such document a crew member already holds when they join one of your vessels, or when documents consent is given.',
   },
   'crew.document.updated': {
     access: { scope: 'crew:documents:read', consent: 'documents' },
     subject: 'docs',
     firesOn: ['changed', 'replaced'],
     summary: 'A visible change to a document already sent',
-    description: 'Re-verification, a corrected date, replacement by a newer edition '
-      + '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
+    description:
+      'Re-verification, a corrected date, replacement by a newer edition ' +
+      '(`is_current` false, `superseded_by` set, `status` `superseded`) or a change of classification. There is no removal event.',
   },
   'crew.compliance.changed': {
     access: { scope: 'crew:compliance:read', consent: 'compliance' },
     subject: 'compliance',
     firesOn: ['new', 'changed'],
-    summary: 'A crew member\'s compliance summary on one vessel changed',
+    summary: "A crew member's compliance summary on one vessel changed",
     description: 'Sent only when a figure of the payload changes; the full breakdown comes from the compliance check endpoint.',
   },
   'crew.status.changed': {
@@ -165,7 +171,9 @@ export function compareDigest(before: string | undefined, digest: string): Findi
 
 function statusChangedData(signals: CrewSignals): Record<string, unknown> {
   return {
-    crew_unique_id: signals.crewUniqueId, verification_status: signals.verificationStatus, background_check_status: signals.backgroundCheckStatus,
+    crew_unique_id: signals.crewUniqueId,
+    verification_status: signals.verificationStatus,
+    background_check_status: signals.backgroundCheckStatus,
   };
 }
 

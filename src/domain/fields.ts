@@ -106,7 +106,10 @@ export function str(rules: { minLength?: number; maxLength?: number; pattern?: R
 /** One of a fixed set of strings: `literal_error` with `ctx.expected`. */
 export function literal<const V extends string>(values: readonly V[]): FieldParser<V> {
   return parser({ enum: [...values] }, (input, loc) =>
-    typeof input === 'string' && (values as readonly string[]).includes(input) ? ok(input as V) : fail(issues.literalError(loc, input, values)));
+    typeof input === 'string' && (values as readonly string[]).includes(input)
+      ? ok(input as V)
+      : fail(issues.literalError(loc, input, values)),
+  );
 }
 
 /** A JSON array whose items all parse; every bad item is reported at its index. */
@@ -162,7 +165,9 @@ export type FieldSpecs = Record<string, FieldSpec<any>>;
  * each field's own issues, then `extra_forbidden` per unknown key (unless `extra: 'ignore'`).
  */
 export function readObject<S extends FieldSpecs>(
-  body: unknown, spec: S, options: { extra?: 'forbid' | 'ignore' } = {},
+  body: unknown,
+  spec: S,
+  options: { extra?: 'forbid' | 'ignore' } = {},
 ): { ok: true; value: ParsedFields<S> } | { ok: false; issues: ValidationIssue[] } {
   if (body === undefined || body === null) return { ok: false, issues: [issues.missing(['body'], null)] };
   if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, issues: [issues.modelAttributesType(['body'], body)] };
@@ -199,7 +204,11 @@ export function fieldSchema(field: FieldSpec<unknown>): JsonSchema {
 
 /** The parsed shape of a set of field specs: defaulted and required fields are never undefined. */
 export type ParsedFields<S> = {
-  [K in keyof S]: S[K] extends { parse: FieldParser<infer T> } ? (S[K] extends { default: unknown } | { required: true } ? T : T | undefined) : never;
+  [K in keyof S]: S[K] extends { parse: FieldParser<infer T> }
+    ? S[K] extends { default: unknown } | { required: true }
+      ? T
+      : T | undefined
+    : never;
 };
 
 /**
@@ -208,7 +217,10 @@ export type ParsedFields<S> = {
  * (pydantic echoes the whole body object; for a query it is null).
  */
 export function readFields<S extends FieldSpecs>(
-  source: Record<string, unknown>, spec: S, where: 'query' | 'body', whole: unknown,
+  source: Record<string, unknown>,
+  spec: S,
+  where: 'query' | 'body',
+  whole: unknown,
 ): { value: ParsedFields<S>; issues: ValidationIssue[] } {
   const value: Record<string, unknown> = {};
   const found: ValidationIssue[] = [];

@@ -39,10 +39,16 @@ export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH, 
       found.push({ path, message: `nested deeper than ${maxDepth} levels` });
       continue;
     }
-    const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
-    if (entries.some(([key]) => typeof key === 'string' && key.includes('\u0000'))) found.push({ path, message: 'keys must not contain NUL characters' });
-    else if (entries.some(([key]) => typeof key === 'string' && LONE_SURROGATE.test(key))) found.push({ path, message: 'keys must be valid Unicode' });
-    for (const [key] of entries) if (typeof key === 'string' && refusedKeys.includes(key)) found.push({ path: [...path, key], message: `a "${key}" key is not allowed` });
+    const entries: Array<[string | number, unknown]> = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    if (entries.some(([key]) => typeof key === 'string' && key.includes('\u0000')))
+      found.push({ path, message: 'keys must not contain NUL characters' });
+    else if (entries.some(([key]) => typeof key === 'string' && LONE_SURROGATE.test(key)))
+      found.push({ path, message: 'keys must be valid Unicode' });
+    for (const [key] of entries)
+      if (typeof key === 'string' && refusedKeys.includes(key))
+        found.push({ path: [...path, key], message: `a "${key}" key is not allowed` });
     for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }
   return found;

@@ -24,14 +24,21 @@ export type Scope = (typeof ALL_SCOPES)[number];
 
 /** The read scopes every full customer tier receives (docs/decisions.md §2). */
 export const FULL_TIER_SCOPES: readonly Scope[] = [
-  'vessels:fleet:read', 'crew:status:read', 'crew:status:subscribe', 'crew:profile:read',
-  'crew:contact:read', 'crew:professional:read', 'crew:experience:read', 'crew:personal:read',
-  'crew:documents:read', 'crew:documents:download', 'crew:medical:read', 'crew:compliance:read',
+  'vessels:fleet:read',
+  'crew:status:read',
+  'crew:status:subscribe',
+  'crew:profile:read',
+  'crew:contact:read',
+  'crew:professional:read',
+  'crew:experience:read',
+  'crew:personal:read',
+  'crew:documents:read',
+  'crew:documents:download',
+  'crew:medical:read',
+  'crew:compliance:read',
 ];
 
-export const BASIC_TIER_SCOPES: readonly Scope[] = [
-  'vessels:fleet:read', 'crew:status:read', 'crew:profile:read', 'crew:compliance:read',
-];
+export const BASIC_TIER_SCOPES: readonly Scope[] = ['vessels:fleet:read', 'crew:status:read', 'crew:profile:read', 'crew:compliance:read'];
 
 /** A partner as far as scope derivation cares. */
 export interface ScopeSubject {
@@ -66,7 +73,6 @@ export function effectiveScopes(partner: ScopeSubject): Scope[] {
   return [...out].sort();
 }
 
-
 /**
  * The scopes an operation requires: all of a list, or any one of a list (the profile, whose blocks
  * each open with their own scope). Declared once per route (src/http/routes/) and stated from
@@ -80,7 +86,7 @@ export const DOCUMENT_DOWNLOAD_SCOPES: ScopeRule = { all: ['crew:documents:downl
 /** The scope to name in a 403 when `held` does not satisfy `rule`, or null when it does. */
 export function missingScope(rule: ScopeRule, held: ReadonlySet<Scope>): Scope | null {
   if ('all' in rule) return rule.all.find((s) => !held.has(s)) ?? null;
-  return rule.any.some((s) => held.has(s)) ? null : rule.any[0] ?? null;
+  return rule.any.some((s) => held.has(s)) ? null : (rule.any[0] ?? null);
 }
 
 /** 403 insufficient_scope naming the missing scope, with its WWW-Authenticate challenge. */

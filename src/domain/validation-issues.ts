@@ -67,8 +67,11 @@ export const issues = {
     issue('literal_error', loc, `Input should be ${expectedList(values)}`, input, { expected: expectedList(values) }),
   listType: (loc: Loc, input: unknown) => issue('list_type', loc, 'Input should be a valid list', input),
   listTooShort: (loc: Loc, input: unknown, minLength: number, actual: number) =>
-    issue('too_short', loc, `List should have at least ${plural(minLength, 'item')} after validation, not ${actual}`, input,
-      { field_type: 'List', min_length: minLength, actual_length: actual }),
+    issue('too_short', loc, `List should have at least ${plural(minLength, 'item')} after validation, not ${actual}`, input, {
+      field_type: 'List',
+      min_length: minLength,
+      actual_length: actual,
+    }),
   /**
    * A custom check's failure. FastAPI serialises the ValueError kept in ctx as `{}`, so the wire
    * carries `"ctx": {"error": {}}`; the reason is in msg.

@@ -37,7 +37,9 @@ export interface EndpointHealth {
  * secrets while the rotation is pending.
  */
 export function signingSecret(endpoint: WebhookEndpoint, at: Date): string {
-  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) <= at.getTime() ? endpoint.nextSecret : endpoint.secret;
+  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) <= at.getTime()
+    ? endpoint.nextSecret
+    : endpoint.secret;
 }
 
 const STANDARD_PREFIX = 'whsec_';

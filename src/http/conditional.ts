@@ -25,7 +25,14 @@ export function noneMatchHits(header: string, etag: string): boolean {
 /** The answer as JSON bytes, unless the handler left none or a body of another kind (a file, a stream). */
 function jsonBytes(ctx: AppContext): Buffer | undefined {
   const body: unknown = ctx.body;
-  if (ctx.status !== 200 || body === undefined || body === null || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return undefined;
+  if (
+    ctx.status !== 200 ||
+    body === undefined ||
+    body === null ||
+    Buffer.isBuffer(body) ||
+    typeof (body as { pipe?: unknown }).pipe === 'function'
+  )
+    return undefined;
   const bytes = Buffer.from(JSON.stringify(body));
   ctx.type = 'application/json';
   ctx.body = bytes;
@@ -48,7 +55,11 @@ function jsonBytes(ctx: AppContext): Buffer | undefined {
  * are never cached.
  */
 export async function answerConditionally(
-  ctx: AppContext, deps: RouteDeps, routePath: string, source: EtagSource, handle: () => Promise<void>,
+  ctx: AppContext,
+  deps: RouteDeps,
+  routePath: string,
+  source: EtagSource,
+  handle: () => Promise<void>,
 ): Promise<void> {
   if (source === false) return handle();
   const asked = ctx.get('If-None-Match');
@@ -56,8 +67,17 @@ export async function answerConditionally(
   let key: string | undefined;
   if (version !== null) {
     const caller = partnerOf(ctx);
-    key = tag('r', TAG_FORMAT, routePath, ctx.url, caller.partner.partnerId, caller.mode, [...caller.scopes].sort().join(' '),
-      utcDate(deps.clock()), baseUrl(ctx, deps.config));
+    key = tag(
+      'r',
+      TAG_FORMAT,
+      routePath,
+      ctx.url,
+      caller.partner.partnerId,
+      caller.mode,
+      [...caller.scopes].sort().join(' '),
+      utcDate(deps.clock()),
+      baseUrl(ctx, deps.config),
+    );
     const held = deps.bodyCache!.get(version, key);
     if (held) return send(ctx, held.etag, asked, held.bytes);
   }

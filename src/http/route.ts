@@ -22,8 +22,10 @@ export interface RouteInput<Q extends FieldSpecs, B extends BodyDeclaration | un
  * the handler runs, the declaration is enforced in this order: the key (partner or operator) and
  * the rate limit, the scopes, then the query and body, every field issue in one 422.
  */
-export interface Route<Q extends FieldSpecs = FieldSpecs, B extends BodyDeclaration | undefined = BodyDeclaration | undefined>
-  extends OperationDeclaration {
+export interface Route<
+  Q extends FieldSpecs = FieldSpecs,
+  B extends BodyDeclaration | undefined = BodyDeclaration | undefined,
+> extends OperationDeclaration {
   query?: Q;
   body?: B;
   /**
@@ -35,7 +37,9 @@ export interface Route<Q extends FieldSpecs = FieldSpecs, B extends BodyDeclarat
 }
 
 /** Declares a route; the identity, for type inference of its query and body. */
-export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(declared: Route<Q, B>): Route<Q, B> {
+export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(
+  declared: Route<Q, B>,
+): Route<Q, B> {
   return declared;
 }
 
@@ -44,15 +48,18 @@ function guards(route: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
   if (route.access === 'operator') return operatorGuards(deps);
   const scopes = route.scopes;
   if (!scopes) return partnerGuards(deps);
-  return [...partnerGuards(deps), (ctx, next) => {
-    requireScopes(partnerOf(ctx), scopes);
-    return next();
-  }];
+  return [
+    ...partnerGuards(deps),
+    (ctx, next) => {
+      requireScopes(partnerOf(ctx), scopes);
+      return next();
+    },
+  ];
 }
 
 async function readInput(ctx: AppContext, route: Route<any, any>, deps: RouteDeps): Promise<RouteInput<any, any>> {
   const { value: query, issues } = readFields(queryValues(ctx), route.query ?? {}, 'query', null);
-  if (route.checkQuery) issues.push(...await route.checkQuery(ctx, query, deps));
+  if (route.checkQuery) issues.push(...(await route.checkQuery(ctx, query, deps)));
   if (issues.length > 0) throwValidation(issues);
   if (!route.body || 'readBy' in route.body) return { query, body: undefined };
   return { query, body: 'fields' in route.body ? await parseJsonBody(ctx, route.body.fields) : await readJsonBody(ctx) };

@@ -35,7 +35,11 @@ function readTls(tls: NonNullable<ListenOptions['tls']>): { cert: Buffer; key: B
   try {
     return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
   } catch (err) {
-    throw new AppError('invalid_setting', `cannot read the TLS certificate or key (SVC_TLS_CERT/--tls-cert, SVC_TLS_KEY/--tls-key): ${(err as Error).message}`, { cause: err });
+    throw new AppError(
+      'invalid_setting',
+      `cannot read the TLS certificate or key (SVC_TLS_CERT/--tls-cert, SVC_TLS_KEY/--tls-key): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }
 
@@ -44,16 +48,22 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   // Node's own check of the two timeouts runs every 30 s unless told otherwise.
   const checking = options.timeouts ? { connectionsCheckingInterval: Math.max(10, Math.floor(timeouts.headersMs / 4)) } : {};
-  const server: Server = options.tls ? createHttpsServer({ ...readTls(options.tls), ...checking }, handler) : createHttpServer(checking, handler);
+  const server: Server = options.tls
+    ? createHttpsServer({ ...readTls(options.tls), ...checking }, handler)
+    : createHttpServer(checking, handler);
   // Slow or stuck clients must not hold a connection for ever.
   server.requestTimeout = timeouts.requestMs;
   server.headersTimeout = timeouts.headersMs;
   server.on('clientError', clientErrorListener(options.onClientError));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      const change = err.code === 'EADDRINUSE' ? 'the port is in use: choose another with SVC_PORT or --port (0 picks a free one)'
-        : 'change SVC_HOST/--host or SVC_PORT/--port';
-      reject(new AppError('invalid_setting', `cannot listen on ${options.host}:${options.port}: ${err.message}; ${change}`, { cause: err }));
+      const change =
+        err.code === 'EADDRINUSE'
+          ? 'the port is in use: choose another with SVC_PORT or --port (0 picks a free one)'
+          : 'change SVC_HOST/--host or SVC_PORT/--port';
+      reject(
+        new AppError('invalid_setting', `cannot listen on ${options.host}:${options.port}: ${err.message}; ${change}`, { cause: err }),
+      );
     });
     server.listen(options.port, options.host, () => resolve());
   });

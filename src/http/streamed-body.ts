@@ -22,7 +22,8 @@ export function refusedBody(code: 'payload_too_large' | 'unsupported_media_type'
  */
 export async function* bodyChunks(ctx: ParameterizedContext<any>, limit: number, what: string): AsyncGenerator<Buffer> {
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
-  if (encoding !== '' && encoding !== 'identity') throw refusedBody('unsupported_media_type', `${what} is taken as sent, without a Content-Encoding`);
+  if (encoding !== '' && encoding !== 'identity')
+    throw refusedBody('unsupported_media_type', `${what} is taken as sent, without a Content-Encoding`);
   const tooLarge = () => refusedBody('payload_too_large', `${what} is limited to ${limit} bytes`);
   const declared = ctx.get('Content-Length').trim();
   if (declared !== '' && Number(declared) > limit) throw tooLarge();
@@ -35,7 +36,9 @@ export async function* bodyChunks(ctx: ParameterizedContext<any>, limit: number,
     }
   } catch (err) {
     if (isAppError(err)) throw err;
-    throw new AppError('bad_request', `the request body could not be read: ${(err as Error).message}`, { headers: { Connection: 'close' } });
+    throw new AppError('bad_request', `the request body could not be read: ${(err as Error).message}`, {
+      headers: { Connection: 'close' },
+    });
   }
 }
 

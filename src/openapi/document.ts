@@ -28,8 +28,8 @@ const TAGS = [
   { name: 'crew', description: 'Crew lookup, profiles and photos' },
   { name: 'documents', description: 'Crew documents and their files' },
   { name: 'compliance', description: 'Compliance evaluation of a crew member' },
-  { name: 'webhooks', description: 'Signed events svc POSTs to a partner\'s endpoint (see `webhooks`)' },
-  { name: 'admin', description: 'Operator routes: keys, webhook endpoints, the platform\'s changes and files (operator key only)' },
+  { name: 'webhooks', description: "Signed events svc POSTs to a partner's endpoint (see `webhooks`)" },
+  { name: 'admin', description: "Operator routes: keys, webhook endpoints, the platform's changes and files (operator key only)" },
   { name: 'operations', description: 'Health probe and this document' },
 ];
 
@@ -57,7 +57,12 @@ export function buildOpenApiDocument(operations: readonly OperationDeclaration[]
     components: {
       securitySchemes: {
         partnerBearer: { type: 'http', scheme: 'bearer', description: 'partner key: svc_live_… or svc_test_…' },
-        partnerApiKey: { type: 'apiKey', in: 'header', name: 'X-Partner-API-Key', description: 'partner key, when Authorization is not sent' },
+        partnerApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Partner-API-Key',
+          description: 'partner key, when Authorization is not sent',
+        },
         operatorBearer: { type: 'http', scheme: 'bearer', description: 'operator key: svc_op_…' },
       },
       headers: HEADERS,

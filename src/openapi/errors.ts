@@ -7,14 +7,21 @@ export const ERROR_CODES: readonly ErrorCode[] = ALL_ERROR_CODES.filter((code) =
 const header = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema });
 
 export const HEADERS: Record<string, JsonObject> = {
-  'X-Request-Id': header('`req_…`: the id of this call in the audit log; quote it when reporting a problem', { type: 'string', pattern: '^req_' }),
-  'RateLimit-Policy': header('the partner\'s quota, e.g. `600;w=60` (600 requests per 60 s window)'),
+  'X-Request-Id': header('`req_…`: the id of this call in the audit log; quote it when reporting a problem', {
+    type: 'string',
+    pattern: '^req_',
+  }),
+  'RateLimit-Policy': header("the partner's quota, e.g. `600;w=60` (600 requests per 60 s window)"),
   RateLimit: header('the current window, e.g. `limit=600, remaining=599, reset=42` (reset in seconds)'),
   'Retry-After': header('seconds to wait before retrying', { type: 'integer' }),
-  'Cache-Control': header('`no-store` on every /api/v2 answer, errors included (`private, no-store` for files and photos): answers hold personal data'),
+  'Cache-Control': header(
+    '`no-store` on every /api/v2 answer, errors included (`private, no-store` for files and photos): answers hold personal data',
+  ),
   'X-Content-Type-Options': header('`nosniff` on every /api/v2 answer', { type: 'string', const: 'nosniff' }),
   'Referrer-Policy': header('`no-referrer` on every /api/v2 answer', { type: 'string', const: 'no-referrer' }),
-  'WWW-Authenticate': header('`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`'),
+  'WWW-Authenticate': header(
+    '`Bearer realm="partner-api"` (with `error="invalid_token"` when a key was sent), or `Bearer error="insufficient_scope", scope="…"`',
+  ),
   ETag: header('strong validator of this answer; send it back as If-None-Match to get 304 while the data is unchanged'),
 };
 
@@ -68,17 +75,20 @@ export function errorResponses(byStatus: Record<number, ErrorCode[] | 'validatio
   const out: Record<string, JsonObject> = {};
   for (const [status, codes] of Object.entries(all)) {
     const statusCode = Number(status);
-    const extra = [...(EXTRA_HEADERS[statusCode] ?? []),
-      ...(statusCode === 403 && codes !== 'validation' && codes.includes('insufficient_scope') ? ['WWW-Authenticate'] : [])];
+    const extra = [
+      ...(EXTRA_HEADERS[statusCode] ?? []),
+      ...(statusCode === 403 && codes !== 'validation' && codes.includes('insufficient_scope') ? ['WWW-Authenticate'] : []),
+    ];
     // Authenticated errors after the rate limit carry its headers too; they are documented, not required.
     const headers = responseHeaders(authenticated && statusCode !== 401, ...extra);
-    out[status] = codes === 'validation'
-      ? { description: STATUS_TEXT[statusCode], headers, content: { 'application/json': { schema: ref('ValidationError') } } }
-      : {
-        description: `${STATUS_TEXT[statusCode] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-        headers,
-        content: { 'application/json': { schema: ref('Error') } },
-      };
+    out[status] =
+      codes === 'validation'
+        ? { description: STATUS_TEXT[statusCode], headers, content: { 'application/json': { schema: ref('ValidationError') } } }
+        : {
+            description: `${STATUS_TEXT[statusCode] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+            headers,
+            content: { 'application/json': { schema: ref('Error') } },
+          };
   }
   return out;
 }

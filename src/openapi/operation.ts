@@ -69,7 +69,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   vessel_id: 'one of your vessels, as in the vessels list',
   key_id: 'the key to revoke or delete',
   token: 'the token from download_url',
-  sha256: 'the SHA-256 of the file\'s bytes, 64 lowercase hex digits',
+  sha256: "the SHA-256 of the file's bytes, 64 lowercase hex digits",
   file: 'e.g. `swagger-ui-bundle.js`, as the page names it',
 };
 
@@ -93,7 +93,9 @@ const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
 // Route paths, a few dozen, remembered: every audited call names one.
-export const pathTemplate: (routerPath: string) => string = boundedMemo(1_000, (routerPath: string) => routerPath.replace(/:(\w+)/g, '{$1}'));
+export const pathTemplate: (routerPath: string) => string = boundedMemo(1_000, (routerPath: string) =>
+  routerPath.replace(/:(\w+)/g, '{$1}'),
+);
 
 function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/:(\w+)/g)].map(([, name]) => {
@@ -113,7 +115,11 @@ function queryParameters(query: FieldSpecs = {}): JsonObject[] {
 /** The sentence that states an operation's scopes, first in its description. */
 function scopeSentence(rule: ScopeRule | undefined): string | undefined {
   if (!rule) return undefined;
-  const quoted = (list: readonly string[]) => list.map((s) => `\`${s}\``).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  const quoted = (list: readonly string[]) =>
+    list
+      .map((s) => `\`${s}\``)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' and $1');
   if ('all' in rule) return `${rule.all.length === 1 ? 'Scope' : 'Scopes'} ${quoted(rule.all)}.`;
   return `Any one of the scopes ${quoted(rule.any).replace(/ and ([^ ]*)$/, ' or $1')}; with none of them, 403 names \`${rule.any[0]}\`.`;
 }
@@ -155,8 +161,12 @@ function requestBody(body: BodyDeclaration): JsonObject {
 /** Every answer under /api/v2 carries the API headers; a response's own value of one wins. */
 function withApiHeaders(path: string, responses: Record<string, JsonObject>): Record<string, JsonObject> {
   if (!/^\/api\/v2\//.test(path)) return responses;
-  return Object.fromEntries(Object.entries(responses).map(([status, answer]) =>
-    [status, { ...answer, headers: { ...apiResponseHeaders(), ...(answer.headers as JsonObject | undefined) } }]));
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, answer]) => [
+      status,
+      { ...answer, headers: { ...apiResponseHeaders(), ...(answer.headers as JsonObject | undefined) } },
+    ]),
+  );
 }
 
 /** Whether the operation answers with an ETag and takes If-None-Match (src/http/conditional.ts). */
@@ -165,7 +175,10 @@ export function isConditional(declaration: Pick<OperationDeclaration, 'method' |
 }
 
 const IF_NONE_MATCH: JsonObject = {
-  name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
   description: 'the ETag of a previous answer: 304 Not Modified, without a body, while it still matches',
 };
 
@@ -176,7 +189,10 @@ function conditionalResponses(responses: Record<string, JsonObject>): Record<str
   return {
     ...responses,
     ...(ok ? { 200: { ...ok, headers: { ...(ok.headers as JsonObject), ETag: etag } } } : {}),
-    304: { description: 'Not modified: If-None-Match matched the current ETag; no body', headers: { ...responseHeaders(true), ETag: etag } },
+    304: {
+      description: 'Not modified: If-None-Match matched the current ETag; no body',
+      headers: { ...responseHeaders(true), ETag: etag },
+    },
   };
 }
 
@@ -184,10 +200,14 @@ function conditionalResponses(responses: Record<string, JsonObject>): Record<str
 export function operationOf(declaration: OperationDeclaration): JsonObject {
   const description = [scopeSentence(declaration.scopes), declaration.doc.description].filter(Boolean).join(' ');
   const parameters = [
-    ...pathParameters(declaration.path), ...queryParameters(declaration.query), ...(declaration.doc.headers ?? []),
+    ...pathParameters(declaration.path),
+    ...queryParameters(declaration.query),
+    ...(declaration.doc.headers ?? []),
     ...(isConditional(declaration) ? [IF_NONE_MATCH] : []),
   ];
-  const declared = Object.fromEntries(Object.entries(declaration.doc.responses).map(([status, r]) => [status, response(r, declaration.access)]));
+  const declared = Object.fromEntries(
+    Object.entries(declaration.doc.responses).map(([status, r]) => [status, response(r, declaration.access)]),
+  );
   const responses = isConditional(declaration) ? conditionalResponses(declared) : declared;
   return {
     operationId: declaration.doc.operationId,
@@ -199,8 +219,10 @@ export function operationOf(declaration: OperationDeclaration): JsonObject {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(declaration.body ? { requestBody: requestBody(declaration.body) } : {}),
     // A status the route declares itself (the health probe's 503) keeps its own description.
-    responses: withApiHeaders(declaration.path,
-      { ...responses, ...Object.fromEntries(Object.entries(errors(declaration)).filter(([status]) => !(status in responses))) }),
+    responses: withApiHeaders(declaration.path, {
+      ...responses,
+      ...Object.fromEntries(Object.entries(errors(declaration)).filter(([status]) => !(status in responses))),
+    }),
   };
 }
 

@@ -9,5 +9,7 @@ export const nullable = (schema: JsonObject): JsonObject => ({ oneOf: [schema, {
 
 /** An instant on the wire: UTC, whole seconds, `Z` (wireTime in src/domain/clock.ts writes it). */
 export const dateTime: JsonObject = {
-  type: 'string', format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$',
+  type: 'string',
+  format: 'date-time',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$',
 };

@@ -1,5 +1,11 @@
 import {
-  BACKGROUND_CHECK_STATUSES, EVENT_DELIVERY_STATES, EVENT_TYPES, OVERALL_STATUSES, SCHEMA_VERSION, VERIFICATION_STATUSES, type EventType,
+  BACKGROUND_CHECK_STATUSES,
+  EVENT_DELIVERY_STATES,
+  EVENT_TYPES,
+  OVERALL_STATUSES,
+  SCHEMA_VERSION,
+  VERIFICATION_STATUSES,
+  type EventType,
 } from '../domain/vocabulary.ts';
 import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventPayloadName, type PayloadRestriction } from '../domain/event-catalogue.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
@@ -19,7 +25,10 @@ function object(properties: Record<string, JsonObject>, required: string[] = Obj
 
 /** The component name of an event type's envelope: `crew.status.changed` → `CrewStatusChangedEvent`. */
 export function eventSchemaName(type: EventType): string {
-  return `${type.split('.').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Event`;
+  return `${type
+    .split('.')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('')}Event`;
 }
 
 /** What the document says of an event type: its catalogue entry's access rule, then its description. */
@@ -59,7 +68,11 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
     out[eventSchemaName(type)] = {
       ...object({
         schema_version: { const: SCHEMA_VERSION },
-        event_id: { type: 'string', pattern: '^evt_', description: 'unique per event; the same at every attempt and replay: deduplicate on it' },
+        event_id: {
+          type: 'string',
+          pattern: '^evt_',
+          description: 'unique per event; the same at every attempt and replay: deduplicate on it',
+        },
         event_type: { const: type },
         occurred_at: { ...dateTime, description: 'when the sync run found the change (UTC, whole seconds)' },
         partner_id: str,
@@ -71,62 +84,99 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
   out.EventFeedItem = object({
     event: {
       oneOf: EVENT_TYPES.map((type) => ref(eventSchemaName(type))),
-      discriminator: { propertyName: 'event_type', mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])) },
+      discriminator: {
+        propertyName: 'event_type',
+        mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])),
+      },
       description: 'the envelope exactly as delivered (or to be delivered): same event_id, same data',
     },
     delivery_status: {
       enum: [...EVENT_DELIVERY_STATES],
-      description: '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered; `suppressed`: not sent, because the access rule (fleet, scope, consent, subscription) refused it when it was due',
+      description:
+        '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered; `suppressed`: not sent, because the access rule (fleet, scope, consent, subscription) refused it when it was due',
     },
   });
-  out.EventsPage = object({
-    items: { type: 'array', items: ref('EventFeedItem') },
-    next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
-  }, ['items']);
+  out.EventsPage = object(
+    {
+      items: { type: 'array', items: ref('EventFeedItem') },
+      next_cursor: { ...str, description: 'absent on the last page; pass it as `cursor` for the next page' },
+    },
+    ['items'],
+  );
   return out;
 }
 
-const header = (name: string, description: string, schema: JsonObject): JsonObject => ({ name, in: 'header', required: true, description, schema });
+const header = (name: string, description: string, schema: JsonObject): JsonObject => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema,
+});
 
 /** Sent only to endpoints whose secret serves both schemes (docs/webhooks.md, "Standard Webhooks"). */
-const standard = (name: string, description: string, schema: JsonObject): JsonObject => ({ ...header(name, description, schema), required: false });
+const standard = (name: string, description: string, schema: JsonObject): JsonObject => ({
+  ...header(name, description, schema),
+  required: false,
+});
 
 function deliveryParameters(type: EventType): JsonObject[] {
   return [
     header('X-Service-Event-Id', 'the event id, as in the body', { type: 'string', pattern: '^evt_' }),
     header('X-Service-Event-Type', 'the event type', { type: 'string', const: type }),
-    header('X-Service-Timestamp', 'Unix seconds when this attempt was signed; reject it when more than 300 s from your clock', { type: 'string', pattern: '^[0-9]+$' }),
-    header('X-Service-Signature', '`v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<X-Service-Timestamp>.<raw body bytes>`; compare in constant time', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }),
+    header('X-Service-Timestamp', 'Unix seconds when this attempt was signed; reject it when more than 300 s from your clock', {
+      type: 'string',
+      pattern: '^[0-9]+$',
+    }),
+    header(
+      'X-Service-Signature',
+      '`v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<X-Service-Timestamp>.<raw body bytes>`; compare in constant time',
+      { type: 'string', pattern: '^v1=[0-9a-f]{64}$' },
+    ),
     header('X-Service-Schema-Version', 'the envelope version', { type: 'string', const: String(SCHEMA_VERSION) }),
     // Standard Webhooks (https://www.standardwebhooks.com): only when the endpoint's secret serves both schemes.
     standard('webhook-id', 'Standard Webhooks: the event id, as in X-Service-Event-Id', { type: 'string', pattern: '^evt_' }),
-    standard('webhook-timestamp', 'Standard Webhooks: the same Unix seconds as X-Service-Timestamp', { type: 'string', pattern: '^[0-9]+$' }),
-    standard('webhook-signature', 'Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with '
-      + 'the base64-decoded part of the secret after `whsec_`; space-separated, one per secret while a rotation is pending', { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]{44}( v1,[A-Za-z0-9+/=]{44})*$' }),
+    standard('webhook-timestamp', 'Standard Webhooks: the same Unix seconds as X-Service-Timestamp', {
+      type: 'string',
+      pattern: '^[0-9]+$',
+    }),
+    standard(
+      'webhook-signature',
+      'Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with ' +
+        'the base64-decoded part of the secret after `whsec_`; space-separated, one per secret while a rotation is pending',
+      { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]{44}( v1,[A-Za-z0-9+/=]{44})*$' },
+    ),
   ];
 }
 
 const RECEIVER_ANSWERS: Record<string, JsonObject> = {
   '2XX': { description: 'Delivered: answer at once and process afterwards' },
-  '4XX': { description: 'Any 4xx other than 408 and 429 refuses the event for good: it is dead-lettered at once. 408 and 429 are retried.' },
+  '4XX': {
+    description: 'Any 4xx other than 408 and 429 refuses the event for good: it is dead-lettered at once. 408 and 429 are retried.',
+  },
   '5XX': { description: 'Retried with backoff (3 attempts in the run, then after 5 min, 30 min, 2 h, 5 h, 10 h), then dead-lettered' },
 };
 
 /** The document's `webhooks`: what svc POSTs to a partner's endpoint, one entry per event type. */
 export function webhookOperations(): Record<string, JsonObject> {
-  return Object.fromEntries(EVENT_TYPES.map((type) => {
-    const name = eventSchemaName(type);
-    return [type, {
-      post: {
-        operationId: name[0]!.toLowerCase() + name.slice(1),
-        tags: ['webhooks'],
-        summary: EVENT_CATALOGUE[type].summary,
-        description: `${eventDescription(type)} Delivered by \`svc sync\` to the partner's registered endpoint, signed; at-least-once and unordered.`,
-        security: [],
-        parameters: deliveryParameters(type),
-        requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },
-        responses: RECEIVER_ANSWERS,
-      },
-    }];
-  }));
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      const name = eventSchemaName(type);
+      return [
+        type,
+        {
+          post: {
+            operationId: name[0]!.toLowerCase() + name.slice(1),
+            tags: ['webhooks'],
+            summary: EVENT_CATALOGUE[type].summary,
+            description: `${eventDescription(type)} Delivered by \`svc sync\` to the partner's registered endpoint, signed; at-least-once and unordered.`,
+            security: [],
+            parameters: deliveryParameters(type),
+            requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },
+            responses: RECEIVER_ANSWERS,
+          },
+        },
+      ];
+    }),
+  );
 }

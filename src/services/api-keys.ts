@@ -21,10 +21,19 @@ function checkLabel(label: string | null): void {
   const at = label === null ? -1 : label.search(CONTROL);
   if (at < 0) return;
   const code = label!.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-  throw new AppError('invalid_input', `the key label may not hold control characters (U+${code} at character ${at + 1}); use printable text`);
+  throw new AppError(
+    'invalid_input',
+    `the key label may not hold control characters (U+${code} at character ${at + 1}); use printable text`,
+  );
 }
 
-async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | null, label: string | null, clock: Clock): Promise<IssuedKey> {
+async function store(
+  db: Db,
+  kind: Exclude<KeyKind, 'pub'>,
+  partnerId: string | null,
+  label: string | null,
+  clock: Clock,
+): Promise<IssuedKey> {
   checkLabel(label);
   const generated = generateKey(kind);
   const record: ApiKeyRecord = {
@@ -40,14 +49,28 @@ async function store(db: Db, kind: Exclude<KeyKind, 'pub'>, partnerId: string | 
     revokedAt: null,
   };
   await insertApiKey(db, {
-    key_id: record.keyId, partner_id: partnerId, kind, prefix: record.prefix, last4: record.last4,
-    key_hash: record.keyHash, status: 'active', label, created_at: record.createdAt, revoked_at: null,
+    key_id: record.keyId,
+    partner_id: partnerId,
+    kind,
+    prefix: record.prefix,
+    last4: record.last4,
+    key_hash: record.keyHash,
+    status: 'active',
+    label,
+    created_at: record.createdAt,
+    revoked_at: null,
   });
   return { key: generated.key, record };
 }
 
 /** Issues a partner key in live or test mode. */
-export async function issuePartnerKey(db: Db, partnerId: string, mode: KeyMode, clock: Clock, label: string | null = null): Promise<IssuedKey> {
+export async function issuePartnerKey(
+  db: Db,
+  partnerId: string,
+  mode: KeyMode,
+  clock: Clock,
+  label: string | null = null,
+): Promise<IssuedKey> {
   await requireKnownIds(db, { partnerId });
   return store(db, mode, partnerId, label, clock);
 }
@@ -64,12 +87,13 @@ export async function issueOperatorKey(db: Db, clock: Clock, options: { partnerI
  * another partner, is key_not_found; hard delete of an operator key is refused with
  * operator_key_revoke_only.
  */
-export async function revokeKey(
-  db: Db, partnerId: string | undefined, keyId: string, hard: boolean, clock: Clock,
-): Promise<ApiKeyRecord> {
+export async function revokeKey(db: Db, partnerId: string | undefined, keyId: string, hard: boolean, clock: Clock): Promise<ApiKeyRecord> {
   const key = await findApiKey(db, keyId);
   if (!key || (partnerId !== undefined && key.partnerId !== partnerId)) {
-    throw new AppError('key_not_found', partnerId && key ? `partner ${partnerId} has no key with id "${keyId}"` : `no key with id "${keyId}"`);
+    throw new AppError(
+      'key_not_found',
+      partnerId && key ? `partner ${partnerId} has no key with id "${keyId}"` : `no key with id "${keyId}"`,
+    );
   }
   if (hard && key.kind === 'operator') {
     throw new AppError('operator_key_revoke_only', 'operator keys are revoked, not deleted; retry without hard=true');

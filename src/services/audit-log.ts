@@ -21,6 +21,11 @@ export const AUDIT_DEFAULT_LIMIT = 100;
 export async function readAuditLog(db: Db, query: AuditQuery): Promise<AuditEntry[]> {
   const { since, until } = checkedRange(query.since, query.until);
   return listAuditEntries(db, {
-    partnerId: query.partnerId, requestId: query.requestId, since, until, status: query.status, limit: query.limit ?? AUDIT_DEFAULT_LIMIT,
+    partnerId: query.partnerId,
+    requestId: query.requestId,
+    since,
+    until,
+    status: query.status,
+    limit: query.limit ?? AUDIT_DEFAULT_LIMIT,
   });
 }

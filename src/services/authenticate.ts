@@ -7,9 +7,7 @@ import { findPartner } from '../store/repositories/partners-repo.ts';
 import type { PartnerContext } from './visibility/partner-context.ts';
 
 /** Who an accepted key belongs to. */
-export type Caller =
-  | { kind: 'partner'; partner: PartnerContext }
-  | { kind: 'operator'; keyId: string; partnerId: string | null };
+export type Caller = { kind: 'partner'; partner: PartnerContext } | { kind: 'operator'; keyId: string; partnerId: string | null };
 
 const REALM = 'Bearer realm="partner-api"';
 

@@ -71,9 +71,12 @@ export function compareDataVersions(a: string, b: string): number {
  * than starting the first read at once (docs/benchmarks.md). Alone, a call reads within a turn.
  */
 export function dataVersionReader(db: Db): () => Promise<string | null> {
-  const read = groupCommit<undefined, string | null>(async (calls) => {
-    const version = await dataVersion(db);
-    return calls.map(() => version);
-  }, { gatherTurn: true });
+  const read = groupCommit<undefined, string | null>(
+    async (calls) => {
+      const version = await dataVersion(db);
+      return calls.map(() => version);
+    },
+    { gatherTurn: true },
+  );
   return () => read(undefined);
 }

@@ -45,7 +45,10 @@ export interface ReplayResult {
 /** The access rule's verdict on each dead letter's event, one query per partner (src/services/visibility/event-visibility.ts). */
 async function verdicts(db: Db, letters: readonly DeadLetter[]): Promise<Map<string, SuppressReason | null>> {
   const out = new Map<string, SuppressReason | null>();
-  const events = await findOutboxEvents(db, letters.map((d) => d.eventId));
+  const events = await findOutboxEvents(
+    db,
+    letters.map((d) => d.eventId),
+  );
   for (const partnerId of new Set(events.map((e) => e.partnerId))) {
     const mine = events.filter((e) => e.partnerId === partnerId);
     for (const e of mine) if (e.status === 'suppressed') out.set(e.eventId, e.suppressedReason ?? 'fleet');

@@ -132,7 +132,7 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
       timer = setTimeout(() => resolve('late'), claimWaitMs);
     });
     try {
-      if (await Promise.race([claim(name, bucket), late]) === 'late') bucket.alone = true;
+      if ((await Promise.race([claim(name, bucket), late])) === 'late') bucket.alone = true;
     } finally {
       clearTimeout(timer);
     }
@@ -169,7 +169,8 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
       const allowed = await admit(name, bucket);
       if (allowed) {
         const left = bucket.granted - bucket.used;
-        if (!bucket.exhausted && !bucket.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && bucket.claim === undefined) void claim(name, bucket);
+        if (!bucket.exhausted && !bucket.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && bucket.claim === undefined)
+          void claim(name, bucket);
       }
       // Used by everyone: what the store counted, less this process's tokens not yet used.
       const usedOverall = Math.max(bucket.seen - Math.max(0, bucket.granted - bucket.used), bucket.used);

@@ -11,7 +11,13 @@ export async function storeAnswers(db: Db, timeoutMs = STORE_TIMEOUT_MS): Promis
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([pingStore(db).then(() => true, () => false), timeout]);
+    return await Promise.race([
+      pingStore(db).then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -5,8 +5,11 @@ function instant(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const at = parseInstant(value, { dateAllowed: true });
   if (!at) {
-    throw new AppError('invalid_input', `${name} "${value}" is not an ISO-8601 date (YYYY-MM-DD, midnight UTC) or date-time with a time zone ` +
-      '(2026-11-22T10:00:00Z) on a real calendar day');
+    throw new AppError(
+      'invalid_input',
+      `${name} "${value}" is not an ISO-8601 date (YYYY-MM-DD, midnight UTC) or date-time with a time zone ` +
+        '(2026-11-22T10:00:00Z) on a real calendar day',
+    );
   }
   return at.toISOString();
 }

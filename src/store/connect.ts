@@ -36,17 +36,22 @@ export function maskUrl(url: string): string {
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
   const { dialect, target } = parseStoreUrl(url);
   // Each dialect's driver is imported when a URL asks for it: a command loads one database driver, never both.
-  const db = dialect === 'postgres'
-    ? (await import('./dialects/postgres-kysely.ts')).postgresKysely(target, options)
-    : (await import('./dialects/sqlite-kysely.ts')).sqliteKysely(target, options);
+  const db =
+    dialect === 'postgres'
+      ? (await import('./dialects/postgres-kysely.ts')).postgresKysely(target, options)
+      : (await import('./dialects/sqlite-kysely.ts')).sqliteKysely(target, options);
   const store: Store = { db, dialect, displayUrl: maskUrl(url), close: () => db.destroy() };
   try {
     await db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
   } catch (err) {
     await store.close().catch(() => {});
     if (dialect === 'sqlite' && (err as { code?: string }).code === 'SQLITE_CANTOPEN' && !existsSync(target)) {
-      throw new AppError('store_unavailable', `no store exists at ${store.displayUrl} (${resolve(target)}): ` +
-        'run `svc db migrate` to create it, or point SVC_DATABASE_URL or --db at the store you meant', { cause: err });
+      throw new AppError(
+        'store_unavailable',
+        `no store exists at ${store.displayUrl} (${resolve(target)}): ` +
+          'run `svc db migrate` to create it, or point SVC_DATABASE_URL or --db at the store you meant',
+        { cause: err },
+      );
     }
     throw new AppError('store_unavailable', `cannot open store ${store.displayUrl}: ${(err as Error).message}`, { cause: err });
   }

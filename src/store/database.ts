@@ -1,14 +1,36 @@
 import type { Kysely, Transaction } from 'kysely';
 import type {
-  AssignmentsTable, ComplianceResultsTable, ConsentsTable, ContractVesselsTable, CrewTable, DocumentsTable, EmployersTable, FileChunksTable, FilesTable,
-  PartnersTable, RequirementCatalogueTable, VesselsTable,
+  AssignmentsTable,
+  ComplianceResultsTable,
+  ConsentsTable,
+  ContractVesselsTable,
+  CrewTable,
+  DocumentsTable,
+  EmployersTable,
+  FileChunksTable,
+  FilesTable,
+  PartnersTable,
+  RequirementCatalogueTable,
+  VesselsTable,
 } from './tables/crew-tables.ts';
 import type {
-  DeadLettersTable, DeliveryAttemptsTable, EndpointSendSlotsTable, OutboxEventsTable, WebhookEndpointsTable,
+  DeadLettersTable,
+  DeliveryAttemptsTable,
+  EndpointSendSlotsTable,
+  OutboxEventsTable,
+  WebhookEndpointsTable,
 } from './tables/delivery-tables.ts';
 import type { IngestHeldTable, IngestRequestsTable, IngestVersionsTable } from './tables/ingest-tables.ts';
 import type {
-  ApiKeysTable, AuditLogTable, AuthVersionTable, ChangesTable, LeasesTable, RateLimitsTable, SettingsTable, SyncRunsTable, SyncSnapshotsTable,
+  ApiKeysTable,
+  AuditLogTable,
+  AuthVersionTable,
+  ChangesTable,
+  LeasesTable,
+  RateLimitsTable,
+  SettingsTable,
+  SyncRunsTable,
+  SyncSnapshotsTable,
   SyncStateTable,
 } from './tables/service-tables.ts';
 

@@ -6,8 +6,13 @@
  */
 const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const SQLITE_CODES = new Set(['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_FULL']);
-const MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i,
-  /Connection ended unexpectedly/i, /did not answer within \d+ ms/];
+const MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /Connection ended unexpectedly/i,
+  /did not answer within \d+ ms/,
+];
 
 export function isStoreConnectionError(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {

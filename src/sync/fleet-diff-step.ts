@@ -7,24 +7,38 @@ import { RunStopped, type DiffStep } from './run-sync.ts';
  * The diff `svc sync` runs before delivery: what each partner may see now against what it was
  * last sent. It writes each page's events and snapshots in one transaction.
  */
-export function fleetDiffStep(config: Config, onPage?: (crewDone: number, crewKnown: number) => void, options: { full?: boolean } = {}): DiffStep {
+export function fleetDiffStep(
+  config: Config,
+  onPage?: (crewDone: number, crewKnown: number) => void,
+  options: { full?: boolean } = {},
+): DiffStep {
   return async (db, ctx) => {
     const clock = () => ctx.now;
-    const results = await runDiff(db, {
-      clock, catalogue: new CatalogueCache(clock), windowDays: config.complianceWindowDays, dryRun: ctx.dryRun, full: options.full,
-    }, (done, known) => {
-      onPage?.(done, known);
-      if (ctx.signal?.aborted) throw new RunStopped();
-    });
+    const results = await runDiff(
+      db,
+      {
+        clock,
+        catalogue: new CatalogueCache(clock),
+        windowDays: config.complianceWindowDays,
+        dryRun: ctx.dryRun,
+        full: options.full,
+      },
+      (done, known) => {
+        onPage?.(done, known);
+        if (ctx.signal?.aborted) throw new RunStopped();
+      },
+    );
     const total = (events: Record<string, number>) => Object.values(events).reduce((sum, count) => sum + count, 0);
     return {
       created: new Map(results.map((result) => [result.partnerId, total(result.events)])),
-      planned: results.flatMap((result) => (result.planned ?? []).map((event) => ({
-        partnerId: result.partnerId,
-        eventType: event.type,
-        crewUniqueId: event.crewUniqueId,
-        note: typeof event.data.document_id === 'string' ? event.data.document_id : undefined,
-      }))),
+      planned: results.flatMap((result) =>
+        (result.planned ?? []).map((event) => ({
+          partnerId: result.partnerId,
+          eventType: event.type,
+          crewUniqueId: event.crewUniqueId,
+          note: typeof event.data.document_id === 'string' ? event.data.document_id : undefined,
+        })),
+      ),
     };
   };
 }

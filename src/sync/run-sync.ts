@@ -97,9 +97,22 @@ export interface SyncSummary {
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
   const dryRun = options.dryRun ?? false;
-  const summary: SyncSummary = { runId, dryRun, created: new Map(), planned: [], due: [], delivery: null, held: new Map(), stopped: false, pruned: 0 };
+  const summary: SyncSummary = {
+    runId,
+    dryRun,
+    created: new Map(),
+    planned: [],
+    due: [],
+    delivery: null,
+    held: new Map(),
+    stopped: false,
+    pruned: 0,
+  };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
-  const lease = dryRun || options.deliverOnly ? undefined : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs, options.takeOver);
+  const lease =
+    dryRun || options.deliverOnly
+      ? undefined
+      : await acquireSyncLease(db, holderName(runId, owner), deps.clock, options.leaseMs, options.takeOver);
   try {
     if (dryRun) return await runStages(db, deps, options, summary);
     // Recorded once the lease is held: a run refused by the lock did not run.

@@ -58,17 +58,29 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * Never throws: every outcome comes back as an AttemptResult.
  */
 export async function sendAttempt(
-  url: string, headers: Record<string, string>, body: string, transport: AttemptTransport,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  transport: AttemptTransport,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const timeout = AbortSignal.timeout(transport.timeoutMs);
   const signal = transport.cancel ? AbortSignal.any([timeout, transport.cancel]) : timeout;
-  const failed = (error: string, refused = false): AttemptResult =>
-    ({ statusCode: null, error, responseBody: null, latencyMs: latency(), retryAfterMs: null, refused });
+  const failed = (error: string, refused = false): AttemptResult => ({
+    statusCode: null,
+    error,
+    responseBody: null,
+    latencyMs: latency(),
+    retryAfterMs: null,
+    refused,
+  });
 
   try {
-    const problem = await raceSignal(destinationProblem(new URL(url), { allowInsecure: transport.allowInsecure }, transport.resolve), signal);
+    const problem = await raceSignal(
+      destinationProblem(new URL(url), { allowInsecure: transport.allowInsecure }, transport.resolve),
+      signal,
+    );
     if (problem) return failed(`destination refused: ${problem}`, true);
   } catch (err) {
     return failed(`cannot resolve destination: ${describeError(err, transport)}`);

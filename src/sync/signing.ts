@@ -18,8 +18,8 @@ export function standardSignature(secret: string, id: string, timestamp: number,
  * verify). Only secrets that serve both schemes (docs/webhooks.md, "Standard Webhooks").
  */
 function standardSecrets(endpoint: WebhookEndpoint, at: Date, contractSecret: string): string[] {
-  const pending = endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > at.getTime()
-    ? [endpoint.nextSecret] : [];
+  const pending =
+    endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > at.getTime() ? [endpoint.nextSecret] : [];
   return [contractSecret, ...pending].filter(servesStandardWebhooks);
 }
 
@@ -30,7 +30,11 @@ function standardSecrets(endpoint: WebhookEndpoint, at: Date, contractSecret: st
  * `signedAt` is the real time in whole seconds: a receiver compares it with its own clock.
  */
 export function deliveryHeaders(
-  endpoint: WebhookEndpoint, event: { eventId: string; eventType: string }, at: Date, signedAt: number, rawBody: string,
+  endpoint: WebhookEndpoint,
+  event: { eventId: string; eventType: string },
+  at: Date,
+  signedAt: number,
+  rawBody: string,
 ): Record<string, string> {
   const secret = signingSecret(endpoint, at);
   const headers: Record<string, string> = {

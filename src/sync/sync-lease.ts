@@ -35,9 +35,11 @@ function parseHolder(holder: string): LeaseOwner | undefined {
 const at = (clock: Clock, plusMs: number) => new Date(clock().getTime() + plusMs).toISOString();
 
 function lockedMessage(current: Lease | undefined): string {
-  return `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current ? wireTime(current.expiresAt) : '?'}; ` +
+  return (
+    `another sync run is in progress (${current?.holder ?? 'unknown'}), lease held until ${current ? wireTime(current.expiresAt) : '?'}; ` +
     'this run exits without doing anything. The lease lapses by itself then, and a holder gone from this machine is taken over ' +
-    'by the next run; if its holder is gone from another machine, clear it now with `svc admin release-sync-lock` (--force)';
+    'by the next run; if its holder is gone from another machine, clear it now with `svc admin release-sync-lock` (--force)'
+  );
 }
 
 /**
@@ -63,7 +65,13 @@ function holderGone(lease: Lease, check: HolderCheck): boolean {
  * over without an operator: its claims are released first, so this run sends those events with
  * their event ids. The lease is renewed every third of its length while the run goes on.
  */
-export async function acquireSyncLease(db: Db, holder: string, clock: Clock, leaseMs = SYNC_LEASE_MS, takeOver?: HolderCheck): Promise<HeldLease> {
+export async function acquireSyncLease(
+  db: Db,
+  holder: string,
+  clock: Clock,
+  leaseMs = SYNC_LEASE_MS,
+  takeOver?: HolderCheck,
+): Promise<HeldLease> {
   let acquired = await acquireLease(db, SYNC_LEASE, holder, clock().toISOString(), at(clock, leaseMs));
   if (!acquired && takeOver) {
     const current = await findLease(db, SYNC_LEASE);
@@ -73,9 +81,12 @@ export async function acquireSyncLease(db: Db, holder: string, clock: Clock, lea
     }
   }
   if (!acquired) throw new AppError('sync_locked', lockedMessage(await findLease(db, SYNC_LEASE)));
-  const timer = setInterval(() => {
-    renewLease(db, SYNC_LEASE, holder, at(clock, leaseMs)).catch(() => {});
-  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renewLease(db, SYNC_LEASE, holder, at(clock, leaseMs)).catch(() => {});
+    },
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return {
     holder,
@@ -105,8 +116,7 @@ async function clearGoneRun(db: Db, holder: string, noticedAt: string): Promise<
 
 /** Why release-sync-lock cleared the lease, or that there was none. */
 export type LockRelease =
-  | { released: false; reason: 'none' }
-  | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease; claims: number };
+  { released: false; reason: 'none' } | { released: true; reason: 'expired' | 'holder_gone' | 'forced'; lease: Lease; claims: number };
 
 export interface ReleaseLockDeps extends HolderCheck {
   clock: Clock;
@@ -129,11 +139,14 @@ export async function releaseSyncLock(db: Db, deps: ReleaseLockDeps, force: bool
   else if (holderGone(lease, deps)) reason = 'holder_gone';
   else if (force) reason = 'forced';
   else {
-    const why = owner?.host === deps.host
-      ? `its process ${owner.pid} still runs on this machine: stop it (SIGTERM lets it finish and release the lease)`
-      : `it runs on ${owner?.host ?? 'an unknown machine'}, which this machine cannot check`;
-    throw new AppError('sync_locked', `the sync lease of ${lease.holder} is live until ${wireTime(lease.expiresAt)}; ${why}, ` +
-      'or pass --force if you know it is gone');
+    const why =
+      owner?.host === deps.host
+        ? `its process ${owner.pid} still runs on this machine: stop it (SIGTERM lets it finish and release the lease)`
+        : `it runs on ${owner?.host ?? 'an unknown machine'}, which this machine cannot check`;
+    throw new AppError(
+      'sync_locked',
+      `the sync lease of ${lease.holder} is live until ${wireTime(lease.expiresAt)}; ${why}, ` + 'or pass --force if you know it is gone',
+    );
   }
   const claims = await clearGoneRun(db, lease.holder, deps.wallClock().toISOString());
   return { released: true, reason, lease, claims };

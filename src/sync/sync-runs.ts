@@ -20,7 +20,9 @@ export interface RunCounts {
  * as it would fail the run's own writes.
  */
 export async function recordedSyncRun<S extends RunCounts>(
-  db: Kysely<Database>, run: { runId: string; kind: SyncRunKind; wallClock: Clock }, body: () => Promise<S>,
+  db: Kysely<Database>,
+  run: { runId: string; kind: SyncRunKind; wallClock: Clock },
+  body: () => Promise<S>,
 ): Promise<S> {
   await insertSyncRun(db, { runId: run.runId, kind: run.kind, startedAt: run.wallClock().toISOString() });
   let summary: S;
@@ -28,7 +30,11 @@ export async function recordedSyncRun<S extends RunCounts>(
     summary = await body();
   } catch (err) {
     await finishSyncRun(db, run.runId, run.wallClock().toISOString(), {
-      outcome: 'error', eventsCreated: 0, delivered: 0, deadLettered: 0, deliveryErrors: 0,
+      outcome: 'error',
+      eventsCreated: 0,
+      delivered: 0,
+      deadLettered: 0,
+      deliveryErrors: 0,
     }).catch(() => {});
     throw err;
   }
@@ -39,6 +45,9 @@ export async function recordedSyncRun<S extends RunCounts>(
     deadLettered: totals?.deadLettered ?? 0,
     deliveryErrors: (summary.delivery?.errors.length ?? 0) + (totals?.failed ?? 0),
   };
-  await finishSyncRun(db, run.runId, run.wallClock().toISOString(), { ...counts, outcome: syncRunOutcome({ stopped: summary.stopped, ...counts }) });
+  await finishSyncRun(db, run.runId, run.wallClock().toISOString(), {
+    ...counts,
+    outcome: syncRunOutcome({ stopped: summary.stopped, ...counts }),
+  });
   return summary;
 }

@@ -12,78 +12,98 @@ import { openApiDocument } from '../support/openapi-check.ts';
  * SVC_DOCS_SCREENSHOT=docs/api-reference.png keeps a screenshot of the page.
  */
 const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? false : `no chromium at ${CHROMIUM}: browser test skipped (apt-get install chromium, or set SVC_CHROMIUM)`;
+const missing = existsSync(CHROMIUM)
+  ? false
+  : `no chromium at ${CHROMIUM}: browser test skipped (apt-get install chromium, or set SVC_CHROMIUM)`;
 if (missing && process.env.CI === 'true') throw new Error(`${missing}; under CI=true the browser test must run`);
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 function operations(): Array<{ method: string; path: string }> {
-  return Object.entries<Record<string, unknown>>(openApiDocument().paths)
-    .flatMap(([path, item]) => Object.keys(item).filter((m) => m !== 'parameters').map((method) => ({ method, path })));
+  return Object.entries<Record<string, unknown>>(openApiDocument().paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => m !== 'parameters')
+      .map((method) => ({ method, path })),
+  );
 }
 
 const TITLE = 'the API reference page in a headless browser';
 
 // A skipped test, not a skipped suite: node:test counts only tests in its "# skipped" line.
 if (missing) it(TITLE, { skip: missing }, () => {});
-else describe(TITLE, () => {
-  let api: TestApi;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
-  const foreign: string[] = [];
+else
+  describe(TITLE, () => {
+    let api: TestApi;
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
+    const foreign: string[] = [];
 
-  before(async () => {
-    api = await startDocsServer();
-    // launch() gives the browser a fresh, temporary profile (user data dir) of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    before(async () => {
+      api = await startDocsServer();
+      // launch() gives the browser a fresh, temporary profile (user data dir) of its own.
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
+      page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.protocol !== 'data:' && url.origin !== api.url) foreign.push(r.url());
+      });
+      await page.goto(`${api.url}/docs`, { waitUntil: 'load' });
+      await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
     });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.protocol !== 'data:' && url.origin !== api.url) foreign.push(r.url());
+
+    after(async () => {
+      await browser?.close();
+      await api?.close();
     });
-    await page.goto(`${api.url}/docs`, { waitUntil: 'load' });
-    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
-  });
 
-  after(async () => {
-    await browser?.close();
-    await api?.close();
-  });
+    it('loads with no console error and no request to another origin', async () => {
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(problems, []);
+      assert.deepEqual(foreign, []);
+      assert.equal(await page.title(), 'Partner Crew Compliance API reference');
+    });
 
-  it('loads with no console error and no request to another origin', async () => {
-    await page.waitForLoadState('networkidle');
-    assert.deepEqual(problems, []);
-    assert.deepEqual(foreign, []);
-    assert.equal(await page.title(), 'Partner Crew Compliance API reference');
-  });
+    it('shows every endpoint of the document and every webhook', async () => {
+      const shown = await page.locator('.opblock-summary').evaluateAll((els) =>
+        els.map((e) => {
+          const method = e.querySelector('.opblock-summary-method')?.textContent?.trim().toLowerCase() ?? '';
+          const path =
+            e.querySelector('.opblock-summary-path')?.getAttribute('data-path') ??
+            e.querySelector('.opblock-summary-path')?.textContent?.trim() ??
+            '';
+          return `${method} ${path.replace(/\u200b/g, '')}`;
+        }),
+      );
+      for (const op of operations()) assert.ok(shown.includes(`${op.method} ${op.path}`), `${op.method.toUpperCase()} ${op.path} is shown`);
+      const text = await page.locator('#swagger-ui').innerText();
+      for (const type of Object.keys(openApiDocument().webhooks)) assert.ok(text.includes(type), `webhook ${type} is shown`);
+    });
 
-  it('shows every endpoint of the document and every webhook', async () => {
-    const shown = await page.locator('.opblock-summary').evaluateAll((els) => els.map((e) => {
-      const method = e.querySelector('.opblock-summary-method')?.textContent?.trim().toLowerCase() ?? '';
-      const path = e.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? e.querySelector('.opblock-summary-path')?.textContent?.trim() ?? '';
-      return `${method} ${path.replace(/\u200b/g, '')}`;
-    }));
-    for (const op of operations()) assert.ok(shown.includes(`${op.method} ${op.path}`), `${op.method.toUpperCase()} ${op.path} is shown`);
-    const text = await page.locator('#swagger-ui').innerText();
-    for (const type of Object.keys(openApiDocument().webhooks)) assert.ok(text.includes(type), `webhook ${type} is shown`);
+    it('shows the bearer authentication', async () => {
+      await page.locator('button.authorize').first().click();
+      const dialog = page.locator('.dialog-ux .modal-ux');
+      await dialog.waitFor();
+      const text = await dialog.innerText();
+      for (const scheme of ['partnerBearer', 'operatorBearer', 'partnerApiKey']) assert.ok(text.includes(scheme), scheme);
+      assert.match(text, /Bearer/);
+      await page.locator('.dialog-ux button.close-modal').click();
+      if (process.env.SVC_DOCS_SCREENSHOT) await page.screenshot({ path: process.env.SVC_DOCS_SCREENSHOT, fullPage: false });
+      assert.deepEqual(problems, []);
+    });
   });
-
-  it('shows the bearer authentication', async () => {
-    await page.locator('button.authorize').first().click();
-    const dialog = page.locator('.dialog-ux .modal-ux');
-    await dialog.waitFor();
-    const text = await dialog.innerText();
-    for (const scheme of ['partnerBearer', 'operatorBearer', 'partnerApiKey']) assert.ok(text.includes(scheme), scheme);
-    assert.match(text, /Bearer/);
-    await page.locator('.dialog-ux button.close-modal').click();
-    if (process.env.SVC_DOCS_SCREENSHOT) await page.screenshot({ path: process.env.SVC_DOCS_SCREENSHOT, fullPage: false });
-    assert.deepEqual(problems, []);
-  });
-});

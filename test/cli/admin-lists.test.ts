@@ -53,7 +53,10 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.deepEqual(header, ['key_id', 'partner_id', 'kind', 'status', 'key_hint', 'created_at', 'revoked_at', 'label']);
     assert.equal(rows.length, 2);
     const json = JSON.parse((await svc('admin', 'list-keys', '--json')).stdout) as Record<string, unknown>[];
-    assert.deepEqual(json.map((k) => Object.keys(k)), [header, header]);
+    assert.deepEqual(
+      json.map((k) => Object.keys(k)),
+      [header, header],
+    );
     const live = json.find((k) => k.kind === 'live')!;
     assert.equal(live.partner_id, 'ptn_a');
     assert.equal(live.label, 'two words');
@@ -65,11 +68,28 @@ describeEachStore('list commands: a header row, --json, and an empty result said
   });
 
   it('list-webhooks --json: one object per endpoint with its events as an array, never the secret', async () => {
-    assert.equal((await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET)).code, 0);
+    assert.equal(
+      (await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET))
+        .code,
+      0,
+    );
     const json = JSON.parse((await svc('admin', 'list-webhooks', '--json')).stdout);
     assert.equal(json.length, 1);
-    assert.deepEqual(Object.keys(json[0]), ['partner_id', 'endpoint_id', 'status', 'url', 'subscribed_events', 'updated_at', 'rotation_pending_until', 'signatures',
-      'consecutive_failures', 'failing_since', 'last_success_at', 'disabled_reason', 'disabled_at']);
+    assert.deepEqual(Object.keys(json[0]), [
+      'partner_id',
+      'endpoint_id',
+      'status',
+      'url',
+      'subscribed_events',
+      'updated_at',
+      'rotation_pending_until',
+      'signatures',
+      'consecutive_failures',
+      'failing_since',
+      'last_success_at',
+      'disabled_reason',
+      'disabled_at',
+    ]);
     assert.deepEqual([json[0].consecutive_failures, json[0].disabled_reason], [0, null]);
     assert.deepEqual(json[0].subscribed_events, ['crew.status.changed']);
     const plain = await svc('admin', 'list-webhooks');
@@ -85,25 +105,56 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     assert.match(summary.run_id, /^run_/);
     assert.equal(summary.dry_run, false);
     assert.equal(summary.totals.dead_lettered, 1);
-    assert.deepEqual(summary.partners.find((p: { partner_id: string }) => p.partner_id === 'ptn_a'), {
-      partner_id: 'ptn_a', created: 0, delivered: 0, retrying: 0, dead_lettered: 1, suppressed: 0, held: 0,
-    });
+    assert.deepEqual(
+      summary.partners.find((p: { partner_id: string }) => p.partner_id === 'ptn_a'),
+      {
+        partner_id: 'ptn_a',
+        created: 0,
+        delivered: 0,
+        retrying: 0,
+        dead_lettered: 1,
+        suppressed: 0,
+        held: 0,
+      },
+    );
     assert.deepEqual(summary.errors, []);
 
     const attempts = JSON.parse((await svc('admin', 'deliveries', '--event', eventId, '--json')).stdout);
     assert.equal(attempts.length, 1);
-    assert.deepEqual({ ...attempts[0], latency_ms: 0 }, {
-      attempted_at: '2026-11-22T10:00:00Z', event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', attempt_no: 1,
-      outcome: 'failed_permanent', status_code: 410, latency_ms: 0, error: attempts[0].error, url: rx.url, next_attempt_at: null,
-    });
+    assert.deepEqual(
+      { ...attempts[0], latency_ms: 0 },
+      {
+        attempted_at: '2026-11-22T10:00:00Z',
+        event_id: eventId,
+        partner_id: 'ptn_a',
+        event_type: 'crew.status.changed',
+        attempt_no: 1,
+        outcome: 'failed_permanent',
+        status_code: 410,
+        latency_ms: 0,
+        error: attempts[0].error,
+        url: rx.url,
+        next_attempt_at: null,
+      },
+    );
     const plainAttempts = table((await svc('admin', 'deliveries', '--event', eventId)).stdout);
     assert.deepEqual(plainAttempts.header, Object.keys(attempts[0]));
     assert.equal(plainAttempts.rows[0]!.status_code, '410');
 
     const letters = JSON.parse((await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--json')).stdout);
-    assert.deepEqual(letters.map((d: Record<string, unknown>) => ({ ...d, reason: typeof d.reason })), [{
-      event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', dead_at: letters[0].dead_at, replayed_at: null, reason: 'string',
-    }]);
+    assert.deepEqual(
+      letters.map((d: Record<string, unknown>) => ({ ...d, reason: typeof d.reason })),
+      [
+        {
+          event_id: eventId,
+          partner_id: 'ptn_a',
+          event_type: 'crew.status.changed',
+          dead_at: letters[0].dead_at,
+          replayed_at: null,
+          reason: 'string',
+        },
+      ],
+    );
     const dry = JSON.parse((await svc('sync', '--dry-run', '--json')).stdout);
     assert.equal(dry.dry_run, true);
     assert.deepEqual(dry.would_attempt, []);

@@ -17,7 +17,11 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
   before(async () => {
     await seedPartners(store().db, 'ptn_a');
     rx = await startReceiver(SECRET, () => ({ status }));
-    assert.equal((await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET)).code, 0);
+    assert.equal(
+      (await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET))
+        .code,
+      0,
+    );
   });
   after(async () => rx.close());
 
@@ -25,11 +29,20 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
     const keys = () => store().db.selectFrom('api_keys').select('key_id').execute();
     const before = await keys();
     for (const argv of [
-      ['replay-dead-letters'], ['list-dead-letters'], ['deliveries'], ['list-keys'], ['audit'], ['issue-key'], ['issue-operator-key'],
-      ['revoke-key', '--key', 'key_nope'], ['rotate-secret'],
+      ['replay-dead-letters'],
+      ['list-dead-letters'],
+      ['deliveries'],
+      ['list-keys'],
+      ['audit'],
+      ['issue-key'],
+      ['issue-operator-key'],
+      ['revoke-key', '--key', 'key_nope'],
+      ['rotate-secret'],
       ['register-webhook', '--url', rx.url, '--events', 'crew.status.changed'],
     ]) {
-      for (const json of argv[0]!.startsWith('list') || ['deliveries', 'audit', 'replay-dead-letters'].includes(argv[0]!) ? [[], ['--json']] : [[]]) {
+      for (const json of argv[0]!.startsWith('list') || ['deliveries', 'audit', 'replay-dead-letters'].includes(argv[0]!)
+        ? [[], ['--json']]
+        : [[]]) {
         const res = await svc('admin', ...argv, '--partner', 'ptn_nope', ...json);
         assert.equal(res.code, 1, `${argv[0]}: ${res.stderr}`);
         assert.equal(res.stdout, '', argv[0]);
@@ -52,7 +65,10 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
         const res = await svc('admin', ...argv, '--label', label);
         assert.equal(res.code, 65, res.stderr);
         assert.equal(res.stdout, '');
-        assert.match(res.stderr, /^svc: the key label may not hold control characters \(U\+[0-9A-F]{4} at character \d+\); use printable text\n$/);
+        assert.match(
+          res.stderr,
+          /^svc: the key label may not hold control characters \(U\+[0-9A-F]{4} at character \d+\); use printable text\n$/,
+        );
       }
     }
     assert.deepEqual(await store().db.selectFrom('api_keys').select('key_id').execute(), []);
@@ -69,14 +85,21 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
     const due = (await findOutboxEvent(store().db, eventId))!.nextAttemptAt;
     const json = JSON.parse((await svc('admin', 'deliveries', '--event', eventId, '--json')).stdout) as Record<string, unknown>[];
     assert.ok(json.length >= 1);
-    assert.ok(json.every((a) => a.next_attempt_at === wireTime(due)), JSON.stringify(json));
+    assert.ok(
+      json.every((a) => a.next_attempt_at === wireTime(due)),
+      JSON.stringify(json),
+    );
     const [header, first] = (await svc('admin', 'deliveries', '--event', eventId)).stdout.split('\n');
     assert.equal(header!.split('\t').at(-1), 'next_attempt_at');
     assert.equal(first!.split('\t').at(-1), wireTime(due));
 
     // The persisted retry made due at the CLI's fixed clock, and answered this time.
     status = 204;
-    await store().db.updateTable('outbox_events').set({ next_attempt_at: '2026-11-22T09:00:00.000Z' }).where('event_id', '=', eventId).execute();
+    await store()
+      .db.updateTable('outbox_events')
+      .set({ next_attempt_at: '2026-11-22T09:00:00.000Z' })
+      .where('event_id', '=', eventId)
+      .execute();
     assert.equal((await svc('sync')).code, 0);
     const after = JSON.parse((await svc('admin', 'deliveries', '--event', eventId, '--json')).stdout) as Record<string, unknown>[];
     assert.equal(after[0]!.outcome, 'delivered');
@@ -87,7 +110,9 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
     status = 410;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.equal((await svc('sync')).code, 76);
-    const letter = JSON.parse((await svc('admin', 'list-dead-letters', '--json')).stdout).find((d: { event_id: string }) => d.event_id === eventId);
+    const letter = JSON.parse((await svc('admin', 'list-dead-letters', '--json')).stdout).find(
+      (d: { event_id: string }) => d.event_id === eventId,
+    );
     const replayed = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a');
     assert.equal(replayed.code, 0, replayed.stderr);
     assert.equal(replayed.stdout, `event_id\tpartner_id\tevent_type\tdead_at\n${eventId}\tptn_a\tcrew.status.changed\t${letter.dead_at}\n`);
@@ -95,7 +120,10 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
 
     assert.equal((await svc('sync')).code, 76, 'dead-lettered again');
     const json = await svc('admin', 'replay-dead-letters', '--json');
-    assert.deepEqual(JSON.parse(json.stdout).map((d: Record<string, unknown>) => Object.keys(d)), [['event_id', 'partner_id', 'event_type', 'dead_at']]);
+    assert.deepEqual(
+      JSON.parse(json.stdout).map((d: Record<string, unknown>) => Object.keys(d)),
+      [['event_id', 'partner_id', 'event_type', 'dead_at']],
+    );
 
     for (const extra of [[], ['--json']]) {
       const none = await svc('admin', 'replay-dead-letters', ...extra);

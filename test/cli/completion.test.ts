@@ -14,7 +14,9 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-completion-'));
 function bashOffers(script: string, typed: string[]): string[] {
   const words = typed.map((w) => `'${w}'`).join(' ');
   const probe = `source '${script}'\nCOMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}; COMPREPLY=()\n_svc_complete\nprintf '%s\\n' "\${COMPREPLY[@]}"\n`;
-  return execFileSync('bash', ['--norc', '-c', probe], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+  return execFileSync('bash', ['--norc', '-c', probe], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 describe('svc completion bash, sourced in bash, completes from the command tree', () => {

@@ -11,11 +11,29 @@ const NOW = new Date('2026-11-22T10:00:00.000Z');
 /** Another employer's vessel, and a partner of Bo's fleet without crew:compliance:read whom crew_bo consents to. */
 const OTHERS = {
   employers: [{ employer_id: 'emp_other', name: 'Other Shipping' }],
-  partners: [{ partner_id: 'ptn_bo_status', name: 'Bo Status Only', kind: 'customer', employer_id: 'emp_bo', tier: 'management', scope_overrides: ['crew:status:read'] }],
-  vessels: [{
-    vessel_id: 'ves_other', employer_id: 'emp_other', vessel_name: 'MV Other', imo: null, mmsi: null, flag_state: 'GB',
-    vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000,
-  }],
+  partners: [
+    {
+      partner_id: 'ptn_bo_status',
+      name: 'Bo Status Only',
+      kind: 'customer',
+      employer_id: 'emp_bo',
+      tier: 'management',
+      scope_overrides: ['crew:status:read'],
+    },
+  ],
+  vessels: [
+    {
+      vessel_id: 'ves_other',
+      employer_id: 'emp_other',
+      vessel_name: 'MV Other',
+      imo: null,
+      mmsi: null,
+      flag_state: 'GB',
+      vessel_type: 'bulk_carrier',
+      gross_tonnage: 30000,
+      propulsion_kw: 9000,
+    },
+  ],
   consents: [{ crew_unique_id: 'crew_bo', partner_id: 'ptn_bo_status', categories: ['status', 'compliance'] }],
 };
 
@@ -30,12 +48,29 @@ describeEachStore('svc compliance forecast', ({ store, url }) => {
   };
 
   it('lists who changes, from what to what, on which date and because of which requirement (the BST example)', async () => {
-    assert.deepEqual(JSON.parse(await forecast('--json')), [{
-      on: '2026-12-31', crew_unique_id: 'crew_bo', vessel_id: 'ves_bo', position_name: 'Master', from: 'compliant', to: 'at_risk', requirement_keys: ['bst'],
-    }]);
-    assert.deepEqual(JSON.parse(await forecast('--on', '2027-01-15', '--days', '90', '--vessel', 'ves_bo', '--json')).map((e: any) => [e.on, e.from, e.to]),
-      [['2027-04-01', 'at_risk', 'non_compliant']]);
-    assert.match(await forecast(), /^ON\s+CREW\s+VESSEL\s+POSITION\s+FROM\s+TO\s+BECAUSE OF\n2026-12-31\s+crew_bo\s+ves_bo\s+Master\s+compliant\s+at_risk\s+bst$/m);
+    assert.deepEqual(JSON.parse(await forecast('--json')), [
+      {
+        on: '2026-12-31',
+        crew_unique_id: 'crew_bo',
+        vessel_id: 'ves_bo',
+        position_name: 'Master',
+        from: 'compliant',
+        to: 'at_risk',
+        requirement_keys: ['bst'],
+      },
+    ]);
+    assert.deepEqual(
+      JSON.parse(await forecast('--on', '2027-01-15', '--days', '90', '--vessel', 'ves_bo', '--json')).map((e: any) => [
+        e.on,
+        e.from,
+        e.to,
+      ]),
+      [['2027-04-01', 'at_risk', 'non_compliant']],
+    );
+    assert.match(
+      await forecast(),
+      /^ON\s+CREW\s+VESSEL\s+POSITION\s+FROM\s+TO\s+BECAUSE OF\n2026-12-31\s+crew_bo\s+ves_bo\s+Master\s+compliant\s+at_risk\s+bst$/m,
+    );
   });
 
   it('a window the change falls outside lists nobody', async () => {
@@ -55,7 +90,10 @@ describeEachStore('svc compliance forecast', ({ store, url }) => {
     const unknown = await cli(['--db', url(), 'compliance', 'forecast', '--partner', 'ptn_bo', '--vessel', 'ves_nope', '--json']);
     assert.deepEqual([unknown.code, unknown.stdout, unknown.stderr], [1, '', 'svc: no vessel with id "ves_nope"\n']);
     const foreign = await cli(['--db', url(), 'compliance', 'forecast', '--partner', 'ptn_bo', '--vessel', 'ves_other', '--json']);
-    assert.deepEqual([foreign.code, foreign.stdout, foreign.stderr], [1, '', 'svc: vessel ves_other is not on the live fleet of partner ptn_bo\n']);
+    assert.deepEqual(
+      [foreign.code, foreign.stdout, foreign.stderr],
+      [1, '', 'svc: vessel ves_other is not on the live fleet of partner ptn_bo\n'],
+    );
   });
 
   it('a partner without crew:compliance:read is refused (exit 1): its fleet compliance list shows no one', async () => {

@@ -35,11 +35,10 @@ const NPM = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).t
 /** Runs `file args` in a fake clone, its fake npm first on PATH; reports what that npm was asked. */
 function runIn(dir: string, file: string, args: string[]): Promise<{ code: number | null; stderr: string; npmCalls: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } },
-      (err, _stdout, stderr) => {
-        const calls = existsSync(join(dir, 'npm-calls')) ? readFileSync(join(dir, 'npm-calls'), 'utf8') : '';
-        resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stderr, npmCalls: calls });
-      });
+    execFile(file, args, { cwd: dir, env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}` } }, (err, _stdout, stderr) => {
+      const calls = existsSync(join(dir, 'npm-calls')) ? readFileSync(join(dir, 'npm-calls'), 'utf8') : '';
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr, npmCalls: calls });
+    });
   });
 }
 
@@ -71,24 +70,30 @@ describe('npm test and npm run demo install first on a fresh clone', () => {
   });
 
   it('node_modules installed from an older lock (a package at another version, or missing): runs npm ci', async () => {
-    const older = await ensureDeps(fakeClone((lock) => {
-      withoutRoot(lock).packages['node_modules/tsx'].version = '0.0.1';
-      return lock;
-    }));
+    const older = await ensureDeps(
+      fakeClone((lock) => {
+        withoutRoot(lock).packages['node_modules/tsx'].version = '0.0.1';
+        return lock;
+      }),
+    );
     assert.equal(older.npmCalls, 'ci --no-audit --no-fund\n');
     assert.match(older.stderr, /node_modules\/tsx is 0\.0\.1, package-lock\.json wants /);
-    const missing = await ensureDeps(fakeClone((lock) => {
-      delete withoutRoot(lock).packages['node_modules/kysely'];
-      return lock;
-    }));
+    const missing = await ensureDeps(
+      fakeClone((lock) => {
+        delete withoutRoot(lock).packages['node_modules/kysely'];
+        return lock;
+      }),
+    );
     assert.equal(missing.npmCalls, 'ci --no-audit --no-fund\n');
   });
 
   it('node_modules matching package-lock.json (platform-only optional packages absent): installs nothing', async () => {
-    const res = await ensureDeps(fakeClone((lock) => {
-      for (const [path, entry] of Object.entries<any>(withoutRoot(lock).packages)) if (entry.optional) delete lock.packages[path];
-      return lock;
-    }));
+    const res = await ensureDeps(
+      fakeClone((lock) => {
+        for (const [path, entry] of Object.entries<any>(withoutRoot(lock).packages)) if (entry.optional) delete lock.packages[path];
+        return lock;
+      }),
+    );
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.npmCalls, '');
     assert.equal(res.stderr, '');
@@ -100,7 +105,8 @@ describe('npm run demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
     const demoUrl = `sqlite:${join(dir, 'demo.db')}`;
     const demo = spawn('bash', [join(root, 'scripts/demo.sh')], {
-      env: { ...process.env, SVC_DATABASE_URL: demoUrl, SVC_PORT: '0', SVC_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_DATABASE_URL: demoUrl, SVC_PORT: '0', SVC_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     t.after(() => demo.kill('SIGTERM'));
     let out = '';

@@ -7,8 +7,19 @@ import { spawnSvc, type SvcChild } from '../support/svc-child.ts';
 import { waitForOutput } from '../support/wait.ts';
 
 const crew = (id: string, data: Record<string, unknown> = {}) => ({
-  entity: 'crew', op: 'upsert', id, version: 1,
-  data: { name: 'Ana Queue', rank: 'Master', email: 'ana@example.com', phone: '+4712345678', bio: 'first', verification_status: 'verified', ...data },
+  entity: 'crew',
+  op: 'upsert',
+  id,
+  version: 1,
+  data: {
+    name: 'Ana Queue',
+    rank: 'Master',
+    email: 'ana@example.com',
+    phone: '+4712345678',
+    bio: 'first',
+    verification_status: 'verified',
+    ...data,
+  },
 });
 
 describeEachStoreWithBroker('svc ingest --from amqp://…', ({ store, url }) => {
@@ -27,8 +38,15 @@ describeEachStoreWithBroker('svc ingest --from amqp://…', ({ store, url }) => 
     await broker.close();
   });
   const svc = (...argv: string[]) => cli(['--db', url(), 'ingest', ...argv]);
-  const crewIds = async (prefix: string) => (await store().db.selectFrom('crew').select('crew_unique_id').where('crew_unique_id', 'like', `${prefix}%`).orderBy('crew_unique_id').execute())
-    .map((r) => r.crew_unique_id);
+  const crewIds = async (prefix: string) =>
+    (
+      await store()
+        .db.selectFrom('crew')
+        .select('crew_unique_id')
+        .where('crew_unique_id', 'like', `${prefix}%`)
+        .orderBy('crew_unique_id')
+        .execute()
+    ).map((r) => r.crew_unique_id);
 
   it('drains the queue and exits 0 with the summary; a rejected change is dead-lettered, reported, and makes it exit 65', async () => {
     const queue = await broker.queue();

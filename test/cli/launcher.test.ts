@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +20,8 @@ import { runFile } from '../support/run-file.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // The launcher's own choice is under test: the suite's SVC_FROM_SOURCE is not passed on.
-const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runFile(file, args, cwd, env, ['SVC_FROM_SOURCE']);
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runFile(file, args, cwd, env, ['SVC_FROM_SOURCE']);
 
 /**
  * Changes a source file of `clone`, as a `git pull` does. The build is dated a minute back first, so
@@ -30,7 +42,8 @@ export async function resolve(specifier, context, next) {
 }`;
 
 /** Packages of the HTTP server, the webhook client, the AMQP client and the Postgres driver (what serve, sync and ingest --from load). */
-const NOT_FOR_LIGHT_COMMANDS = /\/node_modules\/(koa|@koa\/[^/]+|koa-compress|pg|pg-pool|undici|pino|pino-pretty|swagger-ui-dist|p-retry|p-limit|prom-client|amqplib)\//;
+const NOT_FOR_LIGHT_COMMANDS =
+  /\/node_modules\/(koa|@koa\/[^/]+|koa-compress|pg|pg-pool|undici|pino|pino-pretty|swagger-ui-dist|p-retry|p-limit|prom-client|amqplib)\//;
 
 describe('bin/svc runs the compiled build and never a stale one', () => {
   // A copy of the repository's sources beside the real node_modules: builds made here touch nothing of the checkout.
@@ -39,7 +52,8 @@ describe('bin/svc runs the compiled build and never a stale one', () => {
   let store: string;
   before(() => {
     clone = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
-    for (const path of ['src', 'data', 'bin', 'scripts/build.mjs', 'package.json', 'package-lock.json']) cpSync(join(root, path), join(clone, path), { recursive: true });
+    for (const path of ['src', 'data', 'bin', 'scripts/build.mjs', 'package.json', 'package-lock.json'])
+      cpSync(join(root, path), join(clone, path), { recursive: true });
     symlinkSync(realpathSync(join(root, 'node_modules')), join(clone, 'node_modules'));
     svc = join(clone, 'bin/svc');
     store = `sqlite:${join(clone, 'svc.db')}`;
@@ -72,8 +86,16 @@ describe('bin/svc runs the compiled build and never a stale one', () => {
       const res = await run(process.execPath, ['--import', './trace.mjs', main, ...args], clone, { SVC_TRACE: trace });
       assert.equal(res.code, 0, res.stderr);
       const loaded = readFileSync(trace, 'utf8').trim().split('\n');
-      assert.deepEqual(loaded.filter((url) => NOT_FOR_LIGHT_COMMANDS.test(url)), [], `svc ${args.join(' ')}`);
-      if (args[0] !== '--help') assert.ok(loaded.some((url) => url.includes('/node_modules/sqlite3/')), 'the SQLite driver is loaded: the trace sees packages');
+      assert.deepEqual(
+        loaded.filter((url) => NOT_FOR_LIGHT_COMMANDS.test(url)),
+        [],
+        `svc ${args.join(' ')}`,
+      );
+      if (args[0] !== '--help')
+        assert.ok(
+          loaded.some((url) => url.includes('/node_modules/sqlite3/')),
+          'the SQLite driver is loaded: the trace sees packages',
+        );
     }
   });
 

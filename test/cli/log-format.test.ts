@@ -52,21 +52,23 @@ describe('log format', () => {
   it('svc serve with SVC_LOG_FORMAT=pretty writes readable lines; piped without it, JSON lines', async () => {
     const db = `sqlite:${join(mkdtempSync(join(tmpdir(), 'svc-log-')), 'svc.db')}`;
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
-    const firstLine = (format: string | undefined) => new Promise<string>((resolve, reject) => {
-      const svc = svcCommand();
-      const child = spawn(svc.command, [...svc.args, '--db', db, 'serve', '--port', '0'], {
-        env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: format }, stdio: ['ignore', 'pipe', 'pipe'],
+    const firstLine = (format: string | undefined) =>
+      new Promise<string>((resolve, reject) => {
+        const svc = svcCommand();
+        const child = spawn(svc.command, [...svc.args, '--db', db, 'serve', '--port', '0'], {
+          env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: format },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (c) => {
+          out += c;
+          if (out.includes('\n')) {
+            child.kill('SIGTERM');
+            resolve(out.split('\n')[0]!);
+          }
+        });
+        child.on('exit', () => reject(new Error(`serve ended before logging: ${out}`)));
       });
-      let out = '';
-      child.stdout.on('data', (c) => {
-        out += c;
-        if (out.includes('\n')) {
-          child.kill('SIGTERM');
-          resolve(out.split('\n')[0]!);
-        }
-      });
-      child.on('exit', () => reject(new Error(`serve ended before logging: ${out}`)));
-    });
     const pretty = await firstLine('pretty');
     assert.match(pretty, /INFO.*listening/);
     assert.ok(!isJsonLine(pretty));

@@ -51,7 +51,12 @@ describe('svc db migrate on a Postgres database that does not exist', async () =
     const missing = `svc_test_never_${suffix}`;
     const res = await cliChild(['--db', urlOf(missing, role), 'db', 'migrate']);
     assert.equal(res.code, 69, res.stderr);
-    assert.match(res.stderr, new RegExp(`database "${missing}" does not exist .* role ${role} may not create databases; create it with \`createdb .* -O ${role} ${missing}\``));
+    assert.match(
+      res.stderr,
+      new RegExp(
+        `database "${missing}" does not exist .* role ${role} may not create databases; create it with \`createdb .* -O ${role} ${missing}\``,
+      ),
+    );
     assert.equal(res.stderr.trim().split('\n').length, 1, 'one line');
   });
 });

@@ -15,7 +15,10 @@ describe('a closed standard output', () => {
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
     for (let i = 0; i < 3; i++) assert.equal((await cliChild(['--db', db, 'admin', 'issue-operator-key'])).code, 0);
     const svc = svcCommand();
-    const child = spawn(svc.command, [...svc.args, '--db', db, 'admin', 'list-keys'], { env: { ...process.env, ...svc.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(svc.command, [...svc.args, '--db', db, 'admin', 'list-keys'], {
+      env: { ...process.env, ...svc.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // The reader goes away before the command writes its first line.
     child.stdout.destroy();
     let stderr = '';
@@ -31,9 +34,16 @@ describe('reading commands never create a store', () => {
   const path = join(dir, 'mistyped', 'svc.db');
   const db = `sqlite:${path}`;
   const reading: string[][] = [
-    ['admin', 'list-keys'], ['admin', 'list-webhooks'], ['admin', 'deliveries'], ['admin', 'list-dead-letters'],
-    ['db', 'status'], ['sync'], ['compliance', 'check', 'crew_1'], ['fixtures', 'load', 'fixtures/demo.json'],
-    ['admin', 'issue-key', '--partner', 'ptn_a'], ['serve', '--port', '0'],
+    ['admin', 'list-keys'],
+    ['admin', 'list-webhooks'],
+    ['admin', 'deliveries'],
+    ['admin', 'list-dead-letters'],
+    ['db', 'status'],
+    ['sync'],
+    ['compliance', 'check', 'crew_1'],
+    ['fixtures', 'load', 'fixtures/demo.json'],
+    ['admin', 'issue-key', '--partner', 'ptn_a'],
+    ['serve', '--port', '0'],
   ];
   for (const argv of reading) {
     it(`svc ${argv.join(' ')} on a missing SQLite file says no store exists there, exit 69`, async () => {
@@ -65,12 +75,16 @@ describe('store errors name the store', () => {
   });
 });
 
-describeEachStore('an unmigrated store is named in the error', ({ url }) => {
-  it('svc admin list-keys on it exits 78 naming the store and svc db migrate', async () => {
-    const res = await cli(['--db', url(), 'admin', 'list-keys']);
-    assert.equal(res.code, 78);
-    const shown = url().replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
-    assert.ok(res.stderr.includes(`${shown} is not migrated`), res.stderr);
-    assert.match(res.stderr, /svc db migrate/);
-  });
-}, { migrate: false });
+describeEachStore(
+  'an unmigrated store is named in the error',
+  ({ url }) => {
+    it('svc admin list-keys on it exits 78 naming the store and svc db migrate', async () => {
+      const res = await cli(['--db', url(), 'admin', 'list-keys']);
+      assert.equal(res.code, 78);
+      const shown = url().replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+      assert.ok(res.stderr.includes(`${shown} is not migrated`), res.stderr);
+      assert.match(res.stderr, /svc db migrate/);
+    });
+  },
+  { migrate: false },
+);

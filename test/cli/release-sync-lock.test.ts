@@ -18,7 +18,11 @@ describeEachStore('svc admin release-sync-lock', ({ store, url }) => {
   /** An event of partner ptn_a claimed by `runId`. */
   async function claimedBy(runId: string): Promise<string> {
     const { eventId } = await seedEvent(store().db, 'ptn_a');
-    await store().db.updateTable('outbox_events').set({ locked_by: runId, locked_until: inTenMinutes }).where('event_id', '=', eventId).execute();
+    await store()
+      .db.updateTable('outbox_events')
+      .set({ locked_by: runId, locked_until: inTenMinutes })
+      .where('event_id', '=', eventId)
+      .execute();
     return eventId;
   }
 
@@ -27,7 +31,7 @@ describeEachStore('svc admin release-sync-lock', ({ store, url }) => {
     assert.deepEqual([r.code, r.stdout], [0, 'no sync lock is held; nothing to release\n']);
   });
 
-  it('refuses (exit 75) while the holder process runs on this machine; --force clears it and that run\'s claims, no other', async () => {
+  it("refuses (exit 75) while the holder process runs on this machine; --force clears it and that run's claims, no other", async () => {
     await seedPartners(store().db, 'ptn_a');
     await seedEndpoint(store().db, 'ptn_a', 'http://127.0.0.1:9/hooks');
     const mine = await claimedBy('run_live');
@@ -36,7 +40,10 @@ describeEachStore('svc admin release-sync-lock', ({ store, url }) => {
     await acquireLease(store().db, SYNC_LEASE, holder, now, inTenMinutes);
     const refused = await release();
     assert.equal(refused.code, 75);
-    assert.match(refused.stderr, new RegExp(`live until ${inTenMinutes.replace(/\.\d{3}Z$/, 'Z')}; its process ${process.pid} still runs on this machine`));
+    assert.match(
+      refused.stderr,
+      new RegExp(`live until ${inTenMinutes.replace(/\.\d{3}Z$/, 'Z')}; its process ${process.pid} still runs on this machine`),
+    );
     assert.equal((await findLease(store().db, SYNC_LEASE))?.holder, holder, 'the lock is still held');
     const forced = await release('--force');
     assert.equal(forced.code, 0, forced.stderr);
@@ -62,6 +69,9 @@ describeEachStore('svc admin release-sync-lock', ({ store, url }) => {
     await release();
     await release('--force');
     const rows = await store().db.selectFrom('audit_log').select('status').where('route', '=', 'svc admin release-sync-lock').execute();
-    assert.deepEqual(rows.slice(before.length).map((r) => r.status), [409, 0]);
+    assert.deepEqual(
+      rows.slice(before.length).map((r) => r.status),
+      [409, 0],
+    );
   });
 });

@@ -14,12 +14,13 @@ describe('svc serve on a terminal: one line per request', () => {
     assert.equal((await cliChild(['--db', db, 'db', 'migrate', '--no-catalogue'])).code, 0);
     // script(1) gives svc serve a real terminal as standard output.
     const child = spawn('script', ['-qfec', svcCommandLine(['--db', db, 'serve', '--port', '0']), '/dev/null'], {
-      env: { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'auto' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'auto' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     try {
-      const [, url] = (await waitForOutput(child.stdout, () => out, /(http:\/\/127\.0\.0\.1:\d+)/, 30_000));
+      const [, url] = await waitForOutput(child.stdout, () => out, /(http:\/\/127\.0\.0\.1:\d+)/, 30_000);
       assert.equal((await fetch(`${url}/_internal/health`)).status, 200);
       assert.equal((await fetch(`${url}/no-such-path`)).status, 404);
       await waitForOutput(child.stdout, () => out, /no-such-path[^\n]*\n/, 30_000);

@@ -9,7 +9,8 @@ import { runFile } from '../support/run-file.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // How the test children are chosen is under test: the suite's SVC_TEST_CHILDREN is not passed on.
-const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runFile(file, args, cwd, env, ['SVC_TEST_CHILDREN']);
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runFile(file, args, cwd, env, ['SVC_TEST_CHILDREN']);
 
 // What test/support/svc-build.ts says to run, from a fresh process (each test file is one).
 const PROBE = `import { svcCommand } from './test/support/svc-build.ts';
@@ -20,8 +21,18 @@ describe('svc children of the tests run a build of the current sources, never an
   let clone: string;
   before(() => {
     clone = mkdtempSync(join(tmpdir(), 'svc-test-build-'));
-    for (const path of ['src', 'data', 'bin', 'scripts/build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json',
-      'test/support/svc-build.ts', 'test/support/source-digest.ts']) cpSync(join(root, path), join(clone, path), { recursive: true });
+    for (const path of [
+      'src',
+      'data',
+      'bin',
+      'scripts/build.mjs',
+      'tsconfig.json',
+      'package.json',
+      'package-lock.json',
+      'test/support/svc-build.ts',
+      'test/support/source-digest.ts',
+    ])
+      cpSync(join(root, path), join(clone, path), { recursive: true });
     symlinkSync(realpathSync(join(root, 'node_modules')), join(clone, 'node_modules'));
     writeFileSync(join(clone, 'probe.ts'), PROBE);
   });

@@ -73,10 +73,7 @@ describe('bad settings exit like bad flags', () => {
   });
 
   it('a nested unknown command and a missing required option exit 64 from bin/svc too', async () => {
-    const [nested, missing] = await Promise.all([
-      cliChild(['--db', db, 'admin', 'nope']),
-      cliChild(['--db', db, 'admin', 'issue-key']),
-    ]);
+    const [nested, missing] = await Promise.all([cliChild(['--db', db, 'admin', 'nope']), cliChild(['--db', db, 'admin', 'issue-key'])]);
     assert.equal(nested.code, 64, nested.stderr);
     assert.match(nested.stderr, /unknown command 'nope'/);
     assert.equal(missing.code, 64, missing.stderr);

@@ -32,8 +32,16 @@ describe('a bad setting is said in one line: the variable, what it allows, what 
 describe('a bad option is one line and a pointer to the help, not the whole help', () => {
   for (const [argv, error, pointer] of [
     [['sync', '--bogus'], "error: unknown option '--bogus'", 'svc sync --help'],
-    [['admin', 'register-webhook', '--partner', 'p'], "error: required option '--url <url>' not specified", 'svc admin register-webhook --help'],
-    [['serve', '--port', 'abc'], "error: option '--port <n>' argument 'abc' is invalid. expected a port number 0-65535", 'svc serve --help'],
+    [
+      ['admin', 'register-webhook', '--partner', 'p'],
+      "error: required option '--url <url>' not specified",
+      'svc admin register-webhook --help',
+    ],
+    [
+      ['serve', '--port', 'abc'],
+      "error: option '--port <n>' argument 'abc' is invalid. expected a port number 0-65535",
+      'svc serve --help',
+    ],
     [['nope'], "error: unknown command 'nope'", 'svc --help'],
   ] as const) {
     it(`svc ${argv.join(' ')}`, async () => {
@@ -50,8 +58,17 @@ describeEachStore('svc admin register-webhook and rotate-secret name the flags t
   const svc = (...argv: string[]) => cliChild(['--db', url(), 'admin', ...argv], { SVC_ALLOW_INSECURE_WEBHOOKS: '1' });
 
   it('a bad --url, an unknown event in --events and a short --secret, all in one line; nothing registered', async () => {
-    const res = await svc('register-webhook', '--partner', 'ptn_a', '--url', 'ftp://hooks.example/x',
-      '--events', 'crew.status.changed,crew.nope', '--secret', 'short');
+    const res = await svc(
+      'register-webhook',
+      '--partner',
+      'ptn_a',
+      '--url',
+      'ftp://hooks.example/x',
+      '--events',
+      'crew.status.changed,crew.nope',
+      '--secret',
+      'short',
+    );
     assert.equal(res.code, 65, res.stderr);
     const lines = res.stderr.trimEnd().split('\n');
     assert.equal(lines.length, 1, res.stderr);

@@ -14,27 +14,63 @@ const get = (key: string): RequirementDefinition => {
 
 describe('the shipped requirement catalogue (data/requirements.json)', () => {
   it('holds exactly the requirements of docs/compliance-rules.md, in table order', () => {
-    assert.deepEqual(CATALOGUE.map((r) => r.key), [
-      'medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness', 'dsd', 'pscrb', 'aff', 'mfa',
-      'medical_care', 'tanker_basic', 'tanker_advanced_oil', 'coc', 'gmdss_goc', 'flag_endorsement',
-      'cop_rating', 'ecdis', 'brm', 'erm', 'ships_cook',
-    ]);
+    assert.deepEqual(
+      CATALOGUE.map((r) => r.key),
+      [
+        'medical_fitness',
+        'drug_alcohol_test',
+        'bst',
+        'security_awareness',
+        'dsd',
+        'pscrb',
+        'aff',
+        'mfa',
+        'medical_care',
+        'tanker_basic',
+        'tanker_advanced_oil',
+        'coc',
+        'gmdss_goc',
+        'flag_endorsement',
+        'cop_rating',
+        'ecdis',
+        'brm',
+        'erm',
+        'ships_cook',
+      ],
+    );
   });
 
   it('is rejected by the RequirementDefinition struct when a definition is malformed', () => {
     const raw = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as { requirements: Record<string, unknown>[] };
     raw.requirements[0] = { ...raw.requirements[0], roles: ['captain'] };
-    assert.throws(() => create(raw, object({ requirements: array(RequirementDefinition) })), (err: unknown) =>
-      err instanceof StructError && err.path.join('.') === 'requirements.0.roles.0');
+    assert.throws(
+      () => create(raw, object({ requirements: array(RequirementDefinition) })),
+      (err: unknown) => err instanceof StructError && err.path.join('.') === 'requirements.0.roles.0',
+    );
   });
 
   it('puts each requirement in the group of the table', () => {
     const groups = Object.fromEntries(CATALOGUE.map((r) => [r.key, r.group]));
     assert.deepEqual(groups, {
-      medical_fitness: 'medical', drug_alcohol_test: 'medical', bst: 'stcw', security_awareness: 'stcw', dsd: 'stcw',
-      pscrb: 'stcw', aff: 'stcw', mfa: 'stcw', medical_care: 'stcw', tanker_basic: 'stcw', tanker_advanced_oil: 'stcw',
-      coc: 'certificate', gmdss_goc: 'certificate', flag_endorsement: 'certificate', cop_rating: 'certificate',
-      ecdis: 'qualification', brm: 'qualification', erm: 'qualification', ships_cook: 'qualification',
+      medical_fitness: 'medical',
+      drug_alcohol_test: 'medical',
+      bst: 'stcw',
+      security_awareness: 'stcw',
+      dsd: 'stcw',
+      pscrb: 'stcw',
+      aff: 'stcw',
+      mfa: 'stcw',
+      medical_care: 'stcw',
+      tanker_basic: 'stcw',
+      tanker_advanced_oil: 'stcw',
+      coc: 'certificate',
+      gmdss_goc: 'certificate',
+      flag_endorsement: 'certificate',
+      cop_rating: 'certificate',
+      ecdis: 'qualification',
+      brm: 'qualification',
+      erm: 'qualification',
+      ships_cook: 'qualification',
     });
   });
 
@@ -61,7 +97,10 @@ describe('the shipped requirement catalogue (data/requirements.json)', () => {
     assert.deepEqual(get('tanker_basic').vessel_types, ['oil_tanker', 'chemical_tanker', 'oil_chemical_tanker']);
     assert.deepEqual(get('tanker_advanced_oil').vessel_types, ['oil_tanker', 'oil_chemical_tanker']);
     const others = CATALOGUE.filter((r) => !r.key.startsWith('tanker_') && (r.vessel_types?.length ?? 0) > 0);
-    assert.deepEqual(others.map((r) => r.key), []);
+    assert.deepEqual(
+      others.map((r) => r.key),
+      [],
+    );
   });
 
   it('splits BST into four modules matched by STCW code, PST and FPFF for 5 years', () => {
@@ -81,7 +120,11 @@ describe('the shipped requirement catalogue (data/requirements.json)', () => {
   it('matches the rating CoP per role', () => {
     const byRole = Object.fromEntries(Object.entries(get('cop_rating').match_by_role ?? {}).map(([role, m]) => [role, m.category_codes]));
     assert.deepEqual(byRole, {
-      bosun: ['cop_ii_5'], able_seafarer_deck: ['cop_ii_5'], ordinary_seafarer: ['cop_ii_4'], oiler: ['cop_iii_4'], motorman: ['cop_iii_5'],
+      bosun: ['cop_ii_5'],
+      able_seafarer_deck: ['cop_ii_5'],
+      ordinary_seafarer: ['cop_ii_4'],
+      oiler: ['cop_iii_4'],
+      motorman: ['cop_iii_5'],
     });
   });
 
@@ -89,10 +132,16 @@ describe('the shipped requirement catalogue (data/requirements.json)', () => {
     assert.equal(get('coc').matching, 'coc_capacity');
     assert.equal(get('flag_endorsement').matching, 'flag_endorsement');
     assert.equal(get('flag_endorsement').condition, 'coc_flag_differs');
-    assert.deepEqual(CATALOGUE.filter((r) => r.condition !== undefined).map((r) => r.key), ['flag_endorsement']);
+    assert.deepEqual(
+      CATALOGUE.filter((r) => r.condition !== undefined).map((r) => r.key),
+      ['flag_endorsement'],
+    );
   });
 
   it('marks every requirement required', () => {
-    assert.deepEqual(CATALOGUE.filter((r) => r.required !== true).map((r) => r.key), []);
+    assert.deepEqual(
+      CATALOGUE.filter((r) => r.required !== true).map((r) => r.key),
+      [],
+    );
   });
 });

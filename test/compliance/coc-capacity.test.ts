@@ -78,9 +78,16 @@ describe('a CoC capacity must cover the vessel', () => {
   });
 
   it('is met when any one of several capacities fits', () => {
-    const d = doc({ id: 'c1', code: 'coc', flagState: 'PA', capacities: [
-      capacity('master', { gt_max: 500, area: 'near_coastal' }), capacity('chief_officer', { gt_max: 3000 }), capacity('chief_officer'),
-    ] });
+    const d = doc({
+      id: 'c1',
+      code: 'coc',
+      flagState: 'PA',
+      capacities: [
+        capacity('master', { gt_max: 500, area: 'near_coastal' }),
+        capacity('chief_officer', { gt_max: 3000 }),
+        capacity('chief_officer'),
+      ],
+    });
     assert.equal(cocRow('chief_officer', [d]).status, 'met');
     assert.equal(cocRow('master', [d]).status, 'missing');
   });
@@ -89,8 +96,10 @@ describe('a CoC capacity must cover the vessel', () => {
 describe('the CoC row', () => {
   it('lists only the CoCs that cover the role, best first', () => {
     const r = cocRow('second_officer', [
-      coc('oow', 'second_officer', { expiry: '2028-01-01' }), coc('small', 'master', { expiry: '2031-01-01', capacity: { gt_max: 500 } }),
-      coc('co', 'chief_officer', { expiry: '2029-01-01' }), doc({ id: 'goc', code: 'gmdss_goc' }),
+      coc('oow', 'second_officer', { expiry: '2028-01-01' }),
+      coc('small', 'master', { expiry: '2031-01-01', capacity: { gt_max: 500 } }),
+      coc('co', 'chief_officer', { expiry: '2029-01-01' }),
+      doc({ id: 'goc', code: 'gmdss_goc' }),
     ]);
     assert.deepEqual([r.status, r.expiryDate, r.satisfiedBy.map((d) => d.documentId)], ['met', '2029-01-01', ['co', 'oow']]);
   });

@@ -34,12 +34,18 @@ describe('the flag endorsement applies when the CoC was issued by another flag',
   });
 
   it('is met by an endorsement of the vessel flag', () => {
-    const row = endorsementRow([coc('c', 'chief_officer', { flagState: 'MT', expiry: '2030-01-01' }), endorsement('e', { expiry: '2028-01-01' })]);
+    const row = endorsementRow([
+      coc('c', 'chief_officer', { flagState: 'MT', expiry: '2030-01-01' }),
+      endorsement('e', { expiry: '2028-01-01' }),
+    ]);
     assert.deepEqual([row?.status, row?.expiryDate, row?.satisfiedBy.map((d) => d.documentId)], ['met', '2028-01-01', ['e']]);
   });
 
   it('follows the best CoC even when another covering CoC is of the vessel flag', () => {
-    const docs = [coc('own', 'chief_officer', { flagState: 'PA', expiry: '2027-01-01' }), coc('foreign', 'master', { flagState: 'MT', expiry: '2030-01-01' })];
+    const docs = [
+      coc('own', 'chief_officer', { flagState: 'PA', expiry: '2027-01-01' }),
+      coc('foreign', 'master', { flagState: 'MT', expiry: '2030-01-01' }),
+    ];
     assert.equal(endorsementRow(docs)?.status, 'missing');
   });
 
@@ -52,22 +58,34 @@ describe('the flag endorsement applies when the CoC was issued by another flag',
 
 describe('a flag endorsement is never valid past its CoC', () => {
   it('takes the CoC expiry when the CoC expires first, keeping its own date in satisfied_by', () => {
-    const row = endorsementRow([coc('c', 'chief_officer', { flagState: 'MT', expiry: '2027-06-01' }), endorsement('e', { expiry: '2031-01-01' })]);
+    const row = endorsementRow([
+      coc('c', 'chief_officer', { flagState: 'MT', expiry: '2027-06-01' }),
+      endorsement('e', { expiry: '2031-01-01' }),
+    ]);
     assert.deepEqual([row?.status, row?.expiryDate, row?.satisfiedBy[0]?.expiryDate], ['met', '2027-06-01', '2031-01-01']);
   });
 
   it('turns expiring with a CoC about to expire, even with no expiry of its own', () => {
-    const row = endorsementRow([coc('c', 'chief_officer', { flagState: 'MT', expiry: '2026-04-15' }), endorsement('e', { expiry: null, noExpiry: true })]);
+    const row = endorsementRow([
+      coc('c', 'chief_officer', { flagState: 'MT', expiry: '2026-04-15' }),
+      endorsement('e', { expiry: null, noExpiry: true }),
+    ]);
     assert.deepEqual([row?.status, row?.expiryDate, row?.daysUntilExpiry], ['expiring', '2026-04-15', 45]);
   });
 
   it('is expired with an expired CoC', () => {
-    const row = endorsementRow([coc('c', 'chief_officer', { flagState: 'MT', expiry: '2026-01-31' }), endorsement('e', { expiry: '2029-01-01' })]);
+    const row = endorsementRow([
+      coc('c', 'chief_officer', { flagState: 'MT', expiry: '2026-01-31' }),
+      endorsement('e', { expiry: '2029-01-01' }),
+    ]);
     assert.deepEqual([row?.status, row?.expiryDate], ['expired', '2026-01-31']);
   });
 
   it('keeps its own expiry when the CoC never expires', () => {
-    const row = endorsementRow([coc('c', 'chief_officer', { flagState: 'MT', expiry: null, noExpiry: true }), endorsement('e', { expiry: '2028-02-01' })]);
+    const row = endorsementRow([
+      coc('c', 'chief_officer', { flagState: 'MT', expiry: null, noExpiry: true }),
+      endorsement('e', { expiry: '2028-02-01' }),
+    ]);
     assert.deepEqual([row?.status, row?.expiryDate], ['met', '2028-02-01']);
   });
 });

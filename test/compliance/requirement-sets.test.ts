@@ -27,7 +27,9 @@ const ON_BULK_CARRIER: Record<string, string[]> = {
 const ADVANCED_OIL = new Set(['master', 'chief_officer', 'chief_engineer', 'second_engineer']);
 
 const keys = (role: string, vessel = BULK_CARRIER) =>
-  evaluateCompliance(input({ role, vessel })).requirements.map((r) => r.key).sort();
+  evaluateCompliance(input({ role, vessel }))
+    .requirements.map((r) => r.key)
+    .sort();
 
 describe('the requirement set of each role', () => {
   for (const role of ALL_ROLES) {
@@ -63,8 +65,11 @@ describe('a role outside the catalogue', () => {
   it('evaluates to no_role with no rows and zero counts', () => {
     const e = evaluateCompliance(input({ role: 'deck_cadet', positionName: 'Cadet' }));
     assert.deepEqual(e, {
-      vesselId: 'ves_bulk', positionName: 'Cadet', overallStatus: 'no_role',
-      summary: { total: 0, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 }, requirements: [],
+      vesselId: 'ves_bulk',
+      positionName: 'Cadet',
+      overallStatus: 'no_role',
+      summary: { total: 0, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 },
+      requirements: [],
     });
   });
 

@@ -6,8 +6,9 @@ import { doc, fullSet, input, type DocSpec } from '../support/compliance.ts';
 
 // TODAY is 2026-03-01; with the 90-day window the last expiring day is 2026-05-30.
 function cookRow(documents: CrewDocument[], key = 'ships_cook', windowDays = 90): RequirementRow {
-  const row = evaluateCompliance(input({ role: 'cook', positionName: 'Cook', documents, windowDays }))
-    .requirements.find((r) => r.key === key);
+  const row = evaluateCompliance(input({ role: 'cook', positionName: 'Cook', documents, windowDays })).requirements.find(
+    (r) => r.key === key,
+  );
   assert.ok(row, `row ${key}`);
   return row;
 }
@@ -18,7 +19,9 @@ describe('a requirement is met when a satisfying document is valid beyond the wi
   it('counts the whole days to its expiry', () => {
     const r = cookRow([cert({ expiry: '2026-05-31' })]);
     assert.deepEqual([r.status, r.expiryDate, r.daysUntilExpiry], ['met', '2026-05-31', 91]);
-    assert.deepEqual(r.satisfiedBy, [{ documentId: 'cook_1', title: 'ships_cook cook_1', expiryDate: '2026-05-31', documentClass: 'training' }]);
+    assert.deepEqual(r.satisfiedBy, [
+      { documentId: 'cook_1', title: 'ships_cook cook_1', expiryDate: '2026-05-31', documentClass: 'training' },
+    ]);
   });
 
   it('is met with no expiry date and no day count when the document never expires', () => {
@@ -63,9 +66,13 @@ describe('a requirement is missing when no satisfying document is held', () => {
   });
 
   for (const [label, spec] of [
-    ['still processing', { processingState: 'processing' }], ['rejected', { processingState: 'rejected' }],
-    ['a duplicate', { processingState: 'duplicate' }], ['a placeholder', { processingState: 'placeholder' }],
-    ['legacy', { processingState: 'legacy' }], ['superseded', { isCurrent: false }], ['withdrawn', { isLive: false }],
+    ['still processing', { processingState: 'processing' }],
+    ['rejected', { processingState: 'rejected' }],
+    ['a duplicate', { processingState: 'duplicate' }],
+    ['a placeholder', { processingState: 'placeholder' }],
+    ['legacy', { processingState: 'legacy' }],
+    ['superseded', { isCurrent: false }],
+    ['withdrawn', { isLive: false }],
   ] as const) {
     it(`ignores a document that is ${label}`, () => {
       assert.equal(cookRow([cert(spec)]).status, 'missing');
@@ -75,8 +82,10 @@ describe('a requirement is missing when no satisfying document is held', () => {
 
 describe('a requirement is pending when the only candidates cannot count yet', () => {
   for (const [label, spec] of [
-    ['unverified', { verification: 'unverified' }], ['pending verification', { verification: 'pending' }],
-    ['pending review', { review: 'pending' }], ['flagged in review', { review: 'flagged' }],
+    ['unverified', { verification: 'unverified' }],
+    ['pending verification', { verification: 'pending' }],
+    ['pending review', { review: 'pending' }],
+    ['flagged in review', { review: 'flagged' }],
     ['without a recorded expiry', { expiry: null, noExpiry: false }],
   ] as const) {
     it(`when the document is ${label}`, () => {
@@ -94,7 +103,9 @@ describe('a requirement is pending when the only candidates cannot count yet', (
 describe('the best satisfying document decides the row', () => {
   it('is the one expiring last, listed first, expired ones left out', () => {
     const r = cookRow([
-      cert({ id: 'a', expiry: '2027-01-01' }), cert({ id: 'b', expiry: '2029-06-30' }), cert({ id: 'c', expiry: '2025-01-01' }),
+      cert({ id: 'a', expiry: '2027-01-01' }),
+      cert({ id: 'b', expiry: '2029-06-30' }),
+      cert({ id: 'c', expiry: '2025-01-01' }),
     ]);
     assert.deepEqual([r.status, r.expiryDate, ids(r)], ['met', '2029-06-30', ['b', 'a']]);
   });
@@ -140,8 +151,11 @@ describe('the overall status', () => {
 
   it('is non_compliant when a required row is expired, even beside expiring and pending rows', () => {
     const docs = fullSet('cook').filter((d) => !['d_ships_cook', 'd_medical_fitness', 'd_drug_alcohol_test'].includes(d.documentId));
-    docs.push(cert({ expiry: '2026-01-01' }), doc({ id: 'm', code: 'medical_fitness', expiry: '2026-03-10' }),
-      doc({ id: 'da', code: 'drug_alcohol_test', verification: 'pending' }));
+    docs.push(
+      cert({ expiry: '2026-01-01' }),
+      doc({ id: 'm', code: 'medical_fitness', expiry: '2026-03-10' }),
+      doc({ id: 'da', code: 'drug_alcohol_test', verification: 'pending' }),
+    );
     const e = evaluateCompliance(input({ role: 'cook', documents: docs }));
     assert.equal(e.overallStatus, 'non_compliant');
     assert.deepEqual(e.summary, { total: 5, met: 2, expiring: 1, expired: 1, missing: 0, pending: 1 });
@@ -155,7 +169,10 @@ describe('the overall status', () => {
 
 describe('evaluation input', () => {
   it('rejects a today that is not a YYYY-MM-DD date', () => {
-    assert.throws(() => evaluateCompliance(input({ today: '2026-3-1' })), { name: 'RangeError', message: /today must be a YYYY-MM-DD date/ });
+    assert.throws(() => evaluateCompliance(input({ today: '2026-3-1' })), {
+      name: 'RangeError',
+      message: /today must be a YYYY-MM-DD date/,
+    });
     assert.throws(() => evaluateCompliance(input({ today: '2026-02-30' })), RangeError);
   });
 

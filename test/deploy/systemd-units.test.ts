@@ -12,7 +12,7 @@ const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) =>
 
 function analyzeMissing(): string | false {
   if (ANALYZE) return false;
-  if (process.env.CI === 'true') throw new Error('systemd-analyze is required under CI: .ci/run installs Debian\'s systemd package');
+  if (process.env.CI === 'true') throw new Error("systemd-analyze is required under CI: .ci/run installs Debian's systemd package");
   return 'systemd-analyze (Debian package systemd) is not installed: the units are not verified';
 }
 
@@ -37,7 +37,10 @@ describe('deploy/: systemd units for svc serve and svc sync', () => {
       const ok = verify(dir, units);
       assert.equal(`${ok.stdout}${ok.stderr}`, '');
       assert.equal(ok.status, 0);
-      const broken = verify(dir, unitsHere(dir, (name, text) => (name === 'svc-sync.timer' ? text.replace('OnCalendar=', 'OnCalendr=') : text)));
+      const broken = verify(
+        dir,
+        unitsHere(dir, (name, text) => (name === 'svc-sync.timer' ? text.replace('OnCalendar=', 'OnCalendr=') : text)),
+      );
       assert.match(`${broken.stdout}${broken.stderr}`, /Unknown key 'OnCalendr'/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,8 @@ describe('the documented examples run on the demo as written and leave it as the
       assert.equal(run.code, 0, `${context}\nexited ${run.code}`);
       const unexpected = run.statuses.filter((s) => s >= 400 && !example.answers.includes(s));
       assert.deepEqual(unexpected, [], `${context}\nanswered ${run.statuses.join(', ')}`);
-      for (const s of example.answers) assert.ok(run.statuses.includes(s), `${context}\ndocumented to answer ${s}, answered ${run.statuses.join(', ')}`);
+      for (const s of example.answers)
+        assert.ok(run.statuses.includes(s), `${context}\ndocumented to answer ${s}, answered ${run.statuses.join(', ')}`);
       // Checked after every example, so an example that leaves the demo changed is named, not the one it breaks.
       assert.deepEqual(await world.state(), initial, `${context}\nleft the demo changed`);
     }
@@ -51,7 +52,10 @@ describe('the documented examples run on the demo as written and leave it as the
 
   it(`in a shuffled order (seed ${seed}; SVC_EXAMPLES_SEED replays it)`, async () => {
     const order = shuffled(documented.examples, seed);
-    assert.notDeepEqual(order.map((e) => e.where), documented.examples.map((e) => e.where));
+    assert.notDeepEqual(
+      order.map((e) => e.where),
+      documented.examples.map((e) => e.where),
+    );
     await runInOrder(order, `shuffled, seed ${seed}`);
   });
 });

@@ -21,7 +21,7 @@ async function* stream(items: Incoming[]) {
   yield* items;
 }
 
-describeEachStore('docs/ingest.md: the change format\'s examples', ({ store }) => {
+describeEachStore("docs/ingest.md: the change format's examples", ({ store }) => {
   it('are applied in order on a migrated store, each repeat of a version stale, none held or rejected', async () => {
     const changes = documentedChanges();
     assert.ok(changes.length >= 12, `only ${changes.length} example changes found`);
@@ -37,9 +37,24 @@ describeEachStore('docs/ingest.md: the change format\'s examples', ({ store }) =
       return outcome;
     });
     const results: ChangeResult[] = [];
-    await ingestStream(store().db as Kysely<Database>, stream(changes), {
-      clock: () => new Date('2026-11-22T10:00:00.000Z'), holdMs: 3_600_000, files: folderFiles('fixtures/files'),
-    }, { onResults: (r) => results.push(...r) });
-    assert.deepEqual(results.map((r) => r.outcome), expected, JSON.stringify(results.filter((r) => r.outcome !== 'applied'), null, 1));
+    await ingestStream(
+      store().db as Kysely<Database>,
+      stream(changes),
+      {
+        clock: () => new Date('2026-11-22T10:00:00.000Z'),
+        holdMs: 3_600_000,
+        files: folderFiles('fixtures/files'),
+      },
+      { onResults: (r) => results.push(...r) },
+    );
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      expected,
+      JSON.stringify(
+        results.filter((r) => r.outcome !== 'applied'),
+        null,
+        1,
+      ),
+    );
   });
 });

@@ -11,7 +11,10 @@ function configurationTable(): Array<{ names: string[]; defaultCell: string }> {
   const rows = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    const cells = line.slice(1, -1).split('|').map((c) => c.trim());
+    const cells = line
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim());
     rows.push({ names: [...cells[0]!.matchAll(/`(SVC_[A-Z0-9_]+)`/g)].map((m) => m[1]!), defaultCell: cells[2]! });
   }
   return rows;
@@ -19,7 +22,9 @@ function configurationTable(): Array<{ names: string[]; defaultCell: string }> {
 
 describe('the README configuration table', () => {
   it('lists every setting the service reads, and nothing else', () => {
-    const listed = configurationTable().flatMap((r) => r.names).sort();
+    const listed = configurationTable()
+      .flatMap((r) => r.names)
+      .sort();
     assert.deepEqual(listed, Object.keys(ENV_VARS).sort());
   });
 

@@ -19,7 +19,12 @@ function expectedChecksum(text: string): string {
 
 describe('API key format', () => {
   it('has the kind prefix, 30+ base62 characters and a 6-character CRC32 checksum', () => {
-    for (const [kind, prefix] of [['live', 'svc_live_'], ['test', 'svc_test_'], ['operator', 'svc_op_'], ['pub', 'svc_pub_']] as const) {
+    for (const [kind, prefix] of [
+      ['live', 'svc_live_'],
+      ['test', 'svc_test_'],
+      ['operator', 'svc_op_'],
+      ['pub', 'svc_pub_'],
+    ] as const) {
       const { key } = generateKey(kind);
       assert.ok(key.startsWith(prefix), key);
       const rest = key.slice(prefix.length);
@@ -56,7 +61,14 @@ describe('parsing a presented key', () => {
   });
 
   it('rejects malformed keys', () => {
-    for (const bad of ['', 'svc_live_', 'svc_live_abc', 'sk_live_' + 'a'.repeat(40), 'svc_live_' + '!'.repeat(40), `svc_other_${'a'.repeat(40)}`]) {
+    for (const bad of [
+      '',
+      'svc_live_',
+      'svc_live_abc',
+      'sk_live_' + 'a'.repeat(40),
+      'svc_live_' + '!'.repeat(40),
+      `svc_other_${'a'.repeat(40)}`,
+    ]) {
       assert.deepEqual(parseKey(bad), { ok: false, reason: 'malformed' }, bad);
     }
   });

@@ -15,24 +15,35 @@ function dayExists(year: number, month: number, day: number): boolean {
 
 describe('calendar dates and instants', () => {
   it('a date is accepted exactly when that day exists (every month, leap years, years below 100)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
-      assert.equal(isCalendarDate(`${pad(y, 4)}-${pad(m)}-${pad(d)}`), m >= 1 && m <= 12 && dayExists(y, m, d));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
+        assert.equal(isCalendarDate(`${pad(y, 4)}-${pad(m)}-${pad(d)}`), m >= 1 && m <= 12 && dayExists(y, m, d));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('an instant is read as the moment it names, or refused when its day or time of day does not exist', () => {
     const parts = fc.record({
-      y: fc.integer({ min: 1970, max: 2200 }), m: fc.integer({ min: 1, max: 13 }), d: fc.integer({ min: 1, max: 31 }),
-      h: fc.integer({ min: 0, max: 24 }), min: fc.integer({ min: 0, max: 60 }), s: fc.integer({ min: 0, max: 60 }),
+      y: fc.integer({ min: 1970, max: 2200 }),
+      m: fc.integer({ min: 1, max: 13 }),
+      d: fc.integer({ min: 1, max: 31 }),
+      h: fc.integer({ min: 0, max: 24 }),
+      min: fc.integer({ min: 0, max: 60 }),
+      s: fc.integer({ min: 0, max: 60 }),
       offset: fc.integer({ min: -14 * 60, max: 14 * 60 }),
     });
-    fc.assert(fc.property(parts, (p) => {
-      const zone = p.offset === 0 ? 'Z' : `${p.offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(p.offset) / 60))}:${pad(Math.abs(p.offset) % 60)}`;
-      const text = `${pad(p.y, 4)}-${pad(p.m)}-${pad(p.d)}T${pad(p.h)}:${pad(p.min)}:${pad(p.s)}${zone}`;
-      const real = p.m <= 12 && dayExists(p.y, p.m, p.d) && p.h < 24 && p.min < 60 && p.s < 60;
-      const expected = real ? Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - p.offset * 60_000 : null;
-      assert.equal(parseInstant(text)?.getTime() ?? null, expected, text);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(parts, (p) => {
+        const zone =
+          p.offset === 0 ? 'Z' : `${p.offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(p.offset) / 60))}:${pad(Math.abs(p.offset) % 60)}`;
+        const text = `${pad(p.y, 4)}-${pad(p.m)}-${pad(p.d)}T${pad(p.h)}:${pad(p.min)}:${pad(p.s)}${zone}`;
+        const real = p.m <= 12 && dayExists(p.y, p.m, p.d) && p.h < 24 && p.min < 60 && p.s < 60;
+        const expected = real ? Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - p.offset * 60_000 : null;
+        assert.equal(parseInstant(text)?.getTime() ?? null, expected, text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses what Date.parse would guess at; a bare date only where dates are allowed', () => {

@@ -10,10 +10,13 @@ import { openApiDocument } from '../support/openapi-check.ts';
 const payload = (digest: string): Digested => ({ data: { digest }, digest });
 const digest = fc.constantFrom('d1', 'd2', 'd3');
 const keyed = fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), digest).map((digests) => ({ ...digests }));
-const snapshot = fc.record({ status: digest, profile: digest, compliance: keyed, docs: keyed }, { requiredKeys: [] }).map((parts): CrewSnapshot => ({ ...parts }));
+const snapshot = fc
+  .record({ status: digest, profile: digest, compliance: keyed, docs: keyed }, { requiredKeys: [] })
+  .map((parts): CrewSnapshot => ({ ...parts }));
 
 function viewOf(crewUniqueId: string, seen: CrewSnapshot, replaced?: Record<string, string>): CrewView {
-  const map = (digests?: Record<string, string>) => digests && new Map(Object.entries(digests).map(([key, value]) => [key, payload(value)]));
+  const map = (digests?: Record<string, string>) =>
+    digests && new Map(Object.entries(digests).map(([key, value]) => [key, payload(value)]));
   return {
     crewUniqueId,
     ...(replaced && { replaced: { docs: map(replaced) } }),
@@ -32,14 +35,16 @@ function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined, rep
   const out: string[] = [];
   if (now.status !== undefined && now.status !== before?.status) out.push('crew.status.changed');
   if (now.profile !== undefined && now.profile !== before?.profile) out.push('crew.profile.updated');
-  for (const [vessel, value] of Object.entries(now.compliance ?? {})) if (before?.compliance?.[vessel] !== value) out.push('crew.compliance.changed');
+  for (const [vessel, value] of Object.entries(now.compliance ?? {}))
+    if (before?.compliance?.[vessel] !== value) out.push('crew.compliance.changed');
   for (const [doc, value] of Object.entries(now.docs ?? {})) {
     const sent = before?.docs?.[doc];
     if (sent === undefined) out.push('crew.document.processed');
     else if (sent !== value) out.push('crew.document.updated');
   }
   // A replaced document the partner was sent gets its final state; one withdrawn (not replaced) leaves silently.
-  for (const doc of Object.keys(replaced)) if (now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined) out.push('crew.document.updated');
+  for (const doc of Object.keys(replaced))
+    if (now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined) out.push('crew.document.updated');
   return out;
 }
 
@@ -56,18 +61,28 @@ describe('the event catalogue', () => {
   });
 
   it('drives the diff: each subject a partner sees fires its events on a new or changed digest, nothing on an equal one, and an update for a replaced document', () => {
-    fc.assert(fc.property(snapshot, fc.option(snapshot, { nil: undefined }), fc.option(keyed, { nil: undefined }), (now, before, replaced) => {
-      const { next, events } = diffCrew(viewOf('crew_1', now, replaced), before);
-      assert.deepEqual(events.map((event) => event.type), expectedEvents(now, before, replaced));
-      assert.ok(events.every((event) => event.crewUniqueId === 'crew_1'));
-      assert.deepEqual(next, now);
-      const replacements = events.slice(expectedEvents(now, before).length);
-      assert.deepEqual(replacements.map((event) => event.data), Object.entries(replaced ?? {})
-        .filter(([doc]) => now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined).map(([, digest]) => ({ digest })), 'the final state of each');
-    }));
+    fc.assert(
+      fc.property(snapshot, fc.option(snapshot, { nil: undefined }), fc.option(keyed, { nil: undefined }), (now, before, replaced) => {
+        const { next, events } = diffCrew(viewOf('crew_1', now, replaced), before);
+        assert.deepEqual(
+          events.map((event) => event.type),
+          expectedEvents(now, before, replaced),
+        );
+        assert.ok(events.every((event) => event.crewUniqueId === 'crew_1'));
+        assert.deepEqual(next, now);
+        const replacements = events.slice(expectedEvents(now, before).length);
+        assert.deepEqual(
+          replacements.map((event) => event.data),
+          Object.entries(replaced ?? {})
+            .filter(([doc]) => now.docs && !(doc in now.docs) && before?.docs?.[doc] !== undefined)
+            .map(([, digest]) => ({ digest })),
+          'the final state of each',
+        );
+      }),
+    );
   });
 
-  it('describes each webhook of the OpenAPI document with its access rule and its subject\'s payload', () => {
+  it("describes each webhook of the OpenAPI document with its access rule and its subject's payload", () => {
     const document = openApiDocument();
     const webhooks = document.webhooks as Record<string, any>;
     const schemas = (document.components as any).schemas as Record<string, any>;

@@ -10,16 +10,34 @@ const TODAY = '2026-03-01';
 
 function document(over: Partial<CrewDocument>): CrewDocument {
   return {
-    documentId: 'doc_1', crewUniqueId: 'crew_1', type: 'certificate', category: 'stcw', title: 'Basic safety', issuer: null,
-    verificationStatus: 'verified', reviewStatus: 'approved', issueDate: '2024-01-01', expiryDate: '2029-01-01', noExpiry: false,
-    documentNumber: null, processingState: 'processed', isCurrent: true, isLive: true, supersededBy: null, documentClass: 'training',
+    documentId: 'doc_1',
+    crewUniqueId: 'crew_1',
+    type: 'certificate',
+    category: 'stcw',
+    title: 'Basic safety',
+    issuer: null,
+    verificationStatus: 'verified',
+    reviewStatus: 'approved',
+    issueDate: '2024-01-01',
+    expiryDate: '2029-01-01',
+    noExpiry: false,
+    documentNumber: null,
+    processingState: 'processed',
+    isCurrent: true,
+    isLive: true,
+    supersededBy: null,
+    documentClass: 'training',
     classification: completeClassification({ document_class: 'training', category_code: 'stcw' }, 'Basic safety'),
-    fileId: null, fileName: null, contentType: null, processedAt: '2024-01-02T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z',
+    fileId: null,
+    fileName: null,
+    contentType: null,
+    processedAt: '2024-01-02T00:00:00.000Z',
+    updatedAt: '2024-01-02T00:00:00.000Z',
     ...over,
   };
 }
 
-describe('a document that left a partner\'s list', () => {
+describe("a document that left a partner's list", () => {
   it('replaced by a newer edition: replaced, and its final state reads superseded', () => {
     const doc = document({ isCurrent: false, supersededBy: 'doc_2' });
     assert.equal(replacedEdition(doc), true);
@@ -28,12 +46,17 @@ describe('a document that left a partner\'s list', () => {
   });
 
   it('withdrawn, rejected, back in processing or not replaced: not replaced (it leaves silently), whatever else holds', () => {
-    fc.assert(fc.property(
-      fc.constantFrom(...PROCESSING_STATES), fc.boolean(), fc.boolean(), fc.option(fc.constant('doc_2')),
-      (processingState, isLive, isCurrent, supersededBy) => {
-        const replaced = processingState === 'processed' && isLive && !isCurrent && supersededBy !== null;
-        assert.equal(replacedEdition(document({ processingState, isLive, isCurrent, supersededBy })), replaced);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PROCESSING_STATES),
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.constant('doc_2')),
+        (processingState, isLive, isCurrent, supersededBy) => {
+          const replaced = processingState === 'processed' && isLive && !isCurrent && supersededBy !== null;
+          assert.equal(replacedEdition(document({ processingState, isLive, isCurrent, supersededBy })), replaced);
+        },
+      ),
+    );
   });
 });

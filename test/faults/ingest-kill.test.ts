@@ -48,7 +48,10 @@ describeEachStore('svc ingest killed with SIGKILL part-way through a file, then 
     const rerun = await cliChild(['ingest', file, '--batch-size', BATCH, '--json'], { SVC_DATABASE_URL: url() });
     assert.equal(rerun.code, 0, rerun.stderr);
     const summary = JSON.parse(rerun.stdout);
-    assert.ok(summary.stale >= committed, `the ${committed} entities the killed run committed are stale on the rerun (${summary.stale} stale)`);
+    assert.ok(
+      summary.stale >= committed,
+      `the ${committed} entities the killed run committed are stale on the rerun (${summary.stale} stale)`,
+    );
     assert.equal(summary.waiting, 0);
 
     const expected = await cleanRunState(dialect, file, ['--batch-size', BATCH]);

@@ -57,7 +57,10 @@ describeEachStore('svc ingest while its store goes away part-way through a file'
     run.input.end(`${lines.slice(half).join('\n')}\n`);
     const [code] = await once(child, 'exit');
     assert.equal(code, 69, run.stderr());
-    assert.match(run.stderr(), /^svc: the store became unavailable while ingesting .*pipe\.ndjson:\d+ to .*pipe\.ndjson:\d+ .*run the same input again/m);
+    assert.match(
+      run.stderr(),
+      /^svc: the store became unavailable while ingesting .*pipe\.ndjson:\d+ to .*pipe\.ndjson:\d+ .*run the same input again/m,
+    );
     assert.equal(run.stderr().trim().split('\n').length, 1, `one line, no stack trace: ${run.stderr()}`);
     proxy!.setMode('forward');
 
@@ -77,7 +80,8 @@ describeEachStore('svc ingest while its store goes away part-way through a file'
     const half = Math.floor(lines.length / 2);
     run.input.write(`${lines.slice(0, half).join('\n')}\n`);
     const database = new URL(url()).pathname.slice(1);
-    const waiting = async () => (await adminQuery("select 1 from pg_stat_activity where datname = $1 and state = 'idle in transaction'", [database])).length > 0;
+    const waiting = async () =>
+      (await adminQuery("select 1 from pg_stat_activity where datname = $1 and state = 'idle in transaction'", [database])).length > 0;
     await eventually('the dry run waits for more input inside its transaction', waiting, 20_000);
     proxy!.setMode('reset');
     run.input.end(`${lines.slice(half).join('\n')}\n`);

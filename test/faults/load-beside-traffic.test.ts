@@ -17,8 +17,11 @@ const CALLERS = 4;
 /** A bound on the loop, whatever happens to the load. */
 const MAX_CALLS = 20_000;
 const PATHS = [
-  '/api/v2/employers/me/fleet', '/api/v2/partners/me', '/api/v2/employers/me/crew/crew_ana/profile',
-  '/api/v2/employers/me/crew/crew_ana/documents', '/api/v2/employers/me/vessels',
+  '/api/v2/employers/me/fleet',
+  '/api/v2/partners/me',
+  '/api/v2/employers/me/crew/crew_ana/profile',
+  '/api/v2/employers/me/crew/crew_ana/documents',
+  '/api/v2/employers/me/vessels',
 ];
 
 // docs/api.md, "Running the server": read calls do not need the write lock (the rate limit and the
@@ -49,26 +52,36 @@ describeEachStore(`svc fixtures load writes ${DOCUMENTS} documents into the serv
         return r;
       });
       const calls: Probe[] = [];
-      await Promise.all(Array.from({ length: CALLERS }, async (_, w) => {
-        for (let i = w; loading && calls.length < MAX_CALLS; i += CALLERS) calls.push(await probe(server!.url, PATHS[i % PATHS.length]!, key, 30_000));
-      }));
+      await Promise.all(
+        Array.from({ length: CALLERS }, async (_, w) => {
+          for (let i = w; loading && calls.length < MAX_CALLS; i += CALLERS)
+            calls.push(await probe(server!.url, PATHS[i % PATHS.length]!, key, 30_000));
+        }),
+      );
       const [code] = await loadEnded;
       assert.equal(code, 0, `svc fixtures load failed: ${load.stderr()}`);
       assert.match(load.stdout(), new RegExp(`: ${bulk.crew} crew, ${DOCUMENTS} documents\\n$`));
       assert.ok(calls.length >= CALLERS * 5, `only ${calls.length} calls answered while the load ran`);
 
-      assert.deepEqual(calls.filter((c) => c.status !== 200).map((c) => [c.status, c.json]), []);
+      assert.deepEqual(
+        calls.filter((c) => c.status !== 200).map((c) => [c.status, c.json]),
+        [],
+      );
       const ids = new Set(calls.map((c) => c.headers.get('x-request-id')!));
       // The store holds no other calls than these and the warm-up: read every row, match in memory.
-      const rowsOf = async () => (await store().db.selectFrom('audit_log').select(['request_id', 'status']).execute()).filter((r) => ids.has(r.request_id));
+      const rowsOf = async () =>
+        (await store().db.selectFrom('audit_log').select(['request_id', 'status']).execute()).filter((r) => ids.has(r.request_id));
       await eventually('every call has its audit row', async () => (await rowsOf()).length >= calls.length, 60_000);
       const rows = await rowsOf();
       assert.equal(rows.length, calls.length, 'one row per call');
       assert.equal(new Set(rows.map((r) => r.request_id)).size, calls.length, 'no call recorded twice');
       assert.ok(rows.every((r) => r.status === 200));
 
-      const { n } = await store().db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('document_id', 'like', 'bulk_doc_%').executeTakeFirstOrThrow();
+      const { n } = await store()
+        .db.selectFrom('documents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('document_id', 'like', 'bulk_doc_%')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(n), DOCUMENTS, 'the load wrote every document');
       assert.ok(server!.alive());
       assert.equal(server!.stderr(), '');

@@ -32,7 +32,10 @@ function assertFailed(calls: Probe[]): void {
   for (const c of calls) {
     assert.equal(c.status, 500, JSON.stringify(c.json));
     assert.equal(c.json.detail.code, 'internal_error');
-    assert.equal(c.json.detail.message, `an unexpected error occurred; quote request id ${c.headers.get('x-request-id')} when reporting it`);
+    assert.equal(
+      c.json.detail.message,
+      `an unexpected error occurred; quote request id ${c.headers.get('x-request-id')} when reporting it`,
+    );
   }
 }
 
@@ -51,7 +54,10 @@ async function fleetCalls(server: ServeChild, key: string, n: number): Promise<P
 async function assertRecovered(server: ServeChild, key: string): Promise<void> {
   await eventually('health answers 200 again', async () => (await probe(server.url, HEALTH, undefined, ANSWER_LIMIT_MS)).status === 200);
   const calls = await fleetCalls(server, key, 4);
-  assert.deepEqual(calls.map((c) => c.status), [200, 200, 200, 200]);
+  assert.deepEqual(
+    calls.map((c) => c.status),
+    [200, 200, 200, 200],
+  );
   assert.ok(calls.every((c) => c.json.items.length > 0));
   assert.ok(server.alive(), 'the server process is still running');
   assert.equal(server.stderr(), '', 'nothing was printed outside the JSON log (no crash, no unhandled rejection)');
@@ -91,7 +97,9 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
   if (dialect === 'sqlite') return;
 
   const backends = async () =>
-    Number((await admin('select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database()])).rows[0].n);
+    Number(
+      (await admin('select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database()])).rows[0].n,
+    );
   const terminateAll = async () => {
     await admin('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database()]);
     await eventually('every backend of the test database has exited', async () => (await backends()) === 0, 60_000);
@@ -102,7 +110,10 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
     await terminateAll();
     for (let i = 0; i < 3; i++) {
       assert.equal((await probe(server!.url, HEALTH, undefined, ANSWER_LIMIT_MS)).status, 200);
-      assert.deepEqual((await fleetCalls(server!, key, 4)).map((c) => c.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        (await fleetCalls(server!, key, 4)).map((c) => c.status),
+        [200, 200, 200, 200],
+      );
     }
     assert.ok(server!.alive());
   });
@@ -114,7 +125,10 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
       const [health, calls] = await Promise.all([probe(server!.url, HEALTH, undefined, ANSWER_LIMIT_MS), fleetCalls(server!, key, 20)]);
       assertUnavailable(health, calls);
       assert.ok(server!.alive());
-      assert.ok(server!.logs.some((l) => l.msg === 'unexpected error' && typeof l.reqId === 'string'), 'the cause is logged with the request id');
+      assert.ok(
+        server!.logs.some((l) => l.msg === 'unexpected error' && typeof l.reqId === 'string'),
+        'the cause is logged with the request id',
+      );
     } finally {
       await admin(`alter database "${database()}" allow_connections true`);
     }
@@ -137,14 +151,22 @@ describeEachStore('svc serve while its store goes away and comes back', ({ store
   it('the store not answering at all (a partition): calls on open connections fail after the store timeout instead of hanging', async () => {
     // Several idle pooled connections, so calls are sent on connections that then go silent: pages of
     // different sizes, which no cached answer serves, so their queries run at once on separate connections.
-    const warm = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      fetch(`${server!.url}${FLEET}?limit=${i + 1}`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const warm = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(`${server!.url}${FLEET}?limit=${i + 1}`, { headers: { authorization: `Bearer ${key}` } }).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+        ),
+      ),
+    );
     assert.deepEqual(warm, Array(8).fill(200));
     proxy!.setMode('blackhole');
     try {
       const [health, calls] = await Promise.all([probe(server!.url, HEALTH, undefined, ANSWER_LIMIT_MS), fleetCalls(server!, key, 12)]);
       assertUnavailable(health, calls);
-      assert.ok(server!.logs.some((l) => JSON.stringify(l).includes(`did not answer within ${STORE_TIMEOUT_MS} ms`)), 'they gave up on the store at its timeout');
+      assert.ok(
+        server!.logs.some((l) => JSON.stringify(l).includes(`did not answer within ${STORE_TIMEOUT_MS} ms`)),
+        'they gave up on the store at its timeout',
+      );
       assert.ok(server!.alive());
     } finally {
       proxy!.setMode('forward');

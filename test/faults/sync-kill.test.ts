@@ -36,13 +36,20 @@ describeEachStore('svc sync killed with SIGKILL part-way through a batch, then r
     const now = new Date();
     await seedEndpoint(db, 'ptn_a', world.rx.url);
     const ids: string[] = [];
-    for (let i = 1; i <= 8; i++) ids.push((await seedEvent(db, 'ptn_a', { eventId: `evt_kill_${i}`, nextAttemptAt: now.toISOString() })).eventId);
+    for (let i = 1; i <= 8; i++)
+      ids.push((await seedEvent(db, 'ptn_a', { eventId: `evt_kill_${i}`, nextAttemptAt: now.toISOString() })).eventId);
     // Two at a time to the endpoint: three acknowledged, then the 4th and 5th hang, and the kill comes.
     world.reply = (n) => (n <= 3 ? { status: 204 } : { hang: true });
 
     const svc = svcCommand();
     child = spawn(svc.command, [...svc.args, 'sync'], {
-      env: { ...process.env, ...svc.env, SVC_DATABASE_URL: url(), SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' },
+      env: {
+        ...process.env,
+        ...svc.env,
+        SVC_DATABASE_URL: url(),
+        SVC_ALLOW_INSECURE_WEBHOOKS: '1',
+        SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
+      },
       stdio: 'ignore',
     });
     await eventually('the 4th and 5th deliveries are in flight', async () => world.rx.received.length >= 5, 20_000);
@@ -51,18 +58,22 @@ describeEachStore('svc sync killed with SIGKILL part-way through a batch, then r
     child.kill('SIGKILL');
     await once(child, 'exit');
 
-    const state = async () => Promise.all(ids.map(async (id) => {
-      const e = (await findOutboxEvent(db, id))!;
-      return [id, e.status, e.attempts, e.lockedBy === null ? 'unclaimed' : 'claimed'];
-    }));
+    const state = async () =>
+      Promise.all(
+        ids.map(async (id) => {
+          const e = (await findOutboxEvent(db, id))!;
+          return [id, e.status, e.attempts, e.lockedBy === null ? 'unclaimed' : 'claimed'];
+        }),
+      );
     const sent = world.rx.received.map((r) => r.eventId);
     const acknowledged = sent.slice(0, 3);
     const inFlight = sent.slice(3, 5);
     const untouched = ids.filter((id) => !sent.includes(id));
     // The run had claimed its whole batch: what it never reached stays claimed until the claim lapses.
-    assert.deepEqual(await state(), ids.map((id) => acknowledged.includes(id)
-      ? [id, 'delivered', 1, 'unclaimed']
-      : [id, 'pending', 0, 'claimed']));
+    assert.deepEqual(
+      await state(),
+      ids.map((id) => (acknowledged.includes(id) ? [id, 'delivered', 1, 'unclaimed'] : [id, 'pending', 0, 'claimed'])),
+    );
     assert.equal(untouched.length, 3);
     assert.ok(await findLease(db, SYNC_LEASE), 'the killed run still holds the sync lease');
 
@@ -72,13 +83,25 @@ describeEachStore('svc sync killed with SIGKILL part-way through a batch, then r
     world.reply = () => ({ status: 204 });
     const summary = await runSync(db, testDeps(testClock(new Date(now.getTime() + 11 * MIN).toISOString())));
     assert.equal(summary.delivery?.totals.delivered, 5);
-    assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), [...inFlight, ...untouched].sort(), 'recorded deliveries are not sent again');
+    assert.deepEqual(
+      world.rx.received.map((r) => r.eventId).sort(),
+      [...inFlight, ...untouched].sort(),
+      'recorded deliveries are not sent again',
+    );
     assert.ok(world.rx.received.every((r) => r.signatureValid));
-    for (const id of inFlight) assert.equal(world.rx.received.find((r) => r.eventId === id)?.body, firstBodies.get(id), `${id}: the same event again`);
-    assert.deepEqual(await state(), ids.map((id) => [id, 'delivered', 1, 'unclaimed']));
+    for (const id of inFlight)
+      assert.equal(world.rx.received.find((r) => r.eventId === id)?.body, firstBodies.get(id), `${id}: the same event again`);
+    assert.deepEqual(
+      await state(),
+      ids.map((id) => [id, 'delivered', 1, 'unclaimed']),
+    );
     for (const id of ids) {
       const attempts = await listDeliveryAttempts(db, { eventId: id });
-      assert.deepEqual(attempts.map((a) => [a.attemptNo, a.outcome]), [[1, 'delivered']], `${id}: the attempt that completed is stored`);
+      assert.deepEqual(
+        attempts.map((a) => [a.attemptNo, a.outcome]),
+        [[1, 'delivered']],
+        `${id}: the attempt that completed is stored`,
+      );
     }
     assert.equal(await findLease(db, SYNC_LEASE), undefined);
   });

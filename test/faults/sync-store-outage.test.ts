@@ -53,7 +53,10 @@ describeEachStore('svc sync when its store goes away mid-run', ({ store, url, di
     assert.equal(code, 69, running.stderr());
     const lines = running.stderr().trimEnd().split('\n');
     assert.equal(lines.length, 1, running.stderr());
-    assert.match(lines[0]!, new RegExp(`^svc: the store postgres://[^ ]*:${proxy.port}/[^ ]+ became unavailable during the sync run \\(.+\\); `));
+    assert.match(
+      lines[0]!,
+      new RegExp(`^svc: the store postgres://[^ ]*:${proxy.port}/[^ ]+ became unavailable during the sync run \\(.+\\); `),
+    );
     assert.doesNotMatch(running.stderr(), /\n\s+at /, 'no stack trace');
     const lease = await findLease(db, SYNC_LEASE);
     assert.ok(lease?.holder.endsWith(` pid ${running.child.pid} on ${hostname()}`), 'the run could not release its lease');

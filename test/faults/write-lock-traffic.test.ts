@@ -16,8 +16,11 @@ import { startServeChild, type ServeChild } from '../support/serve-child.ts';
 const LOCK_MS = 10_000;
 const CALLS = 200;
 const PATHS = [
-  '/api/v2/employers/me/fleet', '/api/v2/partners/me', '/api/v2/employers/me/crew/crew_ana/profile',
-  '/api/v2/employers/me/crew/crew_ana/documents', '/api/v2/employers/me/vessels',
+  '/api/v2/employers/me/fleet',
+  '/api/v2/partners/me',
+  '/api/v2/employers/me/crew/crew_ana/profile',
+  '/api/v2/employers/me/crew/crew_ana/documents',
+  '/api/v2/employers/me/vessels',
 ];
 
 // Rate-limit counts and audit rows are written off the request path, so a writer elsewhere (a long
@@ -40,15 +43,24 @@ it('another process holds the SQLite write lock for 10 s while 200 calls run: no
     let holderDone = false;
     void holder.exited.then(() => (holderDone = true));
     const limit = pLimit(8);
-    const calls = await Promise.all(Array.from({ length: CALLS }, (_, i) => limit(() => probe(server!.url, PATHS[i % PATHS.length]!, key, LOCK_MS))));
+    const calls = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) => limit(() => probe(server!.url, PATHS[i % PATHS.length]!, key, LOCK_MS))),
+    );
     assert.equal(holderDone, false, 'the calls ran while the lock was held');
-    assert.deepEqual(calls.filter((c) => c.status !== 200).map((c) => [c.status, c.json]), []);
+    assert.deepEqual(
+      calls.filter((c) => c.status !== 200).map((c) => [c.status, c.json]),
+      [],
+    );
     const ids = calls.map((c) => c.headers.get('x-request-id')!);
     await holder.exited;
-    await eventually('every call has its audit row', async () => {
-      const rows = await store!.db.selectFrom('audit_log').select('request_id').where('request_id', 'in', ids).execute();
-      return rows.length === CALLS;
-    }, 30_000);
+    await eventually(
+      'every call has its audit row',
+      async () => {
+        const rows = await store!.db.selectFrom('audit_log').select('request_id').where('request_id', 'in', ids).execute();
+        return rows.length === CALLS;
+      },
+      30_000,
+    );
     const rows = await store.db.selectFrom('audit_log').select(['request_id', 'status']).where('request_id', 'in', ids).execute();
     assert.equal(new Set(rows.map((r) => r.request_id)).size, CALLS, 'one row per call, none repeated');
     assert.ok(rows.every((r) => r.status === 200));

@@ -8,23 +8,37 @@ import { describeEachWorld } from '../support/read-api-world.ts';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
 
-const documentChange = (id: string, version: number, fileSha256: string) => JSON.stringify({
-  entity: 'document', op: 'upsert', id, version,
-  data: {
-    crew_unique_id: 'crew_ana', type: 'certificate', category: 'training', title: 'Uploaded certificate', verification_status: 'verified',
-    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'bst' },
-    file_sha256: fileSha256, file_name: 'uploaded.pdf',
-  },
-});
+const documentChange = (id: string, version: number, fileSha256: string) =>
+  JSON.stringify({
+    entity: 'document',
+    op: 'upsert',
+    id,
+    version,
+    data: {
+      crew_unique_id: 'crew_ana',
+      type: 'certificate',
+      category: 'training',
+      title: 'Uploaded certificate',
+      verification_status: 'verified',
+      issue_date: '2025-01-01',
+      expiry_date: '2030-01-01',
+      classification: { document_class: 'training', category_code: 'bst' },
+      file_sha256: fileSha256,
+      file_name: 'uploaded.pdf',
+    },
+  });
 
 describeEachWorld('PUT /api/v2/admin/files/{sha256}', (w) => {
   const put = (sha: string, bytes: Buffer, options: { type?: string; key?: string } = {}) =>
     w.api.request('PUT', `/api/v2/admin/files/${sha}`, {
-      key: options.key ?? w.keys.operator, body: bytes, headers: { 'Content-Type': options.type ?? 'application/pdf' },
+      key: options.key ?? w.keys.operator,
+      body: bytes,
+      headers: { 'Content-Type': options.type ?? 'application/pdf' },
     });
   const postChanges = (body: string) =>
     w.api.request('POST', '/api/v2/admin/changes', { key: w.keys.operator, body, headers: { 'Content-Type': 'application/x-ndjson' } });
-  const fileRow = (id: string) => w.db.selectFrom('files').select(['file_id', 'content_type', 'size']).where('file_id', '=', id).executeTakeFirst();
+  const fileRow = (id: string) =>
+    w.db.selectFrom('files').select(['file_id', 'content_type', 'size']).where('file_id', '=', id).executeTakeFirst();
 
   it('stores the file (201, then 200), and a document change naming it applies and downloads through the partner API', async () => {
     const bytes = pdf('upload one');
@@ -53,17 +67,24 @@ describeEachWorld('PUT /api/v2/admin/files/{sha256}', (w) => {
     const stored = await put(sha, bytes);
     assert.equal(stored.status, 201);
     assert.equal(stored.json.held_applied, 1);
-    const row = await w.db.selectFrom('documents').select(['document_id', 'file_id']).where('document_id', '=', 'doc_up2').executeTakeFirst();
+    const row = await w.db
+      .selectFrom('documents')
+      .select(['document_id', 'file_id'])
+      .where('document_id', '=', 'doc_up2')
+      .executeTakeFirst();
     assert.deepEqual(row, { document_id: 'doc_up2', file_id: sha });
     assert.equal((await w.db.selectFrom('ingest_held').select('entity_id').where('entity_id', '=', 'doc_up2').execute()).length, 0);
   });
 
-  it('bytes whose SHA-256 is not the path\'s are refused (422) and nothing is stored', async () => {
+  it("bytes whose SHA-256 is not the path's are refused (422) and nothing is stored", async () => {
     const bytes = pdf('upload three');
     const claimed = sha256(pdf('something else'));
     const res = await put(claimed, bytes);
     assert.equal(res.status, 422);
-    assert.deepEqual(res.json.detail.map((i: any) => [i.type, i.loc]), [['value_error', ['path', 'sha256']]]);
+    assert.deepEqual(
+      res.json.detail.map((i: any) => [i.type, i.loc]),
+      [['value_error', ['path', 'sha256']]],
+    );
     assert.match(res.json.detail[0].msg, new RegExp(sha256(bytes)));
     assert.equal(await fileRow(claimed), undefined);
     assert.equal(await fileRow(sha256(bytes)), undefined);
@@ -72,10 +93,19 @@ describeEachWorld('PUT /api/v2/admin/files/{sha256}', (w) => {
   it('a path that is not a SHA-256, another content type (415), a body over 25 MiB (413): nothing stored', async () => {
     const bytes = pdf('upload four');
     const bad = await put('ABC', bytes);
-    assert.deepEqual(bad.json.detail.map((i: any) => [i.type, i.loc]), [['string_pattern_mismatch', ['path', 'sha256']]]);
+    assert.deepEqual(
+      bad.json.detail.map((i: any) => [i.type, i.loc]),
+      [['string_pattern_mismatch', ['path', 'sha256']]],
+    );
     expectError(await put(sha256(bytes), bytes, { type: 'text/html' }), 415, 'unsupported_media_type');
-    const large = parseRawResponse(await rawExchange(w.api.url, `PUT /api/v2/admin/files/${sha256(bytes)} HTTP/1.1\r\nHost: x\r\n`
-      + `Authorization: Bearer ${w.keys.operator}\r\nContent-Type: application/pdf\r\nContent-Length: ${25 * 1024 * 1024 + 1}\r\n\r\n%PDF`, { stall: true }));
+    const large = parseRawResponse(
+      await rawExchange(
+        w.api.url,
+        `PUT /api/v2/admin/files/${sha256(bytes)} HTTP/1.1\r\nHost: x\r\n` +
+          `Authorization: Bearer ${w.keys.operator}\r\nContent-Type: application/pdf\r\nContent-Length: ${25 * 1024 * 1024 + 1}\r\n\r\n%PDF`,
+        { stall: true },
+      ),
+    );
     assert.deepEqual([large.status, large.body.detail.code], [413, 'payload_too_large']);
     assert.equal(await fileRow(sha256(bytes)), undefined);
   });

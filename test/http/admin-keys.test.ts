@@ -36,9 +36,14 @@ describeEachWorld('admin: revoking and deleting keys', (w) => {
     const k = await freshKey();
     assert.equal((await del(keyPath('ptn_b', k.record.keyId, '?hard=no'))).status, 200);
     assert.equal((await findApiKey(w.db, k.record.keyId))?.status, 'revoked');
-    expectIssues(await del(keyPath('ptn_b', k.record.keyId, '?hard=maybe')), [{
-      type: 'bool_parsing', loc: ['query', 'hard'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe',
-    }]);
+    expectIssues(await del(keyPath('ptn_b', k.record.keyId, '?hard=maybe')), [
+      {
+        type: 'bool_parsing',
+        loc: ['query', 'hard'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'maybe',
+      },
+    ]);
   });
 
   it('an unknown key or one of another partner is 404 key_not_found, and nothing changes', async () => {

@@ -7,7 +7,8 @@ import { NOW, startWorld, type World } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const path = (partner: string) => `/api/v2/admin/partners/${partner}/webhook-endpoints`;
-const EXPECTED = "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";
+const EXPECTED =
+  "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";
 const HOOK = 'http://127.0.0.1:9/hook';
 const valid = { url: HOOK, subscribed_events: ['crew.status.changed'] };
 const OWN_SECRET = 'partner-chosen-secret-0123456789';
@@ -15,9 +16,24 @@ const OWN_SECRET = 'partner-chosen-secret-0123456789';
 function expectEndpoint(res: TestResponse, status: 200 | 201): Record<string, any> {
   assert.equal(res.status, status, JSON.stringify(res.json));
   assert.equal(res.headers.get('cache-control'), 'no-store');
-  assert.deepEqual(Object.keys(res.json).sort(),
-    ['created_at', 'endpoint_id', 'health', 'partner_id', 'secret', 'status', 'subscribed_events', 'updated_at', 'url']);
-  assert.deepEqual(Object.keys(res.json.health), ['consecutive_failures', 'failing_since', 'last_success_at', 'disabled_reason', 'disabled_at']);
+  assert.deepEqual(Object.keys(res.json).sort(), [
+    'created_at',
+    'endpoint_id',
+    'health',
+    'partner_id',
+    'secret',
+    'status',
+    'subscribed_events',
+    'updated_at',
+    'url',
+  ]);
+  assert.deepEqual(Object.keys(res.json.health), [
+    'consecutive_failures',
+    'failing_since',
+    'last_success_at',
+    'disabled_reason',
+    'disabled_at',
+  ]);
   return res.json;
 }
 
@@ -52,9 +68,14 @@ describeEachStore('admin: registering a webhook endpoint over HTTP', ({ store })
     const later = new Date(NOW.getTime() + 60_000);
     w.setNow(later);
     try {
-      const second = expectEndpoint(await post('ptn_full', {
-        url: 'http://127.0.0.1:9/other', subscribed_events: ['crew.profile.updated', 'crew.status.changed'], status: 'disabled',
-      }), 200);
+      const second = expectEndpoint(
+        await post('ptn_full', {
+          url: 'http://127.0.0.1:9/other',
+          subscribed_events: ['crew.profile.updated', 'crew.status.changed'],
+          status: 'disabled',
+        }),
+        200,
+      );
       assert.equal(second.endpoint_id, first.endpoint_id);
       assert.equal(second.url, 'http://127.0.0.1:9/other');
       assert.deepEqual(second.subscribed_events, ['crew.profile.updated', 'crew.status.changed']);
@@ -82,55 +103,111 @@ describeEachStore('admin: registering a webhook endpoint over HTTP', ({ store })
     expectIssues(await post('ptn_basic', body), [
       { type: 'missing', loc: ['body', 'url'], msg: 'Field required', input: body },
       {
-        type: 'too_short', loc: ['body', 'subscribed_events'], msg: 'List should have at least 1 item after validation, not 0',
-        input: [], ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+        type: 'too_short',
+        loc: ['body', 'subscribed_events'],
+        msg: 'List should have at least 1 item after validation, not 0',
+        input: [],
+        ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
       },
-      { type: 'literal_error', loc: ['body', 'status'], msg: "Input should be 'active' or 'disabled'", input: 'paused', ctx: { expected: "'active' or 'disabled'" } },
+      {
+        type: 'literal_error',
+        loc: ['body', 'status'],
+        msg: "Input should be 'active' or 'disabled'",
+        input: 'paused',
+        ctx: { expected: "'active' or 'disabled'" },
+      },
       { type: 'extra_forbidden', loc: ['body', 'foo'], msg: 'Extra inputs are not permitted', input: 1 },
     ]);
-    expectIssues(await post('ptn_basic', { ...valid, subscribed_events: ['crew.status.changed', 'crew.deleted'] }), [{
-      type: 'literal_error', loc: ['body', 'subscribed_events', 1], msg: `Input should be ${EXPECTED}`, input: 'crew.deleted', ctx: { expected: EXPECTED },
-    }]);
+    expectIssues(await post('ptn_basic', { ...valid, subscribed_events: ['crew.status.changed', 'crew.deleted'] }), [
+      {
+        type: 'literal_error',
+        loc: ['body', 'subscribed_events', 1],
+        msg: `Input should be ${EXPECTED}`,
+        input: 'crew.deleted',
+        ctx: { expected: EXPECTED },
+      },
+    ]);
     assert.equal(await findEndpointByPartner(w.db, 'ptn_basic'), undefined);
   });
 
   it('a rejected secret is never echoed', async () => {
     const res = await post('ptn_basic', { ...valid, secret: 'too-short' });
-    expectIssues(res, [{
-      type: 'string_too_short', loc: ['body', 'secret'], msg: 'String should have at least 24 characters', input: '[redacted]', ctx: { min_length: 24 },
-    }]);
+    expectIssues(res, [
+      {
+        type: 'string_too_short',
+        loc: ['body', 'secret'],
+        msg: 'String should have at least 24 characters',
+        input: '[redacted]',
+        ctx: { min_length: 24 },
+      },
+    ]);
     assert.ok(!res.bytes.toString().includes('too-short'));
   });
 
   it('plain http is refused when the server does not allow insecure webhooks', async () => {
     const res = await strictWorld.api.request('POST', path('ptn_basic'), { key: strictWorld.keys.operator, body: valid });
-    expectIssues(res, [{ type: 'value_error', loc: ['body', 'url'], msg: 'Value error, url must use https (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)', input: HOOK, ctx: { error: {} } }]);
+    expectIssues(res, [
+      {
+        type: 'value_error',
+        loc: ['body', 'url'],
+        msg: 'Value error, url must use https (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)',
+        input: HOOK,
+        ctx: { error: {} },
+      },
+    ]);
     const loopback = await strictWorld.api.request('POST', path('ptn_basic'), {
-      key: strictWorld.keys.operator, body: { ...valid, url: 'https://127.0.0.1/hook' },
+      key: strictWorld.keys.operator,
+      body: { ...valid, url: 'https://127.0.0.1/hook' },
     });
-    expectIssues(loopback, [{
-      type: 'value_error', loc: ['body', 'url'], msg: 'Value error, url points to 127.0.0.1, a loopback address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)', input: 'https://127.0.0.1/hook', ctx: { error: {} },
-    }]);
+    expectIssues(loopback, [
+      {
+        type: 'value_error',
+        loc: ['body', 'url'],
+        msg: 'Value error, url points to 127.0.0.1, a loopback address (allowed for local testing with SVC_ALLOW_INSECURE_WEBHOOKS=1)',
+        input: 'https://127.0.0.1/hook',
+        ctx: { error: {} },
+      },
+    ]);
   });
 
   it('a body that is not an object, a missing body and malformed JSON are 422 in the pydantic shape', async () => {
-    expectIssues(await post('ptn_basic', ['x']), [{
-      type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: ['x'],
-    }]);
-    expectIssues(await post('ptn_basic', '"text"', undefined, { 'Content-Type': 'application/json' }), [{
-      type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: 'text',
-    }]);
+    expectIssues(await post('ptn_basic', ['x']), [
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: ['x'],
+      },
+    ]);
+    expectIssues(await post('ptn_basic', '"text"', undefined, { 'Content-Type': 'application/json' }), [
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: 'text',
+      },
+    ]);
     expectIssues(await post('ptn_basic', undefined), [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     expectIssues(await post('ptn_basic', 'null', undefined, { 'Content-Type': 'application/json' }), [
       { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
     ]);
-    expectIssues(await post('ptn_basic', '{"url": ', undefined, { 'Content-Type': 'application/json' }), [{
-      type: 'json_invalid', loc: ['body', 8], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' },
-    }]);
+    expectIssues(await post('ptn_basic', '{"url": ', undefined, { 'Content-Type': 'application/json' }), [
+      {
+        type: 'json_invalid',
+        loc: ['body', 8],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Expecting value' },
+      },
+    ]);
   });
 
   it('a body that is not JSON is 415, one over 64 KiB 413', async () => {
-    expectError(await post('ptn_basic', 'url=x', undefined, { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+    expectError(
+      await post('ptn_basic', 'url=x', undefined, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      415,
+      'unsupported_media_type',
+    );
     const big = JSON.stringify({ ...valid, note: 'x'.repeat(70 * 1024) });
     expectError(await post('ptn_basic', big, undefined, { 'Content-Type': 'application/json' }), 413, 'payload_too_large');
     assert.equal(await findEndpointByPartner(w.db, 'ptn_basic'), undefined);
@@ -145,7 +222,7 @@ describeEachStore('admin: registering a webhook endpoint over HTTP', ({ store })
     assert.equal(await findEndpointByPartner(w.db, 'ptn_basic'), undefined);
   });
 
-  it('the call is audited with the operator key and the path\'s partner; no secret reaches the audit log', async () => {
+  it("the call is audited with the operator key and the path's partner; no secret reaches the audit log", async () => {
     const res = await post('ptn_basic', { ...valid, secret: OWN_SECRET });
     const endpoint = expectEndpoint(res, 201);
     const [row] = await w.auditOf(res.headers.get('x-request-id')!);

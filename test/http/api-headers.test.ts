@@ -23,7 +23,10 @@ describeEachWorld('headers of every /api/v2 answer', (w, { store }) => {
       ['404 route', () => w.api.get('/api/v2/nothing')],
       ['405', () => w.api.request('DELETE', '/api/v2/employers/me/fleet', { key })],
       ['422', () => w.api.get('/api/v2/employers/me/fleet?limit=0', { key })],
-      ['415', () => w.api.request('POST', '/api/v2/employers/me/crew/lookup', { key, body: 'x', headers: { 'Content-Type': 'text/plain' } })],
+      [
+        '415',
+        () => w.api.request('POST', '/api/v2/employers/me/crew/lookup', { key, body: 'x', headers: { 'Content-Type': 'text/plain' } }),
+      ],
     ];
     for (const [what, call] of calls) {
       const res = await call();

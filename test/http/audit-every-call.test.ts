@@ -7,13 +7,19 @@ import { describeEachWorld } from '../support/read-api-world.ts';
 function postChunked(url: string, path: string, key: string, size: number): Promise<{ status?: number; requestId?: string }> {
   const u = new URL(url);
   return new Promise((resolve) => {
-    const req = request({
-      host: u.hostname, port: u.port, method: 'POST', path,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
-    }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode, requestId: res.headers['x-request-id'] as string | undefined });
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, requestId: res.headers['x-request-id'] as string | undefined });
+      },
+    );
     // The server may drop the connection before the body is sent: the answer, if any, is what counts.
     req.on('error', () => resolve({}));
     const chunk = Buffer.alloc(16 * 1024, 'x');
@@ -34,7 +40,6 @@ function postChunked(url: string, path: string, key: string, size: number): Prom
 }
 
 describeEachWorld('every call has its audit row, whatever happened to its socket', (w) => {
-
   it('a chunked body over the limit: 413, and one audit row with the status, the route and the client address', async () => {
     const res = await postChunked(w.api.url, '/api/v2/employers/me/crew/lookup', w.keys.full, 320 * 1024);
     assert.equal(res.status, 413);

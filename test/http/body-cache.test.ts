@@ -25,16 +25,22 @@ const GETS = [
 /** Every kind of write that changes one of the answers above, as plain SQL (the same text on both stores). */
 const WRITES = {
   crewName: (n: number) => `update crew set name = 'Ana ${n}' where crew_unique_id = 'crew_ana'`,
-  crewContact: (n: number) => `update crew set phone = '+3519000000${n}', background_check_status = '${n % 2 ? 'clear' : 'pending'}' where crew_unique_id in ('crew_ana', 'crew_cho')`,
+  crewContact: (n: number) =>
+    `update crew set phone = '+3519000000${n}', background_check_status = '${n % 2 ? 'clear' : 'pending'}' where crew_unique_id in ('crew_ana', 'crew_cho')`,
   expiry: (n: number) => `update documents set expiry_date = '2026-11-${22 + (n % 8)}' where document_id in ('doc_edge', 'doc_ben')`,
   withdrawn: (n: number) => `update documents set is_live = ${n % 2} where document_id = 'doc_later'`,
-  processing: (n: number) => `update documents set processing_state = '${n % 2 ? 'processing' : 'processed'}' where document_id = 'doc_pass'`,
-  assignment: (n: number) => `update assignments set status = '${['invited', 'signed_off', 'active', 'on_leave'][n % 4]}' where crew_unique_id = 'crew_ben'`,
-  consentOff: (n: number) => `delete from consents where crew_unique_id = '${n % 2 ? 'crew_ana' : 'crew_cho'}' and partner_id in ('ptn_full', 'ptn_basic') and category in ('documents', 'status', 'profile')`,
-  consentOn: (n: number) => `insert into consents (crew_unique_id, partner_id, category) values ('crew_cho', 'ptn_full', '${['status', 'profile', 'documents'][n % 3]}') on conflict do nothing`,
+  processing: (n: number) =>
+    `update documents set processing_state = '${n % 2 ? 'processing' : 'processed'}' where document_id = 'doc_pass'`,
+  assignment: (n: number) =>
+    `update assignments set status = '${['invited', 'signed_off', 'active', 'on_leave'][n % 4]}' where crew_unique_id = 'crew_ben'`,
+  consentOff: (n: number) =>
+    `delete from consents where crew_unique_id = '${n % 2 ? 'crew_ana' : 'crew_cho'}' and partner_id in ('ptn_full', 'ptn_basic') and category in ('documents', 'status', 'profile')`,
+  consentOn: (n: number) =>
+    `insert into consents (crew_unique_id, partner_id, category) values ('crew_cho', 'ptn_full', '${['status', 'profile', 'documents'][n % 3]}') on conflict do nothing`,
   vessel: (n: number) => `update vessels set vessel_name = 'MV ${n}' where vessel_id = 'ves_a1'`,
   contractOff: () => `delete from contract_vessels where vessel_id = 'ves_a1' and partner_id like 'ptn_ext_%'`,
-  contractOn: () => `insert into contract_vessels (partner_id, vessel_id) select partner_id, 'ves_a1' from partners where partner_id like 'ptn_ext_%' on conflict do nothing`,
+  contractOn: () =>
+    `insert into contract_vessels (partner_id, vessel_id) select partner_id, 'ves_a1' from partners where partner_id like 'ptn_ext_%' on conflict do nothing`,
 } as const;
 
 describeEachStore('body cache: a cached answer equals a freshly built one', ({ store, url }) => {
@@ -54,7 +60,12 @@ describeEachStore('body cache: a cached answer equals a freshly built one', ({ s
     fresh = { app, api: await startTestApi(app) };
     // Writes come from another connection, as another process or an operator's SQL would: only change capture tells the app.
     other = await openStore(url());
-    keys.push(w.keys.full, w.keys.fullTest, w.keys.basic, await w.partnerWith(['vessels:fleet:read', 'crew:status:read', 'crew:documents:read', 'crew:profile:read']));
+    keys.push(
+      w.keys.full,
+      w.keys.fullTest,
+      w.keys.basic,
+      await w.partnerWith(['vessels:fleet:read', 'crew:status:read', 'crew:documents:read', 'crew:profile:read']),
+    );
   });
   after(async () => {
     await fresh.api.close();
@@ -90,18 +101,24 @@ describeEachStore('body cache: a cached answer equals a freshly built one', ({ s
       fc.record({ kind: fc.constant('day' as const), n: fc.nat(3) }),
     );
     const ask = fc.tuple(fc.constantFrom(...GETS), fc.nat(keys.length - 1));
-    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.array(ask, { minLength: 1, maxLength: 4 }), write), { minLength: 1, maxLength: 6 }), async (steps) => {
-      for (const [asks, step] of steps) {
-        // Warm the cache with the answers the write is about to change.
-        for (const [path, k] of asks) await w.api.get(path, { key: keys[k]! });
-        if (step.kind === 'day') {
-          now = new Date(NOW.getTime() + step.n * 86_400_000);
-          w.setNow(now);
-        } else {
-          await sql.raw(WRITES[step.kind](step.n)).execute(other.db);
-        }
-        for (const [path, k] of asks) await compare(path, keys[k]!, JSON.stringify(step));
-      }
-    }), { numRuns: Number(process.env.FC_RUNS ?? 12) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.array(ask, { minLength: 1, maxLength: 4 }), write), { minLength: 1, maxLength: 6 }),
+        async (steps) => {
+          for (const [asks, step] of steps) {
+            // Warm the cache with the answers the write is about to change.
+            for (const [path, k] of asks) await w.api.get(path, { key: keys[k]! });
+            if (step.kind === 'day') {
+              now = new Date(NOW.getTime() + step.n * 86_400_000);
+              w.setNow(now);
+            } else {
+              await sql.raw(WRITES[step.kind](step.n)).execute(other.db);
+            }
+            for (const [path, k] of asks) await compare(path, keys[k]!, JSON.stringify(step));
+          }
+        },
+      ),
+      { numRuns: Number(process.env.FC_RUNS ?? 12) },
+    );
   });
 });

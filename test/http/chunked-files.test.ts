@@ -14,21 +14,34 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const largePdf = () => Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(4 * FILE_CHUNK_BYTES + 1000), Buffer.from('\n%%EOF\n')]);
 const chunksOf = (bytes: Buffer) => Math.ceil(bytes.length / FILE_CHUNK_BYTES);
 
-const documentChange = (id: string, crew: string, version: number, file: { file?: string; file_sha256?: string }) => JSON.stringify({
-  entity: 'document', op: 'upsert', id, version,
-  data: {
-    crew_unique_id: crew, type: 'certificate', category: 'training', title: 'A long scan', verification_status: 'verified',
-    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'bst' }, ...file,
-  },
-});
+const documentChange = (id: string, crew: string, version: number, file: { file?: string; file_sha256?: string }) =>
+  JSON.stringify({
+    entity: 'document',
+    op: 'upsert',
+    id,
+    version,
+    data: {
+      crew_unique_id: crew,
+      type: 'certificate',
+      category: 'training',
+      title: 'A long scan',
+      verification_status: 'verified',
+      issue_date: '2025-01-01',
+      expiry_date: '2030-01-01',
+      classification: { document_class: 'training', category_code: 'bst' },
+      ...file,
+    },
+  });
 
 /** Sends the head of a PUT declaring all of `bytes`, then half of them, then drops the connection. */
 function cutUpload(url: string, key: string, sha: string, bytes: Buffer): Promise<void> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`PUT /api/v2/admin/files/${sha} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/pdf\r\n`
-        + `Content-Length: ${bytes.length}\r\n\r\n`);
+      socket.write(
+        `PUT /api/v2/admin/files/${sha} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/pdf\r\n` +
+          `Content-Length: ${bytes.length}\r\n\r\n`,
+      );
       socket.write(bytes.subarray(0, bytes.length >> 1), () => socket.destroy());
     });
     socket.on('error', () => {});
@@ -40,7 +53,15 @@ describeEachWorld('files of several chunks, stored and sent a chunk at a time', 
   const folder = mkdtempSync(join(tmpdir(), 'svc-chunked-'));
   after(() => rmSync(folder, { recursive: true, force: true }));
   const chunkCount = async (fileId: string) =>
-    Number((await w.db.selectFrom('file_chunks').select((eb) => eb.fn.countAll<string | number>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await w.db
+          .selectFrom('file_chunks')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('file_id', '=', fileId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const fileRow = (id: string) => w.db.selectFrom('files').select(['file_id', 'size']).where('file_id', '=', id).executeTakeFirst();
   const download = async (crew: string, documentId: string) => {
     const link = await w.api.get(`/api/v2/employers/me/crew/${crew}/documents/${documentId}/download`, { key: w.keys.full });
@@ -49,7 +70,9 @@ describeEachWorld('files of several chunks, stored and sent a chunk at a time', 
   };
   const postDocument = async (documentId: string, sha: string) => {
     const applied = await w.api.request('POST', '/api/v2/admin/changes', {
-      key: w.keys.operator, body: documentChange(documentId, 'crew_ana', 1, { file_sha256: sha }), headers: { 'Content-Type': 'application/x-ndjson' },
+      key: w.keys.operator,
+      body: documentChange(documentId, 'crew_ana', 1, { file_sha256: sha }),
+      headers: { 'Content-Type': 'application/x-ndjson' },
     });
     assert.equal(applied.json.results[0].outcome, 'applied', JSON.stringify(applied.json));
   };
@@ -94,10 +117,21 @@ describeEachWorld('files of several chunks, stored and sent a chunk at a time', 
   it('an upload is stored in chunks and downloads byte for byte; a wrong SHA-256 or a cut connection stores nothing', async () => {
     const bytes = largePdf();
     const sha = sha256(bytes);
-    const put = (path: string, body: Buffer) => w.api.request('PUT', `/api/v2/admin/files/${path}`, {
-      key: w.keys.operator, body, headers: { 'Content-Type': 'application/pdf' },
-    });
-    const allChunks = async () => Number((await w.db.selectFrom('file_chunks').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    const put = (path: string, body: Buffer) =>
+      w.api.request('PUT', `/api/v2/admin/files/${path}`, {
+        key: w.keys.operator,
+        body,
+        headers: { 'Content-Type': 'application/pdf' },
+      });
+    const allChunks = async () =>
+      Number(
+        (
+          await w.db
+            .selectFrom('file_chunks')
+            .select((eb) => eb.fn.countAll<string | number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const chunksBefore = await allChunks();
     const wrong = sha256(Buffer.from('another file'));
     assert.equal((await put(wrong, bytes)).status, 422);

@@ -7,10 +7,9 @@ import { describeEachStore } from '../support/stores.ts';
 const check = (crew: string, query = '') => `/api/v2/employers/me/crew/${crew}/compliance-checks${query}`;
 
 describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
-
   const post = (crew: string, key: string, body: unknown = {}, query = '') => w.api.request('POST', check(crew, query), { key, body });
 
-  it('evaluates live: the role\'s rows, counts that add up, the overall status, as of now', async () => {
+  it("evaluates live: the role's rows, counts that add up, the overall status, as of now", async () => {
     const res = await post('crew_ana', w.keys.full);
     assert.equal(res.status, 200);
     const r = res.json;
@@ -20,7 +19,10 @@ describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
     assert.equal(r.as_of, '2026-11-22T10:00:00Z');
     assert.equal(r.summary.total, r.requirements.length);
     const { total, ...counts } = r.summary;
-    assert.equal(Object.values(counts).reduce((a: number, b) => a + (b as number), 0), total);
+    assert.equal(
+      Object.values(counts).reduce((a: number, b) => a + (b as number), 0),
+      total,
+    );
     const medical = r.requirements.find((x: any) => x.key === 'medical_fitness');
     assert.equal(medical.status, 'expiring');
     assert.equal(medical.expiry_date, '2026-12-01');
@@ -44,14 +46,23 @@ describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
     const r = (await post('crew_ana', key)).json;
     const medical = r.requirements.find((x: any) => x.key === 'medical_fitness');
     assert.deepEqual(
-      { status: medical.status, group: medical.group, required: medical.required, satisfied_by: medical.satisfied_by, expiry_date: medical.expiry_date, days: medical.days_until_expiry },
+      {
+        status: medical.status,
+        group: medical.group,
+        required: medical.required,
+        satisfied_by: medical.satisfied_by,
+        expiry_date: medical.expiry_date,
+        days: medical.days_until_expiry,
+      },
       { status: 'expiring', group: 'medical', required: true, satisfied_by: [], expiry_date: null, days: null },
     );
     for (const row of r.requirements) for (const d of row.satisfied_by) assert.equal(d.download_path, null);
   });
 
-  it('gates: scope 403, another partner\'s crew 404, test data with a live key 404, consent 403', async () => {
-    expectError(await post('crew_ana', await w.partnerWith(['vessels:fleet:read'])), 403, 'insufficient_scope', { required_scope: 'crew:compliance:read' });
+  it("gates: scope 403, another partner's crew 404, test data with a live key 404, consent 403", async () => {
+    expectError(await post('crew_ana', await w.partnerWith(['vessels:fleet:read'])), 403, 'insufficient_scope', {
+      required_scope: 'crew:compliance:read',
+    });
     expectError(await post('crew_fay', w.keys.full), 404, 'crew_not_found');
     expectError(await post('crew_eve', w.keys.full), 404, 'crew_not_found');
     expectError(await post('crew_dan', w.keys.full), 404, 'crew_not_found');
@@ -64,13 +75,25 @@ describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
   });
 
   it('the body must be exactly {}', async () => {
-    expectIssues(await w.api.request('POST', check('crew_ana'), { key: w.keys.full, headers: { 'Content-Type': 'application/json' } }),
-      [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
-    expectIssues(await post('crew_ana', w.keys.full, { vessel: 'x' }),
-      [{ type: 'extra_forbidden', loc: ['body', 'vessel'], msg: 'Extra inputs are not permitted', input: 'x' }]);
-    expectIssues(await post('crew_ana', w.keys.full, []),
-      [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [] }]);
-    const bad = await w.api.request('POST', check('crew_ana'), { key: w.keys.full, body: '{', headers: { 'Content-Type': 'application/json' } });
+    expectIssues(await w.api.request('POST', check('crew_ana'), { key: w.keys.full, headers: { 'Content-Type': 'application/json' } }), [
+      { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
+    ]);
+    expectIssues(await post('crew_ana', w.keys.full, { vessel: 'x' }), [
+      { type: 'extra_forbidden', loc: ['body', 'vessel'], msg: 'Extra inputs are not permitted', input: 'x' },
+    ]);
+    expectIssues(await post('crew_ana', w.keys.full, []), [
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: [],
+      },
+    ]);
+    const bad = await w.api.request('POST', check('crew_ana'), {
+      key: w.keys.full,
+      body: '{',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(bad.status, 422);
     assert.equal(bad.json.detail[0].type, 'json_invalid');
   });
@@ -88,7 +111,10 @@ describeEachStore('the compliance check when the evaluator is down', ({ store })
     assert.equal(res.status, 200);
     assert.equal(res.json.compliance_source, 'serviceCompliance_fallback');
     assert.equal(res.json.as_of, first.json.as_of);
-    assert.deepEqual(res.json.requirements.map((r: any) => [r.key, r.status]), first.json.requirements.map((r: any) => [r.key, r.status]));
+    assert.deepEqual(
+      res.json.requirements.map((r: any) => [r.key, r.status]),
+      first.json.requirements.map((r: any) => [r.key, r.status]),
+    );
   });
 
   it('with nothing stored answers 503 compliance_unavailable with Retry-After', async () => {

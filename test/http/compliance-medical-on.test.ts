@@ -34,7 +34,10 @@ describeEachWorld('medical rows on a date without crew:medical:read', { catalogu
   let run = 0;
 
   const check = async (crew: string, vessel: string, on: string) => {
-    const res = await w.api.request('POST', `/api/v2/employers/me/crew/${crew}/compliance-checks?vessel_id=${vessel}`, { key, body: { on } });
+    const res = await w.api.request('POST', `/api/v2/employers/me/crew/${crew}/compliance-checks?vessel_id=${vessel}`, {
+      key,
+      body: { on },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return res.json;
   };
@@ -43,7 +46,11 @@ describeEachWorld('medical rows on a date without crew:medical:read', { catalogu
     let cursor: string | undefined;
     let page: any;
     do {
-      page = (await w.api.get(`/api/v2/employers/me/compliance?on=${on}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key })).json;
+      page = (
+        await w.api.get(`/api/v2/employers/me/compliance?on=${on}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          key,
+        })
+      ).json;
       items.push(...page.items);
       cursor = page.next_cursor;
     } while (cursor);
@@ -55,74 +62,95 @@ describeEachWorld('medical rows on a date without crew:medical:read', { catalogu
     const mine = (crew: string) => crew.startsWith(`${prefix}_`);
     const json = (await w.api.get(path, { key })).json;
     const keys: string[] = json.columns.map((c: any) => c.key);
-    const cells = Object.fromEntries(json.rows.filter((r: any) => mine(r.crew_unique_id)).map((r: any) => [
-      r.crew_unique_id, Object.fromEntries(keys.flatMap((k, i) => (MEDICAL.has(k) ? [[k, r.cells[i]]] : []))),
-    ]));
-    const [header, ...records] = parse((await w.api.get(path, { key, headers: { Accept: 'text/csv' } })).bytes, { record_delimiter: '\r\n' }) as string[][];
-    const csv = Object.fromEntries(records.filter((r) => mine(r[0]!)).map((r) => [
-      r[0], header!.flatMap((h, i) => (MEDICAL.has(h.split(' ')[0]!) ? [`${h}=${r[i]}`] : [])),
-    ]));
+    const cells = Object.fromEntries(
+      json.rows
+        .filter((r: any) => mine(r.crew_unique_id))
+        .map((r: any) => [r.crew_unique_id, Object.fromEntries(keys.flatMap((k, i) => (MEDICAL.has(k) ? [[k, r.cells[i]]] : [])))]),
+    );
+    const [header, ...records] = parse((await w.api.get(path, { key, headers: { Accept: 'text/csv' } })).bytes, {
+      record_delimiter: '\r\n',
+    }) as string[][];
+    const csv = Object.fromEntries(
+      records
+        .filter((r) => mine(r[0]!))
+        .map((r) => [r[0], header!.flatMap((h, i) => (MEDICAL.has(h.split(' ')[0]!) ? [`${h}=${r[i]}`] : []))]),
+    );
     return { medicalOn: json.medical_on, cells, csv };
   };
 
-  it('the check, the fleet list, the matrix and next_change show medical rows as today\'s answers do, on every `on`', async () => {
-    const dates = fc.uniqueArray(fc.integer({ min: 1, max: FORECAST_HORIZON_DAYS }), { minLength: 1, maxLength: 3 }).map((d) => d.map((n) => addDays(TODAY, n)));
-    await fc.assert(fc.asyncProperty(fc.array(crewArb, { minLength: 1, maxLength: 4 }), dates, async (crew, later) => {
-      const prefix = `n${++run}`;
-      await loadCrew(w.db, prefix, crew);
-      const today = await list(prefix, TODAY);
-      assert.equal(today.medicalOn, undefined, 'on today the rows are those of today: nothing to say');
-      const medicalRows = async (item: any, on: string) => {
-        const answer = await check(item.crew_unique_id, item.vessel_id, on);
-        assert.deepEqual([answer.on, answer.medical_on], [on, on === TODAY ? undefined : TODAY]);
-        // What else the answer shows follows from its rows: the overall status and the summary.
-        if (answer.overall_status !== 'no_role') assert.equal(answer.overall_status, overallOf(answer.requirements));
-        for (const status of ['met', 'expiring', 'expired', 'missing', 'pending']) {
-          assert.equal(answer.summary[status], answer.requirements.filter((r: any) => r.status === status).length);
+  it("the check, the fleet list, the matrix and next_change show medical rows as today's answers do, on every `on`", async () => {
+    const dates = fc
+      .uniqueArray(fc.integer({ min: 1, max: FORECAST_HORIZON_DAYS }), { minLength: 1, maxLength: 3 })
+      .map((d) => d.map((n) => addDays(TODAY, n)));
+    await fc.assert(
+      fc.asyncProperty(fc.array(crewArb, { minLength: 1, maxLength: 4 }), dates, async (crew, later) => {
+        const prefix = `n${++run}`;
+        await loadCrew(w.db, prefix, crew);
+        const today = await list(prefix, TODAY);
+        assert.equal(today.medicalOn, undefined, 'on today the rows are those of today: nothing to say');
+        const medicalRows = async (item: any, on: string) => {
+          const answer = await check(item.crew_unique_id, item.vessel_id, on);
+          assert.deepEqual([answer.on, answer.medical_on], [on, on === TODAY ? undefined : TODAY]);
+          // What else the answer shows follows from its rows: the overall status and the summary.
+          if (answer.overall_status !== 'no_role') assert.equal(answer.overall_status, overallOf(answer.requirements));
+          for (const status of ['met', 'expiring', 'expired', 'missing', 'pending']) {
+            assert.equal(answer.summary[status], answer.requirements.filter((r: any) => r.status === status).length);
+          }
+          return { overall: answer.overall_status, medical: answer.requirements.filter((r: any) => r.group === 'medical') };
+        };
+        const matricesToday = { ves_a: await matrix(prefix, 'ves_a', TODAY), ves_b: await matrix(prefix, 'ves_b', TODAY) };
+        const rowsToday = new Map<string, unknown>();
+        for (const item of today.items) rowsToday.set(`${item.vessel_id}/${item.crew_unique_id}`, (await medicalRows(item, TODAY)).medical);
+        for (const on of later) {
+          const listed = await list(prefix, on);
+          assert.equal(listed.medicalOn, TODAY);
+          assert.deepEqual(
+            listed.items.map((i) => `${i.vessel_id}/${i.crew_unique_id}`),
+            [...rowsToday.keys()],
+          );
+          for (const item of listed.items) {
+            const shown = await medicalRows(item, on);
+            assert.deepEqual(shown.medical, rowsToday.get(`${item.vessel_id}/${item.crew_unique_id}`), `${item.crew_unique_id} on ${on}`);
+            assert.equal(item.overall_status, shown.overall);
+            // next_change names no medical row, and the checks the same key gets agree with it.
+            const next = item.next_change;
+            if (next === null) continue;
+            assert.ok(!next.requirement_keys.some((k: string) => MEDICAL.has(k)), JSON.stringify(next));
+            if (next.on > LAST) continue;
+            assert.equal((await check(item.crew_unique_id, item.vessel_id, addDays(next.on, -1))).overall_status, item.overall_status);
+            assert.equal((await check(item.crew_unique_id, item.vessel_id, next.on)).overall_status, next.overall_status);
+          }
+          for (const vessel of ['ves_a', 'ves_b'] as const) {
+            const m = await matrix(prefix, vessel, on);
+            assert.equal(m.medicalOn, TODAY);
+            assert.deepEqual(m.cells, matricesToday[vessel].cells, `${vessel} on ${on}`);
+            assert.deepEqual(m.csv, matricesToday[vessel].csv, `${vessel} CSV on ${on}`);
+          }
         }
-        return { overall: answer.overall_status, medical: answer.requirements.filter((r: any) => r.group === 'medical') };
-      };
-      const matricesToday = { ves_a: await matrix(prefix, 'ves_a', TODAY), ves_b: await matrix(prefix, 'ves_b', TODAY) };
-      const rowsToday = new Map<string, unknown>();
-      for (const item of today.items) rowsToday.set(`${item.vessel_id}/${item.crew_unique_id}`, (await medicalRows(item, TODAY)).medical);
-      for (const on of later) {
-        const listed = await list(prefix, on);
-        assert.equal(listed.medicalOn, TODAY);
-        assert.deepEqual(listed.items.map((i) => `${i.vessel_id}/${i.crew_unique_id}`), [...rowsToday.keys()]);
-        for (const item of listed.items) {
-          const shown = await medicalRows(item, on);
-          assert.deepEqual(shown.medical, rowsToday.get(`${item.vessel_id}/${item.crew_unique_id}`), `${item.crew_unique_id} on ${on}`);
-          assert.equal(item.overall_status, shown.overall);
-          // next_change names no medical row, and the checks the same key gets agree with it.
-          const next = item.next_change;
-          if (next === null) continue;
-          assert.ok(!next.requirement_keys.some((k: string) => MEDICAL.has(k)), JSON.stringify(next));
-          if (next.on > LAST) continue;
-          assert.equal((await check(item.crew_unique_id, item.vessel_id, addDays(next.on, -1))).overall_status, item.overall_status);
-          assert.equal((await check(item.crew_unique_id, item.vessel_id, next.on)).overall_status, next.overall_status);
-        }
-        for (const vessel of ['ves_a', 'ves_b'] as const) {
-          const m = await matrix(prefix, vessel, on);
-          assert.equal(m.medicalOn, TODAY);
-          assert.deepEqual(m.cells, matricesToday[vessel].cells, `${vessel} on ${on}`);
-          assert.deepEqual(m.csv, matricesToday[vessel].csv, `${vessel} CSV on ${on}`);
-        }
-      }
-    }), { numRuns: RUNS });
+      }),
+      { numRuns: RUNS },
+    );
   });
 
-  it('answers kept per data version follow the key\'s medical rights and the day it is', async () => {
+  it("answers kept per data version follow the key's medical rights and the day it is", async () => {
     const full = (await issuePartnerKey(w.db, 'ptn_m', 'live', () => NOW)).key;
-    await loadCrew(w.db, 'med', [{
-      vessel: 'ves_a', status: 'active', role: 'cook', compliance: ['ptn_m', 'ptn_nomed'],
-      docs: [{ code: 'medical_fitness', expiry: 200, noExpiry: false, verification: 'verified', flag: 'GB', bst: [] }],
-    }]);
+    await loadCrew(w.db, 'med', [
+      {
+        vessel: 'ves_a',
+        status: 'active',
+        role: 'cook',
+        compliance: ['ptn_m', 'ptn_nomed'],
+        docs: [{ code: 'medical_fitness', expiry: 200, noExpiry: false, verification: 'verified', flag: 'GB', bst: [] }],
+      },
+    ]);
     const on = addDays(TODAY, 201);
     const seen = async (k: string) => {
       const answer = (await w.api.request('POST', '/api/v2/employers/me/crew/med_0/compliance-checks', { key: k, body: { on } })).json;
       const row = answer.requirements.find((r: any) => r.key === 'medical_fitness');
       const m = (await w.api.get(`/api/v2/employers/me/vessels/ves_a/compliance-matrix?on=${on}`, { key: k })).json;
-      const cell = m.rows.find((r: any) => r.crew_unique_id === 'med_0').cells[m.columns.findIndex((c: any) => c.key === 'medical_fitness')];
+      const cell = m.rows.find((r: any) => r.crew_unique_id === 'med_0').cells[
+        m.columns.findIndex((c: any) => c.key === 'medical_fitness')
+      ];
       return [answer.medical_on ?? null, row.status, row.expiry_date, m.medical_on ?? null, cell.status];
     };
     const expiry = addDays(TODAY, 200);

@@ -6,18 +6,22 @@ import { COMPRESS_THRESHOLD_BYTES } from '../../src/http/middleware/compression.
 import { describeEachWorld } from '../support/read-api-world.ts';
 
 /** A GET with raw bytes back (no decoding), to see what went over the wire. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 describeEachWorld('compression of large answers', (w) => {
-
   it('br or gzip when asked and the answer is large; the same bytes once decoded; small answers and unasked ones as they are', async () => {
     const path = `${w.api.url}/openapi.json`;
     const plain = await rawGet(path, {});

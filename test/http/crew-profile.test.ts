@@ -11,14 +11,36 @@ const photo = (id: string) => `/api/v2/employers/me/crew/${id}/photo`;
 const NAME = { name: 'Ana Silva', rank: 'Master' };
 const CONTACT = { email: 'Ana.Silva@Example.com', phone: '+351912345678', country_code: 'PT' };
 const professional = (url: string) => ({
-  nationality: 'PT', languages: ['pt', 'en'], skills: ['ecdis'], years_experience: 12, bio: 'Master mariner', profile_photo_url: url,
+  nationality: 'PT',
+  languages: ['pt', 'en'],
+  skills: ['ecdis'],
+  years_experience: 12,
+  bio: 'Master mariner',
+  profile_photo_url: url,
 });
 const EXPERIENCE = {
-  employment_history: [{ employer_name: 'Alpha', vessel_name: 'MV ves_a1', role: 'master', start_date: '2020-01-01', end_date: null, source: 'employer_verified' }],
+  employment_history: [
+    {
+      employer_name: 'Alpha',
+      vessel_name: 'MV ves_a1',
+      role: 'master',
+      start_date: '2020-01-01',
+      end_date: null,
+      source: 'employer_verified',
+    },
+  ],
 };
 const PERSONAL = {
   date_of_birth: '1980-02-03',
-  address: { line1: null, line2: null, city: 'Lisbon', region: 'Lisboa', postal_code: '1100-001', country_code: 'PT', full_address: 'Lisbon, Lisboa 1100-001, PT' },
+  address: {
+    line1: null,
+    line2: null,
+    city: 'Lisbon',
+    region: 'Lisboa',
+    postal_code: '1100-001',
+    country_code: 'PT',
+    full_address: 'Lisbon, Lisboa 1100-001, PT',
+  },
   passport: { number: 'P123', issuing_country: 'PT', expiry_date: '2030-01-01' },
   visas: [{ type: 'C1/D', country_code: 'US', number: 'V1', expiry_date: '2028-01-01' }],
 };
@@ -66,7 +88,7 @@ describeEachStore('crew profile and photo', ({ store }) => {
     expectError(await w.api.get(profile('crew_cho'), { key: w.keys.full }), 403, 'consent_required', { consent: 'profile' });
   });
 
-  it('crew not on the fleet (signed off, another partner\'s, other mode, unknown) are 404 crew_not_found', async () => {
+  it("crew not on the fleet (signed off, another partner's, other mode, unknown) are 404 crew_not_found", async () => {
     for (const id of ['crew_dan', 'crew_fay', 'crew_eve', 'nobody']) {
       expectError(await w.api.get(profile(id), { key: w.keys.full }), 404, 'crew_not_found');
       expectError(await w.api.get(photo(id), { key: w.keys.full }), 404, 'crew_not_found');

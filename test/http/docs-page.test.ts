@@ -11,7 +11,9 @@ function conditionalGet(url: string, etag: string): Promise<{ status: number; le
       let length = 0;
       res.on('data', (c: Buffer) => (length += c.length));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, length }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -36,7 +38,12 @@ describe('GET /docs serves the API reference from this service alone', () => {
     assert.doesNotMatch(html, /https?:\/\//, 'no absolute URL: nothing from another origin');
     assert.doesNotMatch(html, /<script>|<style>| style=/, 'no inline script or style (the CSP would refuse them)');
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    assert.deepEqual(refs.sort(), ['/docs/assets/docs-init.js', '/docs/assets/favicon-32x32.png', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']);
+    assert.deepEqual(refs.sort(), [
+      '/docs/assets/docs-init.js',
+      '/docs/assets/favicon-32x32.png',
+      '/docs/assets/swagger-ui-bundle.js',
+      '/docs/assets/swagger-ui.css',
+    ]);
     for (const ref of refs) {
       const asset = await api.get(ref);
       assert.equal(asset.status, 200, ref);

@@ -27,12 +27,33 @@ describeEachWorld('documents list and download links', (w) => {
     assert.equal(res.json.crew_unique_id, 'crew_ana');
     const byId = Object.fromEntries(res.json.items.map((d: any) => [d.document_id, d]));
     assert.deepEqual(byId.doc_expired, {
-      document_id: 'doc_expired', type: 'certificate', category: 'training', title: 'Title of doc_expired', issuer: null,
-      verification_status: 'verified', status: 'expired', issue_date: null, expiry_date: '2026-11-21', document_number: null,
-      review_status: 'approved', is_expired: true, no_expiry: false, is_current: true, superseded_by: null,
+      document_id: 'doc_expired',
+      type: 'certificate',
+      category: 'training',
+      title: 'Title of doc_expired',
+      issuer: null,
+      verification_status: 'verified',
+      status: 'expired',
+      issue_date: null,
+      expiry_date: '2026-11-21',
+      document_number: null,
+      review_status: 'approved',
+      is_expired: true,
+      no_expiry: false,
+      is_current: true,
+      superseded_by: null,
       classification: {
-        taxonomy_version: '2026.1', document_class: 'training', category_code: 'bst', catalogue_title: { id: 'bst', name: 'Title of doc_expired' },
-        stcw_regulation: null, stcw_codes: [], level: null, is_refresher: false, flag_state: null, coc_capacities: [], sources: ['document_scan'],
+        taxonomy_version: '2026.1',
+        document_class: 'training',
+        category_code: 'bst',
+        catalogue_title: { id: 'bst', name: 'Title of doc_expired' },
+        stcw_regulation: null,
+        stcw_codes: [],
+        level: null,
+        is_refresher: false,
+        flag_state: null,
+        coc_capacities: [],
+        sources: ['document_scan'],
       },
     });
     assert.equal(byId.doc_today.status, 'active', 'a document expiring today is not expired yet');
@@ -48,7 +69,11 @@ describeEachWorld('documents list and download links', (w) => {
       expectError(await w.api.get(list(crew), { key: w.keys.full }), 404, 'crew_not_found');
     }
     expectError(await w.api.get(list('crew_ben'), { key: w.keys.full }), 403, 'consent_required', { consent: 'documents' });
-    expectError(await w.api.get(list('crew_ana'), { key: await w.partnerWith(['crew:documents:read'], ['profile']) }), 403, 'consent_required');
+    expectError(
+      await w.api.get(list('crew_ana'), { key: await w.partnerWith(['crew:documents:read'], ['profile']) }),
+      403,
+      'consent_required',
+    );
     assert.deepEqual(await ids(w.keys.fullTest, 'crew_eve'), ['doc_eve']);
     assert.deepEqual(await ids(w.keys.b, 'crew_fay'), ['doc_fay']);
   });
@@ -78,9 +103,14 @@ describeEachWorld('documents list and download links', (w) => {
   });
 
   it('download gates: scope, fleet, consent', async () => {
-    expectError(await w.api.get(download('crew_ana', 'doc_coc'), { key: await w.partnerWith(['crew:documents:read']) }), 403, 'insufficient_scope', {
-      required_scope: 'crew:documents:download',
-    });
+    expectError(
+      await w.api.get(download('crew_ana', 'doc_coc'), { key: await w.partnerWith(['crew:documents:read']) }),
+      403,
+      'insufficient_scope',
+      {
+        required_scope: 'crew:documents:download',
+      },
+    );
     expectError(await w.api.get(download('crew_fay', 'doc_fay'), { key: w.keys.full }), 404, 'crew_not_found');
     expectError(await w.api.get(download('crew_eve', 'doc_eve'), { key: w.keys.full }), 404, 'crew_not_found');
     expectError(await w.api.get(download('crew_ben', 'doc_ben'), { key: w.keys.full }), 403, 'consent_required', { consent: 'documents' });

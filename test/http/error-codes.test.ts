@@ -31,7 +31,7 @@ const ME = '/api/v2/partners/me';
 function listedWhere(document: any, method: string, path: string, status: number, code: string): boolean {
   const template = Object.keys(document.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path.split('?')[0]!));
   const operation = template && document.paths[template][method.toLowerCase()];
-  const text = operation ? operation.responses[String(status)]?.description ?? '' : document.info.description;
+  const text = operation ? (operation.responses[String(status)]?.description ?? '') : document.info.description;
   return text.includes(`\`${code}\``);
 }
 
@@ -50,12 +50,22 @@ describeEachStore('every error code of the served OpenAPI document', ({ store })
     assert.equal(served.status, 200);
     const listed: string[] = served.json.components.schemas.Error.properties.detail.properties.code.enum;
     const answered = new Set<string>();
-    const expectAnswer = (method: string, path: string, res: TestResponse | { status: number; json: any }, status: number, code: string) => {
+    const expectAnswer = (
+      method: string,
+      path: string,
+      res: TestResponse | { status: number; json: any },
+      status: number,
+      code: string,
+    ) => {
       expectError(res as TestResponse, status, code);
-      assert.ok(listedWhere(served.json, method, path, status, code), `${method} ${path}: ${status} ${code} is not where the document lists it`);
+      assert.ok(
+        listedWhere(served.json, method, path, status, code),
+        `${method} ${path}: ${status} ${code} is not where the document lists it`,
+      );
       answered.add(code);
     };
-    const get = async (path: string, status: number, code: string, key?: string) => expectAnswer('GET', path, await w.api.get(path, { key }), status, code);
+    const get = async (path: string, status: number, code: string, key?: string) =>
+      expectAnswer('GET', path, await w.api.get(path, { key }), status, code);
 
     await get(ME, 401, 'invalid_api_key');
     await get(`${CREW}/crew_ana/documents`, 403, 'insufficient_scope', await w.partnerWith(['vessels:fleet:read']));
@@ -72,22 +82,38 @@ describeEachStore('every error code of the served OpenAPI document', ({ store })
     const hooks = '/api/v2/admin/partners/ptn_nope/webhook-endpoints';
     const body = { url: 'https://hooks.example.com/svc', subscribed_events: ['crew.status.changed'] };
     expectAnswer('POST', hooks, await w.api.request('POST', hooks, { key: w.keys.operator, body }), 404, 'partner_not_found');
-    expectAnswer('DELETE', '/api/v2/admin/keys/key_nope', await w.api.request('DELETE', '/api/v2/admin/keys/key_nope', { key: w.keys.operator }), 404, 'key_not_found');
+    expectAnswer(
+      'DELETE',
+      '/api/v2/admin/keys/key_nope',
+      await w.api.request('DELETE', '/api/v2/admin/keys/key_nope', { key: w.keys.operator }),
+      404,
+      'key_not_found',
+    );
     const operator = await issueOperatorKey(w.db, () => NOW, { label: 'error codes' });
     const hard = `/api/v2/admin/keys/${operator.record.keyId}?hard=true`;
     expectAnswer('DELETE', hard, await w.api.request('DELETE', hard, { key: w.keys.operator }), 409, 'operator_key_revoke_only');
     const changes = '/api/v2/admin/changes';
-    const send = (body: string) => w.api.request('POST', changes, {
-      key: w.keys.operator, body, headers: { 'Content-Type': 'application/x-ndjson', 'Idempotency-Key': 'error-codes' },
-    });
+    const send = (body: string) =>
+      w.api.request('POST', changes, {
+        key: w.keys.operator,
+        body,
+        headers: { 'Content-Type': 'application/x-ndjson', 'Idempotency-Key': 'error-codes' },
+      });
     assert.equal((await send('')).status, 200);
     expectAnswer('POST', changes, await send('{}'), 409, 'idempotency_key_reused');
     const fleet = '/api/v2/employers/me/fleet';
     expectAnswer('DELETE', fleet, await w.api.request('DELETE', fleet, { key: w.keys.full }), 405, 'method_not_allowed');
 
     const lookup = `${CREW}/lookup`;
-    const post = (body: string, type: string) => w.api.request('POST', lookup, { key: w.keys.full, body, headers: { 'Content-Type': type } });
-    expectAnswer('POST', lookup, await post(JSON.stringify({ email: `${'x'.repeat(70 * 1024)}@example.com` }), 'application/json'), 413, 'payload_too_large');
+    const post = (body: string, type: string) =>
+      w.api.request('POST', lookup, { key: w.keys.full, body, headers: { 'Content-Type': type } });
+    expectAnswer(
+      'POST',
+      lookup,
+      await post(JSON.stringify({ email: `${'x'.repeat(70 * 1024)}@example.com` }), 'application/json'),
+      413,
+      'payload_too_large',
+    );
     expectAnswer('POST', lookup, await post('email=ana.silva@example.com', 'text/plain'), 415, 'unsupported_media_type');
 
     const download = await w.api.get(`${CREW}/crew_ana/documents/doc_coc/download`, { key: w.keys.full });

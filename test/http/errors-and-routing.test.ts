@@ -49,19 +49,33 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     const id = res.headers.get('x-request-id')!;
     const rows = await w.auditOf(id);
     assert.equal(rows.length, 1);
-    assert.deepEqual({ ...rows[0], latencyMs: typeof rows[0]!.latencyMs }, {
-      requestId: id, at: NOW.toISOString(), partnerId: 'ptn_full', keyId: w.keyIds.full, method: 'GET',
-      route: '/api/v2/employers/me/crew/{crew_unique_id}/documents', path: '/api/v2/employers/me/crew/crew_ana/documents',
-      crewUniqueId: 'crew_ana', documentId: null, status: 200, latencyMs: 'number', clientIp: '127.0.0.1',
-    });
+    assert.deepEqual(
+      { ...rows[0], latencyMs: typeof rows[0]!.latencyMs },
+      {
+        requestId: id,
+        at: NOW.toISOString(),
+        partnerId: 'ptn_full',
+        keyId: w.keyIds.full,
+        method: 'GET',
+        route: '/api/v2/employers/me/crew/{crew_unique_id}/documents',
+        path: '/api/v2/employers/me/crew/crew_ana/documents',
+        crewUniqueId: 'crew_ana',
+        documentId: null,
+        status: 200,
+        latencyMs: 'number',
+        clientIp: '127.0.0.1',
+      },
+    );
     const again = await w.api.get('/api/v2/employers/me/crew/crew_ana/documents', { key: w.keys.full });
     assert.notEqual(again.headers.get('x-request-id'), id);
   });
 
   it('the crew path parameter has one name, crew_unique_id, and every crew route records it in the audit row', async () => {
     const paths = [
-      '/api/v2/employers/me/crew/crew_ana/profile', '/api/v2/employers/me/crew/crew_ana/photo',
-      '/api/v2/employers/me/crew/crew_ana/documents', '/api/v2/employers/me/crew/crew_ana/documents/doc_x/download',
+      '/api/v2/employers/me/crew/crew_ana/profile',
+      '/api/v2/employers/me/crew/crew_ana/photo',
+      '/api/v2/employers/me/crew/crew_ana/documents',
+      '/api/v2/employers/me/crew/crew_ana/documents/doc_x/download',
     ];
     for (const path of paths) {
       const res = await w.api.get(path, { key: w.keys.full });
@@ -71,7 +85,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     }
   });
 
-  it('a client-sent X-Request-Id is not adopted: the id is always the audit row\'s own', async () => {
+  it("a client-sent X-Request-Id is not adopted: the id is always the audit row's own", async () => {
     const res = await w.api.get('/_internal/health', { headers: { 'X-Request-Id': 'req_mine' } });
     assert.notEqual(res.headers.get('x-request-id'), 'req_mine');
     assert.equal((await w.auditOf(res.headers.get('x-request-id')!)).length, 1);
@@ -79,7 +93,10 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
   });
 
   it('the audit row never holds the key or the body', async () => {
-    const res = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', { key: w.keys.full, body: { email: 'ana.silva@example.com' } });
+    const res = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', {
+      key: w.keys.full,
+      body: { email: 'ana.silva@example.com' },
+    });
     assert.equal(res.status, 200);
     await w.flushAudit();
     const rows = await w.db.selectFrom('audit_log').selectAll().execute();
@@ -94,7 +111,10 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     w.log.expect('unexpected error');
     const res = await w.api.get('/test/boom', { unchecked: true });
     assert.equal(res.status, 500);
-    assert.ok(w.log.lines.some((l) => l.msg === 'unexpected error' && l.reqId === res.headers.get('x-request-id')), 'the log names the request');
+    assert.ok(
+      w.log.lines.some((l) => l.msg === 'unexpected error' && l.reqId === res.headers.get('x-request-id')),
+      'the log names the request',
+    );
     checkComponent('Error', res.json);
     assert.equal(res.json.detail.code, 'internal_error');
     const text = res.bytes.toString();
@@ -115,14 +135,21 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
   it('a body over 64 KiB is 413, whether its length is declared or streamed', async () => {
     const big = JSON.stringify({ email: 'x'.repeat(70 * 1024) });
     const declared = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', {
-      key: w.keys.full, body: big, headers: { 'Content-Type': 'application/json' },
+      key: w.keys.full,
+      body: big,
+      headers: { 'Content-Type': 'application/json' },
     });
     expectError(declared, 413, 'payload_too_large');
     const chunks = [Buffer.from('{"email":"'), Buffer.alloc(70 * 1024, 'x'), Buffer.from('"}')];
     const streamed = await fetch(`${w.api.url}/api/v2/employers/me/crew/lookup`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${w.keys.full}`, 'Content-Type': 'application/json' },
-      body: new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } }),
+      body: new ReadableStream({
+        start(c) {
+          for (const x of chunks) c.enqueue(x);
+          c.close();
+        },
+      }),
       duplex: 'half',
     } as RequestInit).catch((err: Error) => err);
     // The server may answer before the client has finished sending; either way nothing over 64 KiB is read.
@@ -133,7 +160,9 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     const exactly = JSON.stringify({ email: `${'x'.repeat(64 * 1024 - 40)}@example.com` });
     assert.ok(Buffer.byteLength(exactly) <= 64 * 1024);
     const fits = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', {
-      key: w.keys.full, body: exactly, headers: { 'Content-Type': 'application/json' },
+      key: w.keys.full,
+      body: exactly,
+      headers: { 'Content-Type': 'application/json' },
     });
     // Read and parsed (not 413): the address is then too long, and the echoed input is cut to 200 characters.
     assert.equal(fits.status, 422);
@@ -143,12 +172,16 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
 
   it('a body with a content type other than JSON is 415; application/*+json and charset are fine', async () => {
     const form = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', {
-      key: w.keys.full, body: 'email=ana.silva%40example.com', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      key: w.keys.full,
+      body: 'email=ana.silva%40example.com',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expectError(form, 415, 'unsupported_media_type');
     for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
       const ok = await w.api.request('POST', '/api/v2/employers/me/crew/lookup', {
-        key: w.keys.full, body: '{"email":"ana.silva@example.com"}', headers: { 'Content-Type': type },
+        key: w.keys.full,
+        body: '{"email":"ana.silva@example.com"}',
+        headers: { 'Content-Type': type },
       });
       assert.equal(ok.status, 200, type);
     }

@@ -24,8 +24,14 @@ function fleet(change = false) {
   if (change) {
     f.crew[0].background_check_status = 'clear';
     f.documents.push({
-      document_id: 'doc_cook', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: "Ship's cook",
-      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'ships_cook' },
+      document_id: 'doc_cook',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: "Ship's cook",
+      verification_status: 'verified',
+      no_expiry: true,
+      classification: { document_class: 'training', category_code: 'ships_cook' },
     });
   }
   return f;
@@ -99,11 +105,20 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
     const cursor = (await feed('?limit=1')).next_cursor!;
     const bad = await api.get('/api/v2/events?limit=0&type=crew.exploded', { key: live });
     assert.equal(bad.status, 422);
-    assert.deepEqual(bad.json.detail.map((d: any) => [d.type, d.loc.join('.')]), [['greater_than_equal', 'query.limit'], ['literal_error', 'query.type']]);
+    assert.deepEqual(
+      bad.json.detail.map((d: any) => [d.type, d.loc.join('.')]),
+      [
+        ['greater_than_equal', 'query.limit'],
+        ['literal_error', 'query.type'],
+      ],
+    );
     for (const query of [`cursor=${cursor}x`, `cursor=${cursor}&crew_unique_id=crew_2`]) {
       const res = await api.get(`/api/v2/events?${query}`, { key: live });
       assert.equal(res.status, 422, query);
-      assert.deepEqual(res.json.detail.map((d: any) => [d.type, d.loc.join('.'), d.msg]), [['value_error', 'query.cursor', 'Value error, invalid cursor']]);
+      assert.deepEqual(
+        res.json.detail.map((d: any) => [d.type, d.loc.join('.'), d.msg]),
+        [['value_error', 'query.cursor', 'Value error, invalid cursor']],
+      );
     }
     assert.equal((await api.get(`/api/v2/events?cursor=${cursor}`, { key: test })).status, 422, 'a live cursor is foreign to a test key');
   });
@@ -117,7 +132,10 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
     assert.ok(before.some((i) => i.event.event_type === 'crew.status.changed'));
     await replaceConsents(store().db, 'crew_1', 'ptn_a', ['profile', 'documents', 'compliance']);
     const after = (await feed()).items;
-    assert.deepEqual(after, before.filter((i) => i.event.event_type !== 'crew.status.changed'));
+    assert.deepEqual(
+      after,
+      before.filter((i) => i.event.event_type !== 'crew.status.changed'),
+    );
     await replaceConsents(store().db, 'crew_1', 'ptn_a', ALL as never);
   });
 
@@ -135,7 +153,11 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
     const summary = await sync(30);
     assert.equal(summary.pruned, delivered.length, 'delivered events past the retention are deleted');
     const left = await db.selectFrom('outbox_events').select('event_id').orderBy('event_id').execute();
-    assert.deepEqual(left.map((r) => r.event_id), [pending, retrying], 'pending events are kept: they are still owed');
+    assert.deepEqual(
+      left.map((r) => r.event_id),
+      [pending, retrying],
+      'pending events are kept: they are still owed',
+    );
     const attempts = await db.selectFrom('delivery_attempts').select('event_id').where('event_id', 'in', delivered).execute();
     assert.deepEqual(attempts, [], 'the attempts of deleted events went with them');
   });
@@ -143,13 +165,30 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
   /** A pending event as the diff writes it, created now. */
   async function pendingEvent(eventId: string, attempts: number): Promise<string> {
     const body = JSON.stringify({
-      schema_version: 1, event_id: eventId, event_type: 'crew.status.changed', occurred_at: '2026-11-22T10:01:00Z', partner_id: 'ptn_a',
+      schema_version: 1,
+      event_id: eventId,
+      event_type: 'crew.status.changed',
+      occurred_at: '2026-11-22T10:01:00Z',
+      partner_id: 'ptn_a',
       data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear' },
     });
-    await insertOutboxRows(store().db, [{
-      event_id: eventId, partner_id: 'ptn_a', event_type: 'crew.status.changed', crew_unique_id: 'crew_1', occurred_at: tc.iso(), body,
-      status: 'pending', attempts, next_attempt_at: tc.iso(), locked_by: null, locked_until: null, created_at: tc.iso(), delivered_at: null,
-    }]);
+    await insertOutboxRows(store().db, [
+      {
+        event_id: eventId,
+        partner_id: 'ptn_a',
+        event_type: 'crew.status.changed',
+        crew_unique_id: 'crew_1',
+        occurred_at: tc.iso(),
+        body,
+        status: 'pending',
+        attempts,
+        next_attempt_at: tc.iso(),
+        locked_by: null,
+        locked_until: null,
+        created_at: tc.iso(),
+        delivered_at: null,
+      },
+    ]);
     return eventId;
   }
 });

@@ -28,8 +28,24 @@ describeEachWorld('file links', (w, { store }) => {
     assert.ok(res.bytes.toString('latin1').startsWith(PDF_START));
     const [row] = await w.auditOf(res.headers.get('x-request-id')!);
     assert.deepEqual(
-      { partner: row?.partnerId, key: row?.keyId, crew: row?.crewUniqueId, doc: row?.documentId, route: row?.route, path: row?.path, status: row?.status },
-      { partner: 'ptn_full', key: w.keyIds.full, crew: 'crew_ana', doc: 'doc_coc', route: '/api/v2/files/{token}', path: '/api/v2/files/{token}', status: 200 },
+      {
+        partner: row?.partnerId,
+        key: row?.keyId,
+        crew: row?.crewUniqueId,
+        doc: row?.documentId,
+        route: row?.route,
+        path: row?.path,
+        status: row?.status,
+      },
+      {
+        partner: 'ptn_full',
+        key: w.keyIds.full,
+        crew: 'crew_ana',
+        doc: 'doc_coc',
+        route: '/api/v2/files/{token}',
+        path: '/api/v2/files/{token}',
+        status: 200,
+      },
     );
   });
 
@@ -97,7 +113,10 @@ describeEachWorld('file links', (w, { store }) => {
     const key = await w.partnerWith(['crew:documents:download']);
     const me = (await w.api.get('/api/v2/partners/me', { key })).json;
     const path = await link(key);
-    assert.equal((await w.api.request('DELETE', `/api/v2/admin/partners/${me.partner_id}/keys/${me.key_id}`, { key: w.keys.operator })).status, 200);
+    assert.equal(
+      (await w.api.request('DELETE', `/api/v2/admin/partners/${me.partner_id}/keys/${me.key_id}`, { key: w.keys.operator })).status,
+      200,
+    );
     expectError(await w.api.get(path), 404, 'not_found');
   });
 
@@ -106,7 +125,11 @@ describeEachWorld('file links', (w, { store }) => {
     const partnerId = (await w.api.get('/api/v2/partners/me', { key })).json.partner_id;
     const path = await link(key, 'crew_ana', 'doc_med');
     assert.equal((await w.api.get(path)).status, 200);
-    await w.db.updateTable('partners').set({ contract_scopes: JSON.stringify(['crew:documents:download']) }).where('partner_id', '=', partnerId).execute();
+    await w.db
+      .updateTable('partners')
+      .set({ contract_scopes: JSON.stringify(['crew:documents:download']) })
+      .where('partner_id', '=', partnerId)
+      .execute();
     expectError(await w.api.get(path), 404, 'document_not_found');
   });
 });

@@ -13,10 +13,24 @@ const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i)
 /** 71 live roster rows: c001-c040 on v1, c030-c060 on v2 (eleven crew on both), signed-off and test rows besides. */
 function bigFleet() {
   const vessel = (id: string, isTest = false) => ({
-    vessel_id: id, employer_id: 'emp_p', vessel_name: `MV ${id}`, imo: null, mmsi: null, flag_state: 'NO',
-    vessel_type: 'bulk_carrier', gross_tonnage: 5000, propulsion_kw: 3000, is_test: isTest,
+    vessel_id: id,
+    employer_id: 'emp_p',
+    vessel_name: `MV ${id}`,
+    imo: null,
+    mmsi: null,
+    flag_state: 'NO',
+    vessel_type: 'bulk_carrier',
+    gross_tonnage: 5000,
+    propulsion_kw: 3000,
+    is_test: isTest,
   });
-  const asg = (n: number, vessel: string, status = 'active') => ({ crew_unique_id: pad(n), vessel_id: vessel, role: 'able_seafarer_deck', status, as_of: '2026-09-01T00:00:00Z' });
+  const asg = (n: number, vessel: string, status = 'active') => ({
+    crew_unique_id: pad(n),
+    vessel_id: vessel,
+    role: 'able_seafarer_deck',
+    status,
+    as_of: '2026-09-01T00:00:00Z',
+  });
   return {
     employers: [{ employer_id: 'emp_p', name: 'Paging' }],
     partners: [
@@ -26,8 +40,10 @@ function bigFleet() {
     vessels: [vessel('v1'), vessel('v2'), vessel('v3'), vessel('vt', true)],
     crew: range(1, 70).map((n) => ({ crew_unique_id: pad(n), name: `Crew ${n}` })),
     assignments: [
-      ...range(1, 40).map((n) => asg(n, 'v1')), ...range(30, 60).map((n) => asg(n, 'v2')),
-      ...range(1, 5).map((n) => asg(n, 'v3', 'signed_off')), ...range(1, 3).map((n) => asg(n, 'vt')),
+      ...range(1, 40).map((n) => asg(n, 'v1')),
+      ...range(30, 60).map((n) => asg(n, 'v2')),
+      ...range(1, 5).map((n) => asg(n, 'v3', 'signed_off')),
+      ...range(1, 3).map((n) => asg(n, 'vt')),
     ],
   };
 }
@@ -37,7 +53,11 @@ describeEachStore('fleet pagination', ({ store }) => {
   const keys: Record<string, string> = {};
   before(async () => {
     w = await startWorld(store().db, { fixture: bigFleet() });
-    for (const [name, partner, mode] of [['p', 'ptn_p', 'live'], ['pTest', 'ptn_p', 'test'], ['q', 'ptn_q', 'live']] as const) {
+    for (const [name, partner, mode] of [
+      ['p', 'ptn_p', 'live'],
+      ['pTest', 'ptn_p', 'test'],
+      ['q', 'ptn_q', 'live'],
+    ] as const) {
       keys[name] = (await issuePartnerKey(w.db, partner, mode, () => NOW)).key;
     }
   });
@@ -46,7 +66,11 @@ describeEachStore('fleet pagination', ({ store }) => {
   const page = (key: string, query: string) => w.api.get(`${FLEET}?${query}`, { key });
   const rowKey = (i: any) => `${i.vessel_id}/${i.crew_unique_id}`;
 
-  async function walk(key: string, limit: number, between?: (pageNo: number) => Promise<void>): Promise<{ rows: string[]; pages: number[] }> {
+  async function walk(
+    key: string,
+    limit: number,
+    between?: (pageNo: number) => Promise<void>,
+  ): Promise<{ rows: string[]; pages: number[] }> {
     const rows: string[] = [];
     const pages: number[] = [];
     let cursor: string | undefined;
@@ -79,20 +103,40 @@ describeEachStore('fleet pagination', ({ store }) => {
     const { rows } = await walk(keys.p!, 10, async (n) => {
       if (n !== 1) return;
       // The cursor now sits at v1/c020: add a row behind it (v1/c000) and one ahead (v2/c071), remove one ahead (v2/c050).
-      await upsertCrew(w.db, ['c000', 'c071'].map((id) => ({
-        crew_unique_id: id, name: id, languages: '[]', skills: '[]', visas: '[]', employment_history: '[]',
-        verification_status: 'unverified', background_check_status: 'not_started',
-        profile_updated_at: NOW.toISOString(), updated_at: NOW.toISOString(),
-      })));
+      await upsertCrew(
+        w.db,
+        ['c000', 'c071'].map((id) => ({
+          crew_unique_id: id,
+          name: id,
+          languages: '[]',
+          skills: '[]',
+          visas: '[]',
+          employment_history: '[]',
+          verification_status: 'unverified',
+          background_check_status: 'not_started',
+          profile_updated_at: NOW.toISOString(),
+          updated_at: NOW.toISOString(),
+        })),
+      );
       await upsertAssignments(w.db, [
         { assignment_id: 'a_behind', crew_unique_id: 'c000', vessel_id: 'v1', role: 'cook', status: 'active', as_of: NOW.toISOString() },
         { assignment_id: 'a_ahead', crew_unique_id: 'c071', vessel_id: 'v2', role: 'cook', status: 'active', as_of: NOW.toISOString() },
       ]);
-      await w.db.updateTable('assignments').set({ status: 'signed_off' }).where('crew_unique_id', '=', 'c050').where('vessel_id', '=', 'v2').execute();
+      await w.db
+        .updateTable('assignments')
+        .set({ status: 'signed_off' })
+        .where('crew_unique_id', '=', 'c050')
+        .where('vessel_id', '=', 'v2')
+        .execute();
     });
     try {
       assert.equal(new Set(rows).size, rows.length, 'no row repeated');
-      const stable = [...range(1, 40).map((n) => `v1/${pad(n)}`), ...range(30, 60).filter((n) => n !== 50).map((n) => `v2/${pad(n)}`)];
+      const stable = [
+        ...range(1, 40).map((n) => `v1/${pad(n)}`),
+        ...range(30, 60)
+          .filter((n) => n !== 50)
+          .map((n) => `v2/${pad(n)}`),
+      ];
       for (const r of stable) assert.ok(rows.includes(r), `skipped ${r}`);
       assert.ok(!rows.includes('v1/c000'), 'a row added behind the cursor belongs to pages already read');
       assert.ok(!rows.includes('v2/c050'), 'a row removed ahead of the cursor is not returned');
@@ -105,9 +149,15 @@ describeEachStore('fleet pagination', ({ store }) => {
     }
   });
 
-  const invalid = (cursor: string) => [{
-    type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, invalid cursor', input: cursor.slice(0, 200), ctx: { error: {} },
-  }];
+  const invalid = (cursor: string) => [
+    {
+      type: 'value_error',
+      loc: ['query', 'cursor'],
+      msg: 'Value error, invalid cursor',
+      input: cursor.slice(0, 200),
+      ctx: { error: {} },
+    },
+  ];
 
   it('a tampered cursor is a 422 value_error at ["query","cursor"]', async () => {
     const cursor: string = (await page(keys.p!, 'limit=5')).json.next_cursor;
@@ -131,29 +181,48 @@ describeEachStore('fleet pagination', ({ store }) => {
     const same = await page(keys.p!, `cursor=${encodeURIComponent(p90)}&include_documents_expiring_within_days=90`);
     assert.equal(same.status, 200);
     const kept = await page(keys.p!, `cursor=${encodeURIComponent(p90)}`);
-    assert.equal(kept.json.expiring_within_days, 90, 'the cursor\'s window when none is given');
+    assert.equal(kept.json.expiring_within_days, 90, "the cursor's window when none is given");
     assert.deepEqual(kept.json.items, same.json.items);
     assert.equal(kept.json.items[0].crew_unique_id, 'c006');
   });
 
   it('limit is read as pydantic v2 reads an integer: 5.0 and 1_0 are numbers, 4.5 and 5e0 are not (docs/decisions.md §1)', async () => {
-    for (const [limit, size] of [['5.0', 5], ['+5.00', 5], ['%205%20', 5], ['1_0', 10]] as const) {
+    for (const [limit, size] of [
+      ['5.0', 5],
+      ['+5.00', 5],
+      ['%205%20', 5],
+      ['1_0', 10],
+    ] as const) {
       const res = await page(keys.p!, `limit=${limit}`);
       assert.equal(res.status, 200, `limit=${limit}: ${JSON.stringify(res.json)}`);
       assert.equal(res.json.items.length, size, `limit=${limit}`);
     }
     for (const limit of ['4.5', '5.', '5e0', '5.01']) {
-      expectIssues(await page(keys.p!, `limit=${limit}`), [{
-        type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: limit,
-      }]);
+      expectIssues(await page(keys.p!, `limit=${limit}`), [
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: limit,
+        },
+      ]);
     }
-    expectIssues(await page(keys.p!, `limit=${'9'.repeat(30)}`), [{
-      type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '9'.repeat(30), ctx: { le: 200 },
-    }]);
+    expectIssues(await page(keys.p!, `limit=${'9'.repeat(30)}`), [
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 200',
+        input: '9'.repeat(30),
+        ctx: { le: 200 },
+      },
+    ]);
   });
 
   it('a bad cursor and a bad limit are reported together', async () => {
     const res = await page(keys.p!, 'limit=abc&cursor=nope');
-    assert.deepEqual(res.json.detail.map((i: any) => i.type), ['int_parsing', 'value_error']);
+    assert.deepEqual(
+      res.json.detail.map((i: any) => i.type),
+      ['int_parsing', 'value_error'],
+    );
   });
 });

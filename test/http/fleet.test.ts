@@ -6,8 +6,14 @@ import { describeEachWorld } from '../support/read-api-world.ts';
 
 const FLEET = '/api/v2/employers/me/fleet';
 const entry = (crew: string, vessel: string, extra: Record<string, unknown>) => ({
-  crew_unique_id: crew, vessel_id: vessel, as_of: '2026-10-01T00:00:00Z', name: extra.name, vessel_name: `MV ${vessel}`,
-  vessel_imo: vessel === 'ves_a2' ? null : '9074729', role: 'master', ...extra,
+  crew_unique_id: crew,
+  vessel_id: vessel,
+  as_of: '2026-10-01T00:00:00Z',
+  name: extra.name,
+  vessel_name: `MV ${vessel}`,
+  vessel_imo: vessel === 'ves_a2' ? null : '9074729',
+  role: 'master',
+  ...extra,
 });
 
 describeEachWorld('fleet list', (w) => {
@@ -28,7 +34,16 @@ describeEachWorld('fleet list', (w) => {
     });
     assert.ok(!('next_cursor' in res.json), 'next_cursor absent on the last page');
     // Keys left out, not null, and in the spec's order.
-    assert.deepEqual(Object.keys(res.json.items[1] as object), ['crew_unique_id', 'vessel_id', 'as_of', 'name', 'vessel_name', 'vessel_imo', 'role', 'documents_expiring']);
+    assert.deepEqual(Object.keys(res.json.items[1] as object), [
+      'crew_unique_id',
+      'vessel_id',
+      'as_of',
+      'name',
+      'vessel_name',
+      'vessel_imo',
+      'role',
+      'documents_expiring',
+    ]);
   });
 
   it('live and test data never mix; another partner sees only its own fleet', async () => {
@@ -63,42 +78,85 @@ describeEachWorld('fleet list', (w) => {
   });
 
   it('documents in an excluded state are not counted; the same document once processed is', async () => {
-    for (const [column, value] of [['processing_state', 'processed'], ['is_live', 1], ['is_current', 1]] as const) {
+    for (const [column, value] of [
+      ['processing_state', 'processed'],
+      ['is_live', 1],
+      ['is_current', 1],
+    ] as const) {
       const id = column === 'processing_state' ? 'doc_processing' : column === 'is_live' ? 'doc_withdrawn' : 'doc_old';
       const before = (await byCrew(w.keys.full)).crew_ana.documents_expiring;
-      await w.db.updateTable('documents').set({ [column]: value }).where('document_id', '=', id).execute();
+      await w.db
+        .updateTable('documents')
+        .set({ [column]: value })
+        .where('document_id', '=', id)
+        .execute();
       try {
         assert.equal((await byCrew(w.keys.full)).crew_ana.documents_expiring, before + 1, id);
       } finally {
         const back = column === 'processing_state' ? 'processing' : 0;
-        await w.db.updateTable('documents').set({ [column]: back }).where('document_id', '=', id).execute();
+        await w.db
+          .updateTable('documents')
+          .set({ [column]: back })
+          .where('document_id', '=', id)
+          .execute();
       }
     }
   });
 
   it('limit and window out of range or not integers: one 422 with every issue', async () => {
     expectIssues(await fleet(w.keys.full, '?limit=0'), [
-      { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } },
+      {
+        type: 'greater_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be greater than or equal to 1',
+        input: '0',
+        ctx: { ge: 1 },
+      },
     ]);
     expectIssues(await fleet(w.keys.full, '?limit=500'), [
-      { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', input: '500', ctx: { le: 200 } },
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 200',
+        input: '500',
+        ctx: { le: 200 },
+      },
     ]);
     for (const bad of ['abc', '4.5']) {
       expectIssues(await fleet(w.keys.full, `?limit=${bad}`), [
-        { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: bad },
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: bad,
+        },
       ]);
     }
     expectIssues(await fleet(w.keys.full, '?limit=0&include_documents_expiring_within_days=731'), [
-      { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } },
       {
-        type: 'less_than_equal', loc: ['query', 'include_documents_expiring_within_days'],
-        msg: 'Input should be less than or equal to 730', input: '731', ctx: { le: 730 },
+        type: 'greater_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be greater than or equal to 1',
+        input: '0',
+        ctx: { ge: 1 },
+      },
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'include_documents_expiring_within_days'],
+        msg: 'Input should be less than or equal to 730',
+        input: '731',
+        ctx: { le: 730 },
       },
     ]);
-    expectIssues(await fleet(w.keys.full, '?include_documents_expiring_within_days=-1'), [{
-      type: 'greater_than_equal', loc: ['query', 'include_documents_expiring_within_days'],
-      msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 },
-    }]);
+    expectIssues(await fleet(w.keys.full, '?include_documents_expiring_within_days=-1'), [
+      {
+        type: 'greater_than_equal',
+        loc: ['query', 'include_documents_expiring_within_days'],
+        msg: 'Input should be greater than or equal to 0',
+        input: '-1',
+        ctx: { ge: 0 },
+      },
+    ]);
   });
 
   it('a partner without vessels gets an empty page', async () => {
@@ -109,6 +167,8 @@ describeEachWorld('fleet list', (w) => {
   });
 
   it('without vessels:fleet:read: 403 insufficient_scope, checked before the query', async () => {
-    expectError(await fleet(await w.partnerWith(['crew:status:read']), '?limit=0'), 403, 'insufficient_scope', { required_scope: 'vessels:fleet:read' });
+    expectError(await fleet(await w.partnerWith(['crew:status:read']), '?limit=0'), 403, 'insufficient_scope', {
+      required_scope: 'vessels:fleet:read',
+    });
   });
 });

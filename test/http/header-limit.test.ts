@@ -12,7 +12,9 @@ function statusOf(url: string, headers: Record<string, string>): Promise<number>
     request(url, { headers }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

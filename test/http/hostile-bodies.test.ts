@@ -46,19 +46,30 @@ describeEachStore('hostile request bodies', ({ store }) => {
   it('valid JSON nested 5,000 levels deep is a 422 json_invalid, logged and audited as 422', async () => {
     const prefix = '{"email":"ana.silva@example.com","x":';
     const res = await post(`${prefix}${'['.repeat(5000)}${']'.repeat(5000)}}`);
-    expectIssues(res, [{
-      type: 'json_invalid', loc: ['body', prefix.length + 31], msg: 'JSON decode error', input: {},
-      ctx: { error: 'Nesting deeper than 32 levels' },
-    }]);
+    expectIssues(res, [
+      {
+        type: 'json_invalid',
+        loc: ['body', prefix.length + 31],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Nesting deeper than 32 levels' },
+      },
+    ]);
     assert.deepEqual(await recorded(res), { logged: 422, audited: 422 });
   });
 
   it('the shortest body nested 33 levels deep is refused; 32 levels pass on to the fields', async () => {
     // 66 characters: the fewest that nest past 32, just over the length below which the nesting is not scanned again.
     const refused = await post(`${'['.repeat(33)}${']'.repeat(33)}`);
-    expectIssues(refused, [{
-      type: 'json_invalid', loc: ['body', 32], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 32 levels' },
-    }]);
+    expectIssues(refused, [
+      {
+        type: 'json_invalid',
+        loc: ['body', 32],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Nesting deeper than 32 levels' },
+      },
+    ]);
     const accepted = await post(`${'['.repeat(32)}${']'.repeat(32)}`);
     assert.equal(accepted.status, 422);
     assert.equal(accepted.json.detail[0].type, 'model_attributes_type', 'past the JSON checks, refused by the validators');
@@ -66,9 +77,15 @@ describeEachStore('hostile request bodies', ({ store }) => {
 
   it('invalid JSON nested 5,000 levels deep is the same 422, not a stack overflow', async () => {
     const res = await post(`{"x":${'['.repeat(5000)}`);
-    expectIssues(res, [{
-      type: 'json_invalid', loc: ['body', 5 + 31], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 32 levels' },
-    }]);
+    expectIssues(res, [
+      {
+        type: 'json_invalid',
+        loc: ['body', 5 + 31],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Nesting deeper than 32 levels' },
+      },
+    ]);
     assert.deepEqual(await recorded(res), { logged: 422, audited: 422 });
   });
 
@@ -79,7 +96,9 @@ describeEachStore('hostile request bodies', ({ store }) => {
     expectIssues(res, [
       { type: 'extra_forbidden', loc: ['body', 'deep'], msg: 'Extra inputs are not permitted', input: [[[['[truncated]']]]] },
       {
-        type: 'extra_forbidden', loc: ['body', 'wide'], msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+        loc: ['body', 'wide'],
+        msg: 'Extra inputs are not permitted',
         input: [...Array.from({ length: 20 }, (_, i) => i), '[truncated]'],
       },
     ]);
@@ -103,8 +122,16 @@ describeEachStore('hostile request bodies', ({ store }) => {
   });
 
   it('keys named like Object.prototype members, __proto__ included, are extra_forbidden on every body, and change nothing', async () => {
-    const extra = (key: string, input: unknown) => ({ type: 'extra_forbidden', loc: ['body', key], msg: 'Extra inputs are not permitted', input });
-    const check = await w.api.request('POST', '/api/v2/employers/me/crew/crew_ana/compliance-checks', { key: w.keys.full, body: { constructor: 1 } });
+    const extra = (key: string, input: unknown) => ({
+      type: 'extra_forbidden',
+      loc: ['body', key],
+      msg: 'Extra inputs are not permitted',
+      input,
+    });
+    const check = await w.api.request('POST', '/api/v2/employers/me/crew/crew_ana/compliance-checks', {
+      key: w.keys.full,
+      body: { constructor: 1 },
+    });
     expectIssues(check, [extra('constructor', 1)]);
     expectIssues(await post('{"email":"ana.silva@example.com","toString":"x","valueOf":2}'), [extra('toString', 'x'), extra('valueOf', 2)]);
     // JSON.parse makes `__proto__` an own key, as Python's json module does: one more undeclared field.
@@ -123,7 +150,13 @@ describeEachStore('hostile request bodies', ({ store }) => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const withBom = (text: string, marks = 1) => Buffer.concat([...Array.from({ length: marks }, () => bom), Buffer.from(text)]);
     assert.equal((await post(withBom('{"email":"ana.silva@example.com"}'))).status, 200);
-    const invalid = (pos: number, error: string) => ({ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } });
+    const invalid = (pos: number, error: string) => ({
+      type: 'json_invalid',
+      loc: ['body', pos],
+      msg: 'JSON decode error',
+      input: {},
+      ctx: { error },
+    });
     expectIssues(await post(withBom('{"email": }')), [invalid(10, 'Expecting value')]);
     expectIssues(await post(withBom('{"email":"ana.silva@example.com"}', 2)), [invalid(0, 'Expecting value')]);
   });
@@ -154,14 +187,29 @@ describeEachStore('hostile request bodies', ({ store }) => {
   it('NUL in a path, a query or a body string is refused before the store (Postgres text cannot hold it) and audited', async () => {
     const path = await w.api.get('/api/v2/employers/me/crew/%00/profile', { key: w.keys.full });
     expectError(path, 404, 'not_found');
-    const query = await w.api.request('POST', '/api/v2/employers/me/crew/crew_ana/compliance-checks?vessel_id=%00', { key: w.keys.full, body: {} });
-    expectIssues(query, [{
-      type: 'value_error', loc: ['query', 'vessel_id'], msg: 'Value error, text must not contain NUL characters', input: '\u0000', ctx: { error: {} },
-    }]);
+    const query = await w.api.request('POST', '/api/v2/employers/me/crew/crew_ana/compliance-checks?vessel_id=%00', {
+      key: w.keys.full,
+      body: {},
+    });
+    expectIssues(query, [
+      {
+        type: 'value_error',
+        loc: ['query', 'vessel_id'],
+        msg: 'Value error, text must not contain NUL characters',
+        input: '\u0000',
+        ctx: { error: {} },
+      },
+    ]);
     const body = await post('{"email":"ana\\u0000@example.com"}');
-    expectIssues(body, [{
-      type: 'value_error', loc: ['body', 'email'], msg: 'Value error, text must not contain NUL characters', input: 'ana\u0000@example.com', ctx: { error: {} },
-    }]);
+    expectIssues(body, [
+      {
+        type: 'value_error',
+        loc: ['body', 'email'],
+        msg: 'Value error, text must not contain NUL characters',
+        input: 'ana\u0000@example.com',
+        ctx: { error: {} },
+      },
+    ]);
     for (const res of [path, query, body]) assert.equal((await recorded(res)).audited, res.status);
     const [row] = await w.auditOf(path.headers.get('x-request-id')!);
     assert.equal(row?.crewUniqueId, '\uFFFD');

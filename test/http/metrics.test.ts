@@ -17,52 +17,94 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const skipParser = promtoolMissing();
 
 function endpoint(partnerId: string, status: 'active' | 'disabled') {
-  return { endpointId: `whe_${partnerId}`, partnerId, url: 'https://hooks.example/x', subscribedEvents: ['crew.status.changed'], secret: 'whsec_x', status, createdAt: T0, updatedAt: T0 };
+  return {
+    endpointId: `whe_${partnerId}`,
+    partnerId,
+    url: 'https://hooks.example/x',
+    subscribedEvents: ['crew.status.changed'],
+    secret: 'whsec_x',
+    status,
+    createdAt: T0,
+    updatedAt: T0,
+  };
 }
 
 describeEachStore('metrics read from the store at scrape time', ({ store }) => {
-  it('outbox pending, due and the oldest due age; unreplayed dead letters; endpoints disabled or failing; the last sync run', { skip: skipParser }, async () => {
-    const db = store().db;
-    await seedPartners(db, 'ptn_ok', 'ptn_bad', 'ptn_off', 'ptn_new');
-    for (const [p, s] of [['ptn_ok', 'active'], ['ptn_bad', 'active'], ['ptn_off', 'disabled'], ['ptn_new', 'active']] as const) await insertEndpoint(db, endpoint(p, s));
-    // Due since 11:00 and 11:30, and one due only at 13:00.
-    await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
-    await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:30:00.000Z' });
-    await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
-    // ptn_bad delivered once, then failed: failing. ptn_ok failed, then delivered: healthy. As the record stage notes them.
-    const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
-    await noteEndpointAttempts(db, { partnerId: 'ptn_bad', attempts: [{ at: at(1), delivered: true }, { at: at(2), delivered: false }] });
-    await noteEndpointAttempts(db, { partnerId: 'ptn_ok', attempts: [{ at: at(1), delivered: false }, { at: at(2), delivered: true }] });
-    const dead = [await seedEvent(db, 'ptn_bad'), await seedEvent(db, 'ptn_bad')].map((e) => e.eventId);
-    await db.updateTable('outbox_events').set({ status: 'dead' }).where('event_id', 'in', dead).execute();
-    for (const eventId of dead) await upsertDeadLetter(db, { eventId, partnerId: 'ptn_bad', eventType: 'crew.status.changed', reason: 'gave up', deadAt: T0 });
-    await db.updateTable('dead_letters').set({ replayed_at: T0 }).where('event_id', '=', dead[1]!).execute();
-    await insertSyncRun(db, { runId: 'run_old', kind: 'sync', startedAt: '2026-11-22T11:00:00.000Z' });
-    await finishSyncRun(db, 'run_old', '2026-11-22T11:05:00.000Z', { outcome: 'delivery_failures', eventsCreated: 7, delivered: 5, deadLettered: 2, deliveryErrors: 0 });
-    await insertSyncRun(db, { runId: 'run_now', kind: 'sync', startedAt: '2026-11-22T11:45:00.000Z' });
-    await insertSyncRun(db, { runId: 'run_other', kind: 'deliver_only', startedAt: '2026-11-22T11:50:00.000Z' });
+  it(
+    'outbox pending, due and the oldest due age; unreplayed dead letters; endpoints disabled or failing; the last sync run',
+    { skip: skipParser },
+    async () => {
+      const db = store().db;
+      await seedPartners(db, 'ptn_ok', 'ptn_bad', 'ptn_off', 'ptn_new');
+      for (const [p, s] of [
+        ['ptn_ok', 'active'],
+        ['ptn_bad', 'active'],
+        ['ptn_off', 'disabled'],
+        ['ptn_new', 'active'],
+      ] as const)
+        await insertEndpoint(db, endpoint(p, s));
+      // Due since 11:00 and 11:30, and one due only at 13:00.
+      await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
+      await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T11:30:00.000Z' });
+      await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+      await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+      await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+      // ptn_bad delivered once, then failed: failing. ptn_ok failed, then delivered: healthy. As the record stage notes them.
+      const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
+      await noteEndpointAttempts(db, {
+        partnerId: 'ptn_bad',
+        attempts: [
+          { at: at(1), delivered: true },
+          { at: at(2), delivered: false },
+        ],
+      });
+      await noteEndpointAttempts(db, {
+        partnerId: 'ptn_ok',
+        attempts: [
+          { at: at(1), delivered: false },
+          { at: at(2), delivered: true },
+        ],
+      });
+      const dead = [await seedEvent(db, 'ptn_bad'), await seedEvent(db, 'ptn_bad')].map((e) => e.eventId);
+      await db.updateTable('outbox_events').set({ status: 'dead' }).where('event_id', 'in', dead).execute();
+      for (const eventId of dead)
+        await upsertDeadLetter(db, { eventId, partnerId: 'ptn_bad', eventType: 'crew.status.changed', reason: 'gave up', deadAt: T0 });
+      await db.updateTable('dead_letters').set({ replayed_at: T0 }).where('event_id', '=', dead[1]!).execute();
+      await insertSyncRun(db, { runId: 'run_old', kind: 'sync', startedAt: '2026-11-22T11:00:00.000Z' });
+      await finishSyncRun(db, 'run_old', '2026-11-22T11:05:00.000Z', {
+        outcome: 'delivery_failures',
+        eventsCreated: 7,
+        delivered: 5,
+        deadLettered: 2,
+        deliveryErrors: 0,
+      });
+      await insertSyncRun(db, { runId: 'run_now', kind: 'sync', startedAt: '2026-11-22T11:45:00.000Z' });
+      await insertSyncRun(db, { runId: 'run_other', kind: 'deliver_only', startedAt: '2026-11-22T11:50:00.000Z' });
 
-    const { body, contentType } = await createServeMetrics({ db, clock: () => NOW, auditBacklog: () => 3 }).scrape();
-    assert.match(contentType, /^text\/plain; version=0\.0\.4/);
-    assert.equal(promtoolProblems(body), '', 'Prometheus\'s own parser and linter accept the exposition');
-    const v = (name: string, labels?: Record<string, string>) => sampleValue(body, name, labels);
-    assert.equal(v('svc_store_read_up'), 1);
-    assert.equal(v('svc_outbox_pending_events'), 5);
-    assert.equal(v('svc_outbox_due_events'), 2);
-    assert.equal(v('svc_outbox_oldest_due_age_seconds'), 3600);
-    assert.equal(v('svc_dead_letters'), 1, 'a replayed dead letter no longer waits');
-    assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'disabled' }), 1);
-    assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'failing' }), 1, 'ptn_bad only: ptn_new has no attempt yet');
-    assert.equal(v('svc_audit_queue_depth'), 3);
-    assert.equal(v('svc_sync_last_run_start_timestamp_seconds'), Date.parse('2026-11-22T11:45:00Z') / 1000, 'the sync run started last, not deliver-only');
-    assert.equal(v('svc_sync_last_run_end_timestamp_seconds'), 0, 'still running');
-    assert.equal(v('svc_sync_last_run_outcome', { outcome: 'running' }), 1);
-    assert.equal(v('svc_sync_last_run_outcome', { outcome: 'ok' }), 0);
-    assert.equal(v('svc_sync_last_finished_timestamp_seconds'), Date.parse('2026-11-22T11:05:00Z') / 1000);
-    assert.equal(v('svc_sync_last_run_events', { kind: 'created' }), 0);
-  });
+      const { body, contentType } = await createServeMetrics({ db, clock: () => NOW, auditBacklog: () => 3 }).scrape();
+      assert.match(contentType, /^text\/plain; version=0\.0\.4/);
+      assert.equal(promtoolProblems(body), '', "Prometheus's own parser and linter accept the exposition");
+      const v = (name: string, labels?: Record<string, string>) => sampleValue(body, name, labels);
+      assert.equal(v('svc_store_read_up'), 1);
+      assert.equal(v('svc_outbox_pending_events'), 5);
+      assert.equal(v('svc_outbox_due_events'), 2);
+      assert.equal(v('svc_outbox_oldest_due_age_seconds'), 3600);
+      assert.equal(v('svc_dead_letters'), 1, 'a replayed dead letter no longer waits');
+      assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'disabled' }), 1);
+      assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'failing' }), 1, 'ptn_bad only: ptn_new has no attempt yet');
+      assert.equal(v('svc_audit_queue_depth'), 3);
+      assert.equal(
+        v('svc_sync_last_run_start_timestamp_seconds'),
+        Date.parse('2026-11-22T11:45:00Z') / 1000,
+        'the sync run started last, not deliver-only',
+      );
+      assert.equal(v('svc_sync_last_run_end_timestamp_seconds'), 0, 'still running');
+      assert.equal(v('svc_sync_last_run_outcome', { outcome: 'running' }), 1);
+      assert.equal(v('svc_sync_last_run_outcome', { outcome: 'ok' }), 0);
+      assert.equal(v('svc_sync_last_finished_timestamp_seconds'), Date.parse('2026-11-22T11:05:00Z') / 1000);
+      assert.equal(v('svc_sync_last_run_events', { kind: 'created' }), 0);
+    },
+  );
 });
 
 /** A store whose SELECTs are counted, and which fails every statement while `failing` is set. */
@@ -139,25 +181,36 @@ describe('svc serve --metrics-port: a listener of its own', () => {
     await db.dispose();
   });
 
-  it('on loopback by default; requests by route template and status, with latency; other paths 404; the partner port has no /metrics', { skip: skipParser }, async () => {
-    serve = await startServeChild(db.url, { SVC_METRICS_PORT: '0', SVC_LOG_FORMAT: 'json' });
-    const metricsUrl = String(serve.logs.find((l) => l.msg === 'metrics listening')?.url);
-    assert.match(metricsUrl, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${serve.url}/_internal/health`)).status, 200);
-    assert.equal((await fetch(`${serve.url}/api/v2/employers/me/crew/crew_1/profile`)).status, 401);
-    assert.equal((await fetch(`${serve.url}/metrics`)).status, 404, 'metrics are not on the partner port');
-    assert.equal((await fetch(metricsUrl.replace('/metrics', '/other'))).status, 404);
-    const res = await fetch(metricsUrl);
-    assert.equal(res.status, 200);
-    const body = await res.text();
-    assert.equal(promtoolProblems(body), '');
-    assert.equal(sampleValue(body, 'svc_http_requests_total', { route: '/_internal/health', method: 'GET', status: '200' }), 3);
-    assert.equal(sampleValue(body, 'svc_http_requests_total', { route: '/api/v2/employers/me/crew/{crew_unique_id}/profile', method: 'GET', status: '401' }), 1);
-    assert.equal(sampleValue(body, 'svc_http_request_duration_seconds_count', { route: '/_internal/health', method: 'GET' }), 3);
-    assert.equal(sampleValue(body, 'svc_http_rate_limited_total'), 0);
-    assert.equal(sampleValue(body, 'svc_store_read_up'), 1);
-    assert.ok(!body.includes('crew_1'), 'never a path, only route templates');
-  });
+  it(
+    'on loopback by default; requests by route template and status, with latency; other paths 404; the partner port has no /metrics',
+    { skip: skipParser },
+    async () => {
+      serve = await startServeChild(db.url, { SVC_METRICS_PORT: '0', SVC_LOG_FORMAT: 'json' });
+      const metricsUrl = String(serve.logs.find((l) => l.msg === 'metrics listening')?.url);
+      assert.match(metricsUrl, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${serve.url}/_internal/health`)).status, 200);
+      assert.equal((await fetch(`${serve.url}/api/v2/employers/me/crew/crew_1/profile`)).status, 401);
+      assert.equal((await fetch(`${serve.url}/metrics`)).status, 404, 'metrics are not on the partner port');
+      assert.equal((await fetch(metricsUrl.replace('/metrics', '/other'))).status, 404);
+      const res = await fetch(metricsUrl);
+      assert.equal(res.status, 200);
+      const body = await res.text();
+      assert.equal(promtoolProblems(body), '');
+      assert.equal(sampleValue(body, 'svc_http_requests_total', { route: '/_internal/health', method: 'GET', status: '200' }), 3);
+      assert.equal(
+        sampleValue(body, 'svc_http_requests_total', {
+          route: '/api/v2/employers/me/crew/{crew_unique_id}/profile',
+          method: 'GET',
+          status: '401',
+        }),
+        1,
+      );
+      assert.equal(sampleValue(body, 'svc_http_request_duration_seconds_count', { route: '/_internal/health', method: 'GET' }), 3);
+      assert.equal(sampleValue(body, 'svc_http_rate_limited_total'), 0);
+      assert.equal(sampleValue(body, 'svc_store_read_up'), 1);
+      assert.ok(!body.includes('crew_1'), 'never a path, only route templates');
+    },
+  );
 
   it('a metrics port in use is bad usage naming the setting (exit 64)', async () => {
     const busy = await startServeChild(db.url, { SVC_METRICS_PORT: '0' });

@@ -20,12 +20,19 @@ function appOperations(): string[] {
   const router = new Router<AppState>();
   const deps = routeDeps({ db: {} as never, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) });
   for (const m of routeModules) m.register(router, deps);
-  return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${pathTemplate(String(layer.path))}`)).sort();
+  return router.stack
+    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${pathTemplate(String(layer.path))}`))
+    .sort();
 }
 
 function documentedOperations(doc: Record<string, any>): string[] {
   return Object.entries<Record<string, unknown>>(doc.paths)
-    .flatMap(([path, item]) => Object.keys(item).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    .flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((k) => k !== 'parameters')
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    .sort();
 }
 
 describe('the OpenAPI document', () => {
@@ -99,7 +106,7 @@ function compileStrictly(doc: Record<string, any>): number {
 }
 
 describeEachStore('GET /openapi.json', ({ store }) => {
-  it('the served document compiles in Ajv\'s strict mode and names no jsonSchemaDialect', async () => {
+  it("the served document compiles in Ajv's strict mode and names no jsonSchemaDialect", async () => {
     const w = await startWorld(store().db);
     try {
       const doc = (await w.api.get('/openapi.json')).json;

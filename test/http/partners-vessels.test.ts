@@ -12,10 +12,20 @@ const VESSELS = '/api/v2/employers/me/vessels';
 describeEachWorld('partner identity and vessels', (w) => {
   /** A customer partner on emp_a configured through scope_overrides. */
   async function overridePartner(id: string, overrides: string[], upgraded: boolean): Promise<string> {
-    await upsertPartners(w.db, [{
-      partner_id: id, name: id, kind: 'customer', employer_id: 'emp_a', tier: 'management', scope_overrides: JSON.stringify(overrides),
-      upgraded: upgraded ? 1 : 0, contract_scopes: null, rate_limit: 42, created_at: NOW.toISOString(),
-    }]);
+    await upsertPartners(w.db, [
+      {
+        partner_id: id,
+        name: id,
+        kind: 'customer',
+        employer_id: 'emp_a',
+        tier: 'management',
+        scope_overrides: JSON.stringify(overrides),
+        upgraded: upgraded ? 1 : 0,
+        contract_scopes: null,
+        rate_limit: 42,
+        created_at: NOW.toISOString(),
+      },
+    ]);
     return (await issuePartnerKey(w.db, id, 'live', () => NOW)).key;
   }
 
@@ -23,8 +33,14 @@ describeEachWorld('partner identity and vessels', (w) => {
     const res = await w.api.get(ME, { key: w.keys.full });
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, {
-      partner_id: 'ptn_full', name: 'Full Management', kind: 'customer', tier: 'management', mode: 'live', key_id: w.keyIds.full,
-      scopes: [...FULL_TIER_SCOPES].sort(), rate_limit: { limit: w.config.rateLimitDefault, window_seconds: 60 },
+      partner_id: 'ptn_full',
+      name: 'Full Management',
+      kind: 'customer',
+      tier: 'management',
+      mode: 'live',
+      key_id: w.keyIds.full,
+      scopes: [...FULL_TIER_SCOPES].sort(),
+      rate_limit: { limit: w.config.rateLimitDefault, window_seconds: 60 },
     });
     assert.equal((await w.api.get(ME, { key: w.keys.fullTest })).json.mode, 'test');
     assert.deepEqual((await w.api.get(ME, { key: w.keys.basic })).json.scopes, [...BASIC_TIER_SCOPES].sort());
@@ -56,16 +72,31 @@ describeEachWorld('partner identity and vessels', (w) => {
   it('vessels: identity fields only, null IMO/MMSI kept as null', async () => {
     const res = await w.api.get(VESSELS, { key: w.keys.full });
     assert.deepEqual(res.json.items[1], {
-      vessel_id: 'ves_a2', vessel_name: 'MV ves_a2', imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier',
+      vessel_id: 'ves_a2',
+      vessel_name: 'MV ves_a2',
+      imo: null,
+      mmsi: null,
+      flag_state: 'GB',
+      vessel_type: 'bulk_carrier',
     });
   });
 
   it('vessels: empty items for a partner without vessels', async () => {
     await upsertEmployers(w.db, [{ employer_id: 'emp_empty', name: 'Empty' }]);
-    await upsertPartners(w.db, [{
-      partner_id: 'ptn_empty', name: 'Empty', kind: 'customer', employer_id: 'emp_empty', tier: 'vessel', scope_overrides: null,
-      upgraded: 0, contract_scopes: null, rate_limit: null, created_at: NOW.toISOString(),
-    }]);
+    await upsertPartners(w.db, [
+      {
+        partner_id: 'ptn_empty',
+        name: 'Empty',
+        kind: 'customer',
+        employer_id: 'emp_empty',
+        tier: 'vessel',
+        scope_overrides: null,
+        upgraded: 0,
+        contract_scopes: null,
+        rate_limit: null,
+        created_at: NOW.toISOString(),
+      },
+    ]);
     const key = (await issuePartnerKey(w.db, 'ptn_empty', 'live', () => NOW)).key;
     assert.deepEqual((await w.api.get(VESSELS, { key })).json, { items: [] });
     const external = await w.partnerWith(['vessels:fleet:read']);

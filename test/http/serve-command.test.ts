@@ -19,8 +19,13 @@ describeEachStore('svc serve', ({ store, url }) => {
     out.on('data', (c) => (log += c));
     let stop: (() => Promise<void>) | undefined;
     const exit = runCli(['serve', '--port', '0', '--db', url()], {
-      env: { SVC_LOG_LEVEL: 'info' }, stdout: out, stderr: new PassThrough(), clock: () => NOW,
-      onShutdown: (s) => { stop = s; },
+      env: { SVC_LOG_LEVEL: 'info' },
+      stdout: out,
+      stderr: new PassThrough(),
+      clock: () => NOW,
+      onShutdown: (s) => {
+        stop = s;
+      },
     });
     const base = (await waitForOutput(out, () => log, /"url":"(http:\/\/[^"]+)"/))[1];
     const res = await fetch(`${base}/api/v2/employers/me/vessels`, { headers: { Authorization: `Bearer ${key}` } });
@@ -30,7 +35,10 @@ describeEachStore('svc serve', ({ store, url }) => {
     assert.ok(stop, 'serve registered its shutdown');
     await stop!();
     assert.equal(await exit, 0);
-    const lines = log.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const line = lines.find((l) => l.reqId === requestId);
     assert.deepEqual([line?.msg, line?.status, line?.method], ['request', 200, 'GET']);
     assert.ok(lines.some((l) => l.msg === 'stopped'));
@@ -40,9 +48,14 @@ describeEachStore('svc serve', ({ store, url }) => {
   });
 
   it('refuses to start on a store that is not migrated, or with half a TLS pair', async () => {
-    const run = (args: string[], db: string) => runCli(['serve', '--port', '0', '--db', db, ...args], {
-      env: {}, stdout: new PassThrough(), stderr: new PassThrough(), clock: () => NOW, onShutdown: () => {},
-    });
+    const run = (args: string[], db: string) =>
+      runCli(['serve', '--port', '0', '--db', db, ...args], {
+        env: {},
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        clock: () => NOW,
+        onShutdown: () => {},
+      });
     assert.equal(await run(['--tls-cert', 'x.pem'], url()), 64);
     assert.equal(await run([], 'sqlite::memory:'), 78);
   });

@@ -65,7 +65,10 @@ describe('serving', () => {
   it('graceful stop gives up on requests still running after the grace period', async () => {
     const held = heldRoute();
     const running = await listen(bareApp([held.module]).callback(), { host: '127.0.0.1', port: 0 });
-    const inFlight = fetch(`${running.url}/test/held`).then(() => 'answered', () => 'cut');
+    const inFlight = fetch(`${running.url}/test/held`).then(
+      () => 'answered',
+      () => 'cut',
+    );
     await held.arrived;
     // The request is never released: stop returning at all means it gave up after the grace period.
     await running.stop(100);
@@ -75,10 +78,31 @@ describe('serving', () => {
 
   it('serves HTTPS with --tls-cert/--tls-key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-      '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const running = await listen(bareApp(routeModules).callback(), {
-      host: '127.0.0.1', port: 0, tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') },
+      host: '127.0.0.1',
+      port: 0,
+      tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') },
     });
     try {
       assert.match(running.url, /^https:\/\//);
@@ -86,10 +110,16 @@ describe('serving', () => {
         httpsRequest(`${running.url}/openapi.json`, { ca: readFileSync(join(dir, 'cert.pem')) }, (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({
-            status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: text,
-          }));
-        }).on('error', reject).end();
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              headers: new Headers(res.headers as Record<string, string>),
+              body: text,
+            }),
+          );
+        })
+          .on('error', reject)
+          .end();
       });
       checkAgainstOpenApi({ method: 'GET', path: '/openapi.json', status, headers, body: JSON.parse(body) });
       assert.equal(JSON.parse(body).openapi, '3.1.0');
@@ -99,24 +129,39 @@ describe('serving', () => {
   });
 
   it('an unreadable certificate is a clear error', async () => {
-    await assert.rejects(listen(bareApp([]).callback(), { host: '127.0.0.1', port: 0, tls: { certFile: '/nope.pem', keyFile: '/nope.key' } }), {
-      code: 'invalid_setting',
-    });
+    await assert.rejects(
+      listen(bareApp([]).callback(), { host: '127.0.0.1', port: 0, tls: { certFile: '/nope.pem', keyFile: '/nope.key' } }),
+      {
+        code: 'invalid_setting',
+      },
+    );
   });
 });
 
 describeEachStore('serving behind a proxy, and health', ({ store, url }) => {
   it('with trust-proxy, links use the forwarded scheme and host and the audit the forwarded address; without, they are ignored', async () => {
-    const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' };
+    const forwarded = {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.com',
+      'X-Forwarded-For': '198.51.100.1, 203.0.113.7',
+    };
     const trusting = await startWorld(store().db, { config: { trustProxy: true } });
     try {
-      const res = await trusting.api.get('/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download', { key: trusting.keys.full, headers: forwarded });
+      const res = await trusting.api.get('/api/v2/employers/me/crew/crew_ana/documents/doc_coc/download', {
+        key: trusting.keys.full,
+        headers: forwarded,
+      });
       assert.match(res.json.download_url, /^https:\/\/api\.example\.com\/api\/v2\/files\//);
       assert.equal((await trusting.auditOf(res.headers.get('x-request-id')!))[0]?.clientIp, '203.0.113.7');
     } finally {
       await trusting.close();
     }
-    const plainApp = createApp({ db: store().db, config: loadConfig({}, { rateLimitDefault: 1000 }), clock: () => new Date('2026-11-22T10:00:00Z'), logger: pino({ level: 'silent' }) });
+    const plainApp = createApp({
+      db: store().db,
+      config: loadConfig({}, { rateLimitDefault: 1000 }),
+      clock: () => new Date('2026-11-22T10:00:00Z'),
+      logger: pino({ level: 'silent' }),
+    });
     const plain = await startTestApi(plainApp);
     try {
       const me = await plain.get('/_internal/health', { headers: forwarded });
@@ -129,7 +174,9 @@ describeEachStore('serving behind a proxy, and health', ({ store, url }) => {
 
   it('health answers 503 when the store does not', async () => {
     const gone = await openStore(url());
-    const api = await startTestApi(createApp({ db: gone.db, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) }));
+    const api = await startTestApi(
+      createApp({ db: gone.db, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) }),
+    );
     try {
       await gone.close();
       const res = await api.get('/_internal/health');

@@ -25,33 +25,46 @@ describe('signed tokens are verified strictly', () => {
   const payload = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string(), fc.integer()), { maxKeys: 5 });
 
   it('any change to the signature is refused, the unused bits of its last character included', () => {
-    fc.assert(fc.property(key, payload, fc.nat(42), fc.constantFrom(...ALPHABET), (k, p, at, c) => {
-      const token = signToken(k, p);
-      assert.equal(JSON.stringify(verifyToken(k, token)), JSON.stringify(p));
-      const dot = token.indexOf('.');
-      const sig = token.slice(dot + 1);
-      fc.pre(sig[at] !== c);
-      assert.equal(verifyToken(k, `${token.slice(0, dot + 1)}${sig.slice(0, at)}${c}${sig.slice(at + 1)}`), null);
-      for (const s of siblings(sig.at(-1)!)) assert.equal(verifyToken(k, `${token.slice(0, -1)}${s}`), null);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(key, payload, fc.nat(42), fc.constantFrom(...ALPHABET), (k, p, at, c) => {
+        const token = signToken(k, p);
+        assert.equal(JSON.stringify(verifyToken(k, token)), JSON.stringify(p));
+        const dot = token.indexOf('.');
+        const sig = token.slice(dot + 1);
+        fc.pre(sig[at] !== c);
+        assert.equal(verifyToken(k, `${token.slice(0, dot + 1)}${sig.slice(0, at)}${c}${sig.slice(at + 1)}`), null);
+        for (const s of siblings(sig.at(-1)!)) assert.equal(verifyToken(k, `${token.slice(0, -1)}${s}`), null);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('any change to the payload part is refused', () => {
-    fc.assert(fc.property(key, payload, fc.nat(), fc.constantFrom(...ALPHABET), (k, p, n, c) => {
-      const token = signToken(k, p);
-      const at = n % token.indexOf('.');
-      fc.pre(token[at] !== c);
-      assert.equal(verifyToken(k, `${token.slice(0, at)}${c}${token.slice(at + 1)}`), null);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(key, payload, fc.nat(), fc.constantFrom(...ALPHABET), (k, p, n, c) => {
+        const token = signToken(k, p);
+        const at = n % token.indexOf('.');
+        fc.pre(token[at] !== c);
+        assert.equal(verifyToken(k, `${token.slice(0, at)}${c}${token.slice(at + 1)}`), null);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('redaction finds a token wherever it sits in a path or message, also with something stuck to it', () => {
-    fc.assert(fc.property(key, payload, fc.constantFrom('', 'x', '.pdf', '/extra', '%2F'), fc.constantFrom('', 'x', '/'), (k, p, tail, head) => {
-      const token = signToken(k, { d: 'doc_1', ...p });
-      for (const text of [`/api/v2/files/${head}${token}${tail}`, `no crew member ${token}${tail} on your fleet`, token.replace('.', '%2E')]) {
-        assert.ok(!redactSignedTokens(text).includes(token.slice(-43)), text);
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(key, payload, fc.constantFrom('', 'x', '.pdf', '/extra', '%2F'), fc.constantFrom('', 'x', '/'), (k, p, tail, head) => {
+        const token = signToken(k, { d: 'doc_1', ...p });
+        for (const text of [
+          `/api/v2/files/${head}${token}${tail}`,
+          `no crew member ${token}${tail} on your fleet`,
+          token.replace('.', '%2E'),
+        ]) {
+          assert.ok(!redactSignedTokens(text).includes(token.slice(-43)), text);
+        }
+      }),
+      { numRuns: 200 },
+    );
     assert.equal(redactSignedTokens('/api/v2/employers/me/crew/crew_ana/documents'), '/api/v2/employers/me/crew/crew_ana/documents');
   });
 });
@@ -70,7 +83,9 @@ describeEachStore('tampered and leaked tokens over HTTP', ({ store }) => {
     assert.ok(cursor);
     const bad = withSiblingSignature(cursor);
     const res = await w.api.get(`/api/v2/employers/me/fleet?limit=1&cursor=${encodeURIComponent(bad)}`, { key: w.keys.full });
-    expectIssues(res, [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, invalid cursor', input: bad, ctx: { error: {} } }]);
+    expectIssues(res, [
+      { type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, invalid cursor', input: bad, ctx: { error: {} } },
+    ]);
   });
 
   it('a file link whose signature differs only in unused bits is a 404 not_found', async () => {

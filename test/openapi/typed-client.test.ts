@@ -41,8 +41,23 @@ export const wrongPage: FleetPage = { items: 'none', expiring_within_days: 30 };
 `;
 
 function tsc(dir: string) {
-  return spawnSync(process.execPath, [TSC, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
-    '--skipLibCheck', join(dir, 'usage.ts')], { encoding: 'utf8' });
+  return spawnSync(
+    process.execPath,
+    [
+      TSC,
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--skipLibCheck',
+      join(dir, 'usage.ts'),
+    ],
+    { encoding: 'utf8' },
+  );
 }
 
 describe('a typed client generated from the OpenAPI document (openapi-typescript)', () => {
@@ -52,13 +67,17 @@ describe('a typed client generated from the OpenAPI document (openapi-typescript
   it('generates types for every path and webhook, and a usage of them typechecks', async () => {
     const ast = await openapiTS(structuredClone(apiDocument()) as never);
     const source = astToString(ast);
-    for (const name of ['/api/v2/employers/me/fleet', 'crew.compliance.changed', 'CrewProfileUpdatedEvent']) assert.ok(source.includes(name), name);
+    for (const name of ['/api/v2/employers/me/fleet', 'crew.compliance.changed', 'CrewProfileUpdatedEvent'])
+      assert.ok(source.includes(name), name);
     writeFileSync(join(dir, 'api.d.ts'), source);
     writeFileSync(join(dir, 'usage.ts'), USAGE);
     const ok = tsc(dir);
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
     // The check can fail: a field the schema does not have is a type error.
-    writeFileSync(join(dir, 'usage.ts'), `${USAGE}\nexport const extra: Status['data'] = { crew_unique_id: 'c', verification_status: 'verified', background_check_status: 'clear', colour: 'red' };\n`);
+    writeFileSync(
+      join(dir, 'usage.ts'),
+      `${USAGE}\nexport const extra: Status['data'] = { crew_unique_id: 'c', verification_status: 'verified', background_check_status: 'clear', colour: 'red' };\n`,
+    );
     const bad = tsc(dir);
     assert.notEqual(bad.status, 0);
     assert.match(bad.stdout, /colour/);

@@ -18,12 +18,17 @@ const CATEGORIES = ['status', 'documents', 'compliance'] as const satisfies read
 
 /** Writes that change a fleet-and-consent answer, as plain SQL (the same text on both stores). */
 const WRITES = {
-  grant: (n: number) => `insert into consents (crew_unique_id, partner_id, category) values ('crew_1', 'ptn_a', '${CATEGORIES[n % 3]}') on conflict do nothing`,
-  withdraw: (n: number) => `delete from consents where crew_unique_id = 'crew_1' and partner_id = 'ptn_a' and category = '${CATEGORIES[n % 3]}'`,
-  status: (n: number) => `update assignments set status = '${['invited', 'active', 'on_leave', 'signed_off'][n % 4]}' where crew_unique_id = 'crew_1'`,
-  role: (n: number) => `update assignments set role = '${['master', 'chief_officer', 'cook'][n % 3]}', as_of = '2026-10-0${1 + (n % 9)}T00:00:00Z' where crew_unique_id = 'crew_1'`,
+  grant: (n: number) =>
+    `insert into consents (crew_unique_id, partner_id, category) values ('crew_1', 'ptn_a', '${CATEGORIES[n % 3]}') on conflict do nothing`,
+  withdraw: (n: number) =>
+    `delete from consents where crew_unique_id = 'crew_1' and partner_id = 'ptn_a' and category = '${CATEGORIES[n % 3]}'`,
+  status: (n: number) =>
+    `update assignments set status = '${['invited', 'active', 'on_leave', 'signed_off'][n % 4]}' where crew_unique_id = 'crew_1'`,
+  role: (n: number) =>
+    `update assignments set role = '${['master', 'chief_officer', 'cook'][n % 3]}', as_of = '2026-10-0${1 + (n % 9)}T00:00:00Z' where crew_unique_id = 'crew_1'`,
   testVessel: (n: number) => `update vessels set is_test = ${n % 2} where vessel_id = 'ves_a'`,
-  vessel: (n: number) => `update vessels set vessel_type = '${n % 2 ? 'oil_tanker' : 'bulk_carrier'}', gross_tonnage = ${400 + n * 1000} where vessel_id = 'ves_a'`,
+  vessel: (n: number) =>
+    `update vessels set vessel_type = '${n % 2 ? 'oil_tanker' : 'bulk_carrier'}', gross_tonnage = ${400 + n * 1000} where vessel_id = 'ves_a'`,
 } as const;
 
 /** What a partner would notice: the answer, or the error code it is refused with. */
@@ -59,16 +64,19 @@ describeEachStore('fleet-and-consent answers reused while the data version holds
       mode: fc.constantFrom('live' as const, 'test' as const),
       category: fc.constantFrom(...CATEGORIES),
     });
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
-      for (const s of steps) {
-        const ctx: PartnerContext = { partner, mode: s.mode, keyId: 'key_test', scopes: new Set() };
-        await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
-        await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
-        const reused = await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
-        const fresh = await outcome(() => requireCrewAccess(db, ctx, 'crew_1', s.category));
-        assert.deepEqual(reused, fresh, JSON.stringify(s));
-      }
-    }), { numRuns: Number(process.env.FC_RUNS ?? 15) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        for (const s of steps) {
+          const ctx: PartnerContext = { partner, mode: s.mode, keyId: 'key_test', scopes: new Set() };
+          await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
+          await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
+          const reused = await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
+          const fresh = await outcome(() => requireCrewAccess(db, ctx, 'crew_1', s.category));
+          assert.deepEqual(reused, fresh, JSON.stringify(s));
+        }
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 15) },
+    );
     assert.ok(cache.size.entries >= 1 && cache.size.entries <= 4);
   });
 

@@ -12,8 +12,18 @@ import { startWorld } from '../support/read-api-world.ts';
 import { describeEachStore, type DialectLabel } from '../support/stores.ts';
 
 const entry = (requestId: string): AuditEntry => ({
-  requestId, at: '2026-11-22T10:00:00.000Z', partnerId: null, keyId: null, method: 'GET', route: null, path: '/x',
-  crewUniqueId: null, documentId: null, status: 200, latencyMs: 1, clientIp: null,
+  requestId,
+  at: '2026-11-22T10:00:00.000Z',
+  partnerId: null,
+  keyId: null,
+  method: 'GET',
+  route: null,
+  path: '/x',
+  crewUniqueId: null,
+  documentId: null,
+  status: 200,
+  latencyMs: 1,
+  clientIp: null,
 });
 
 /** Another session holding the lock an audit insert needs, until `release`. */
@@ -22,13 +32,23 @@ async function holdAuditLock(dialect: DialectLabel, url: string): Promise<{ rele
     const db = new sqlite3.Database(url.slice('sqlite:'.length));
     const exec = (sql: string) => new Promise<void>((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
     await exec('begin immediate');
-    return { release: async () => { await exec('rollback'); await new Promise<void>((r) => db.close(() => r())); } };
+    return {
+      release: async () => {
+        await exec('rollback');
+        await new Promise<void>((r) => db.close(() => r()));
+      },
+    };
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
   await client.query('lock table audit_log in exclusive mode');
-  return { release: async () => { await client.query('rollback'); await client.end(); } };
+  return {
+    release: async () => {
+      await client.query('rollback');
+      await client.end();
+    },
+  };
 }
 
 /** A logger whose warnings are events, to wait for a failed write instead of sleeping. */
@@ -51,22 +71,34 @@ async function firstFailure(events: EventEmitter): Promise<void> {
  * An audit service whose writes start when the test ticks; `during(n)` runs as the n-th insert
  * starts, and the insert's result waits for what `hold(n)` returns.
  */
-function tickedAudit(db: Kysely<Database>, during: (inserts: number, audit: AuditService) => void, hold: (inserts: number) => Promise<void> | undefined = () => undefined) {
+function tickedAudit(
+  db: Kysely<Database>,
+  during: (inserts: number, audit: AuditService) => void,
+  hold: (inserts: number) => Promise<void> | undefined = () => undefined,
+) {
   let tick = () => {};
   let inserts = 0;
   let done = () => {};
   let inserted = new Promise<void>((resolve) => (done = resolve));
-  const audit: AuditService = createAuditService(db.withPlugin({
-    transformQuery({ node }) {
-      if (node.kind === 'InsertQueryNode') during(++inserts, audit);
-      return node;
+  const audit: AuditService = createAuditService(
+    db.withPlugin({
+      transformQuery({ node }) {
+        if (node.kind === 'InsertQueryNode') during(++inserts, audit);
+        return node;
+      },
+      async transformResult({ result }) {
+        await hold(inserts);
+        done();
+        return result;
+      },
+    }),
+    {
+      schedule: (t) => {
+        tick = t;
+        return () => {};
+      },
     },
-    async transformResult({ result }) {
-      await hold(inserts);
-      done();
-      return result;
-    },
-  }), { schedule: (t) => { tick = t; return () => {}; } });
+  );
   return {
     audit,
     tick: () => tick(),
@@ -87,10 +119,10 @@ describeEachStore('the audit service', ({ store, url, dialect }) => {
     impatient = await openStore(url(), { timeoutMs: 200 });
   });
   after(() => impatient.close());
-  const count = async (prefix: string) => (await store().db.selectFrom('audit_log').select('request_id')
-    .where('request_id', 'like', `${prefix}%`).execute()).length;
+  const count = async (prefix: string) =>
+    (await store().db.selectFrom('audit_log').select('request_id').where('request_id', 'like', `${prefix}%`).execute()).length;
 
-  it('writes recorded rows off the caller\'s path; flush waits for them; close writes what is left', async () => {
+  it("writes recorded rows off the caller's path; flush waits for them; close writes what is left", async () => {
     const audit = createAuditService(store().db, { intervalMs: 10_000 });
     for (let i = 0; i < 1200; i++) audit.record(entry(`req_batch_${i}`), false);
     assert.equal(await count('req_batch_'), 0, 'nothing written before the interval or a flush');
@@ -127,7 +159,11 @@ describeEachStore('the audit service', ({ store, url, dialect }) => {
   it('a tick during a write slower than the interval starts the next write as soon as that one ends', async () => {
     let release = () => {};
     const slow = new Promise<void>((resolve) => (release = resolve));
-    const t = tickedAudit(store().db, () => {}, (inserts) => (inserts === 1 ? slow : undefined));
+    const t = tickedAudit(
+      store().db,
+      () => {},
+      (inserts) => (inserts === 1 ? slow : undefined),
+    );
     try {
       t.audit.record(entry('req_slow_0'), false);
       t.tick();

@@ -19,7 +19,9 @@ describeEachStore('the catalogue cache', ({ store }) => {
     now = new Date(now.getTime() + 31_000);
     assert.equal(await cache.get(db), first, 'unchanged: the same array, so evaluations and matrices keyed by it are reused');
     const key = first[0]!.key;
-    await sql`update requirement_catalogue set definition = ${JSON.stringify({ ...first[0], title: 'Renamed' })} where requirement_key = ${key}`.execute(db);
+    await sql`update requirement_catalogue set definition = ${JSON.stringify({ ...first[0], title: 'Renamed' })} where requirement_key = ${key}`.execute(
+      db,
+    );
     assert.equal(await cache.get(db), first, 'within the TTL the held array is kept');
     now = new Date(now.getTime() + 31_000);
     const changed = await cache.get(db);

@@ -9,13 +9,31 @@ import { describeEachStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
 const deps = (over: Partial<ComplianceDeps> = {}): ComplianceDeps => ({
-  clock, catalogue: new CatalogueCache(clock), windowDays: 90, deadlineMs: 200, fault: 'none', ...over,
+  clock,
+  catalogue: new CatalogueCache(clock),
+  windowDays: 90,
+  deadlineMs: 200,
+  fault: 'none',
+  ...over,
 });
 
 function twoVesselFixture() {
   const f = miniFixture();
-  f.vessels.push({ ...f.vessels[0], vessel_id: 'ves_b', vessel_name: 'Beta', imo: '9176187', mmsi: '235000002', vessel_type: 'oil_tanker' });
-  f.assignments.push({ crew_unique_id: 'crew_1', vessel_id: 'ves_b', role: 'chief_officer', status: 'on_leave', as_of: '2026-11-01T00:00:00Z' });
+  f.vessels.push({
+    ...f.vessels[0],
+    vessel_id: 'ves_b',
+    vessel_name: 'Beta',
+    imo: '9176187',
+    mmsi: '235000002',
+    vessel_type: 'oil_tanker',
+  });
+  f.assignments.push({
+    crew_unique_id: 'crew_1',
+    vessel_id: 'ves_b',
+    role: 'chief_officer',
+    status: 'on_leave',
+    as_of: '2026-11-01T00:00:00Z',
+  });
   return f;
 }
 
@@ -31,8 +49,10 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
   });
 
   it('with the evaluator failing and nothing stored, the check is compliance_unavailable with Retry-After', async () => {
-    await assert.rejects(checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf()), (err: any) =>
-      err.code === 'compliance_unavailable' && err.status === 503 && err.headers['Retry-After'] === '30');
+    await assert.rejects(
+      checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf()),
+      (err: any) => err.code === 'compliance_unavailable' && err.status === 503 && err.headers['Retry-After'] === '30',
+    );
   });
 
   it('a live evaluation is stored, and returned as the fallback (with its own as_of) when the evaluator fails', async () => {
@@ -54,6 +74,8 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
   });
 
   it('the fallback is per vessel: another vessel with nothing stored is still unavailable', async () => {
-    await assert.rejects(checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf('ves_b')), { code: 'compliance_unavailable' });
+    await assert.rejects(checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf('ves_b')), {
+      code: 'compliance_unavailable',
+    });
   });
 });

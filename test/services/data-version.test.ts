@@ -11,17 +11,22 @@ describeEachStore('the shared data version read', ({ store }) => {
     const db = store().db;
     const read = dataVersionReader(db);
     let n = 0;
-    await fc.assert(fc.asyncProperty(fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }), async (bursts) => {
-      for (const size of bursts) {
-        // Calls already in flight while the write commits may or may not see it; none started after it may miss it.
-        const inFlight = Array.from({ length: size }, () => read());
-        const before = await dataVersion(db);
-        await sql`insert into requirement_catalogue (requirement_key, position, definition) values (${`req_v${++n}`}, ${n}, '{}')`.execute(db);
-        const after = await Promise.all(Array.from({ length: size + 1 }, () => read()));
-        await Promise.all(inFlight);
-        for (const v of after) if (v !== null && before !== null) assert.ok(compareDataVersions(v, before) > 0, `${v} after ${before}`);
-      }
-    }), { numRuns: 8 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }), async (bursts) => {
+        for (const size of bursts) {
+          // Calls already in flight while the write commits may or may not see it; none started after it may miss it.
+          const inFlight = Array.from({ length: size }, () => read());
+          const before = await dataVersion(db);
+          await sql`insert into requirement_catalogue (requirement_key, position, definition) values (${`req_v${++n}`}, ${n}, '{}')`.execute(
+            db,
+          );
+          const after = await Promise.all(Array.from({ length: size + 1 }, () => read()));
+          await Promise.all(inFlight);
+          for (const v of after) if (v !== null && before !== null) assert.ok(compareDataVersions(v, before) > 0, `${v} after ${before}`);
+        }
+      }),
+      { numRuns: 8 },
+    );
   });
 });
 

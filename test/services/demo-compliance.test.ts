@@ -47,9 +47,18 @@ describe('compliance on the demo data set (bulk carriers, tankers, restricted Co
   for (const [crew, vessel, overall, row] of EXPECTED) {
     it(`${crew}${vessel ? ` on ${vessel}` : ''} is ${overall}${row ? ` (${row[0]} ${row[1]})` : ''}`, async () => {
       const assignments = await crewAssignmentsOnFleet(store.db, { kind: 'all' }, crew);
-      const out = await checkCompliance(store.db, {
-        clock, catalogue: new CatalogueCache(clock), windowDays: 90, deadlineMs: 2000, fault: 'none',
-      }, crew, chooseAssignment(assignments, crew, vessel));
+      const out = await checkCompliance(
+        store.db,
+        {
+          clock,
+          catalogue: new CatalogueCache(clock),
+          windowDays: 90,
+          deadlineMs: 2000,
+          fault: 'none',
+        },
+        crew,
+        chooseAssignment(assignments, crew, vessel),
+      );
       assert.equal(out.evaluation.overallStatus, overall);
       if (row) assert.equal(out.evaluation.requirements.find((r) => r.key === row[0])?.status, row[1]);
     });

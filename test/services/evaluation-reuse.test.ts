@@ -3,7 +3,12 @@ import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
-import { checkCompliance, chooseAssignment, type ComplianceDeps, type LiveEvaluation } from '../../src/services/compliance/check-compliance.ts';
+import {
+  checkCompliance,
+  chooseAssignment,
+  type ComplianceDeps,
+  type LiveEvaluation,
+} from '../../src/services/compliance/check-compliance.ts';
 import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { VersionedCache } from '../../src/services/plumbing/versioned-cache.ts';
@@ -14,12 +19,16 @@ import { describeEachStore } from '../support/stores.ts';
 
 /** Writes that change an evaluation's inputs, as plain SQL (the same text on both stores). */
 const WRITES = {
-  expiry: (n: number) => `update documents set expiry_date = '2026-${String(11 + (n % 2)).padStart(2, '0')}-${String(10 + n).padStart(2, '0')}' where document_id = 'doc_new'`,
+  expiry: (n: number) =>
+    `update documents set expiry_date = '2026-${String(11 + (n % 2)).padStart(2, '0')}-${String(10 + n).padStart(2, '0')}' where document_id = 'doc_new'`,
   withdrawn: (n: number) => `update documents set is_live = ${n % 2} where document_id = 'doc_new'`,
-  processing: (n: number) => `update documents set processing_state = '${n % 2 ? 'processing' : 'processed'}' where document_id = 'doc_new'`,
-  verification: (n: number) => `update documents set verification_status = '${n % 2 ? 'unverified' : 'verified'}' where document_id = 'doc_new'`,
+  processing: (n: number) =>
+    `update documents set processing_state = '${n % 2 ? 'processing' : 'processed'}' where document_id = 'doc_new'`,
+  verification: (n: number) =>
+    `update documents set verification_status = '${n % 2 ? 'unverified' : 'verified'}' where document_id = 'doc_new'`,
   role: (n: number) => `update assignments set role = '${['master', 'chief_officer', 'cook'][n % 3]}' where crew_unique_id = 'crew_1'`,
-  vessel: (n: number) => `update vessels set vessel_type = '${n % 2 ? 'oil_tanker' : 'bulk_carrier'}', gross_tonnage = ${400 + n * 1000} where vessel_id = 'ves_a'`,
+  vessel: (n: number) =>
+    `update vessels set vessel_type = '${n % 2 ? 'oil_tanker' : 'bulk_carrier'}', gross_tonnage = ${400 + n * 1000} where vessel_id = 'ves_a'`,
 } as const;
 
 describeEachStore('compliance evaluations reused while the data version holds', ({ store, url }) => {
@@ -50,17 +59,20 @@ describeEachStore('compliance evaluations reused while the data version holds', 
       fc.record({ kind: fc.constantFrom(...(Object.keys(WRITES) as (keyof typeof WRITES)[])), n: fc.nat(5) }),
       fc.record({ kind: fc.constant('day' as const), n: fc.nat(60) }),
     );
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
-      for (const s of steps) {
-        await check(await reusing());
-        if (s.kind === 'day') now = new Date(Date.UTC(2026, 10, 22 + s.n, 10));
-        else await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
-        const [reused, fresh] = [await check(await reusing()), await check(base)];
-        assert.equal(reused.source, 'live_evaluator');
-        assert.deepEqual(reused.evaluation, fresh.evaluation, JSON.stringify(s));
-        assert.deepEqual(reused.documents, fresh.documents);
-      }
-    }), { numRuns: Number(process.env.FC_RUNS ?? 15) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        for (const s of steps) {
+          await check(await reusing());
+          if (s.kind === 'day') now = new Date(Date.UTC(2026, 10, 22 + s.n, 10));
+          else await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
+          const [reused, fresh] = [await check(await reusing()), await check(base)];
+          assert.equal(reused.source, 'live_evaluator');
+          assert.deepEqual(reused.evaluation, fresh.evaluation, JSON.stringify(s));
+          assert.deepEqual(reused.documents, fresh.documents);
+        }
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 15) },
+    );
     assert.ok(cache.size.entries >= 1 && cache.size.entries <= 4);
   });
 });

@@ -45,50 +45,80 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
   });
 
   it('keyset pages over random events, fleet membership, scopes, consents and filters (fast-check)', async () => {
-    await fc.assert(fc.asyncProperty(caseArb, async (c) => {
-      const db = store().db;
-      await db.deleteFrom('outbox_events').execute();
-      // Ids in an order unrelated to creation, so ties on created_at are broken by event_id.
-      const rows = c.events.map((e, i) => ({ ...e, id: `evt_${((i * 7919) % 1000).toString().padStart(3, '0')}_${i}` }));
-      await insertOutboxRows(db, rows.map((e) => ({
-        event_id: e.id, partner_id: 'ptn_a', event_type: e.type, crew_unique_id: e.crew, occurred_at: TIMES[e.time]!,
-        body: JSON.stringify({ event_id: e.id, event_type: e.type, data: { crew_unique_id: e.crew, classification: { document_class: e.medical ? 'medical' : 'training' } } }),
-        status: e.state[0] as 'pending', attempts: e.state[1], next_attempt_at: TIMES[e.time]!, locked_by: null, locked_until: null,
-        created_at: TIMES[e.time]!, delivered_at: null,
-      })));
-      for (const [i, crew] of CREW.entries()) {
-        await replaceConsents(db, crew, 'ptn_a', c.consents[i]!);
-        // A signed-off crew member has left the fleet: the feed no longer lists their events.
-        await db.deleteFrom('assignments').where('crew_unique_id', '=', crew).execute();
-        await upsertAssignments(db, [{
-          assignment_id: `asg_paging_${crew}`, crew_unique_id: crew, vessel_id: 'ves_a', role: 'master', position_name: null,
-          status: c.onFleet[i] ? 'active' : 'signed_off', as_of: TIMES[0]!,
-        }]);
-      }
-      const scopes = new Set(c.scopes);
-      const expected = rows
-        .filter((e) => (c.type === undefined || e.type === c.type) && (c.crew === undefined || e.crew === c.crew))
-        .filter((e) => c.onFleet[CREW.indexOf(e.crew)])
-        .filter((e) => scopes.has(EVENT_ACCESS[e.type as EventType].scope) && c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type as EventType].consent))
-        .filter((e) => !(e.type.startsWith('crew.document') && e.medical) || scopes.has('crew:medical:read'))
-        .sort((a, b) => (a.time - b.time) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .map((e) => [e.id, e.state[0] === 'pending' && e.state[1] > 0 ? 'retrying' : e.state[0]]);
+    await fc.assert(
+      fc.asyncProperty(caseArb, async (c) => {
+        const db = store().db;
+        await db.deleteFrom('outbox_events').execute();
+        // Ids in an order unrelated to creation, so ties on created_at are broken by event_id.
+        const rows = c.events.map((e, i) => ({ ...e, id: `evt_${((i * 7919) % 1000).toString().padStart(3, '0')}_${i}` }));
+        await insertOutboxRows(
+          db,
+          rows.map((e) => ({
+            event_id: e.id,
+            partner_id: 'ptn_a',
+            event_type: e.type,
+            crew_unique_id: e.crew,
+            occurred_at: TIMES[e.time]!,
+            body: JSON.stringify({
+              event_id: e.id,
+              event_type: e.type,
+              data: { crew_unique_id: e.crew, classification: { document_class: e.medical ? 'medical' : 'training' } },
+            }),
+            status: e.state[0] as 'pending',
+            attempts: e.state[1],
+            next_attempt_at: TIMES[e.time]!,
+            locked_by: null,
+            locked_until: null,
+            created_at: TIMES[e.time]!,
+            delivered_at: null,
+          })),
+        );
+        for (const [i, crew] of CREW.entries()) {
+          await replaceConsents(db, crew, 'ptn_a', c.consents[i]!);
+          // A signed-off crew member has left the fleet: the feed no longer lists their events.
+          await db.deleteFrom('assignments').where('crew_unique_id', '=', crew).execute();
+          await upsertAssignments(db, [
+            {
+              assignment_id: `asg_paging_${crew}`,
+              crew_unique_id: crew,
+              vessel_id: 'ves_a',
+              role: 'master',
+              position_name: null,
+              status: c.onFleet[i] ? 'active' : 'signed_off',
+              as_of: TIMES[0]!,
+            },
+          ]);
+        }
+        const scopes = new Set(c.scopes);
+        const expected = rows
+          .filter((e) => (c.type === undefined || e.type === c.type) && (c.crew === undefined || e.crew === c.crew))
+          .filter((e) => c.onFleet[CREW.indexOf(e.crew)])
+          .filter(
+            (e) =>
+              scopes.has(EVENT_ACCESS[e.type as EventType].scope) &&
+              c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type as EventType].consent),
+          )
+          .filter((e) => !(e.type.startsWith('crew.document') && e.medical) || scopes.has('crew:medical:read'))
+          .sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .map((e) => [e.id, e.state[0] === 'pending' && e.state[1] > 0 ? 'retrying' : e.state[0]]);
 
-      const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes };
-      const filters: FeedFilters = { ...(c.type ? { type: c.type } : {}), ...(c.crew ? { crewUniqueId: c.crew } : {}) };
-      const seen: unknown[] = [];
-      let after = null;
-      for (let pages = 0; ; pages++) {
-        assert.ok(pages <= rows.length + 1, 'paging ends');
-        const page = await listEventsPage(db, ctx, KEY, { filters, after, limit: c.limit, since: SINCE });
-        assert.ok(page.items.length <= c.limit);
-        seen.push(...page.items.map((i) => [i.event.event_id, i.delivery_status]));
-        if (!page.next_cursor) break;
-        const cursor = decodeEventsCursor(KEY, page.next_cursor, ctx)!;
-        assert.deepEqual(cursor.filters, filters, 'the cursor carries the filters');
-        after = cursor.after;
-      }
-      assert.deepEqual(seen, expected);
-    }), { numRuns: 40 });
+        const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes };
+        const filters: FeedFilters = { ...(c.type ? { type: c.type } : {}), ...(c.crew ? { crewUniqueId: c.crew } : {}) };
+        const seen: unknown[] = [];
+        let after = null;
+        for (let pages = 0; ; pages++) {
+          assert.ok(pages <= rows.length + 1, 'paging ends');
+          const page = await listEventsPage(db, ctx, KEY, { filters, after, limit: c.limit, since: SINCE });
+          assert.ok(page.items.length <= c.limit);
+          seen.push(...page.items.map((i) => [i.event.event_id, i.delivery_status]));
+          if (!page.next_cursor) break;
+          const cursor = decodeEventsCursor(KEY, page.next_cursor, ctx)!;
+          assert.deepEqual(cursor.filters, filters, 'the cursor carries the filters');
+          after = cursor.after;
+        }
+        assert.deepEqual(seen, expected);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

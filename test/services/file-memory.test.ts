@@ -42,7 +42,7 @@ describeEachStore('a large file is ingested and read back without being held who
     const hash = createHash('sha256');
     appendFileSync(join(folder, 'large.pdf'), '%PDF-1.4\n');
     hash.update('%PDF-1.4\n');
-    for (let i = 0; i < 20 * MIB / FILE_CHUNK_BYTES; i++) {
+    for (let i = 0; i < (20 * MIB) / FILE_CHUNK_BYTES; i++) {
       const part = randomBytes(FILE_CHUNK_BYTES);
       appendFileSync(join(folder, 'large.pdf'), part);
       hash.update(part);
@@ -59,7 +59,7 @@ describeEachStore('a large file is ingested and read back without being held who
         if ('problem' in file) return file;
         return {
           ...file,
-          async* chunks() {
+          async *chunks() {
             for await (const chunk of file.chunks()) {
               yield chunk;
               await sample();
@@ -71,16 +71,28 @@ describeEachStore('a large file is ingested and read back without being held who
     const changes = [
       { entity: 'crew', op: 'upsert', id: 'crew_mem', version: 1, data: { name: 'Large Scan' } },
       {
-        entity: 'document', op: 'upsert', id: 'doc_mem', version: 1,
+        entity: 'document',
+        op: 'upsert',
+        id: 'doc_mem',
+        version: 1,
         data: {
-          crew_unique_id: 'crew_mem', type: 'certificate', category: 'training', title: 'A 20 MiB scan', verification_status: 'verified',
-          classification: { document_class: 'training', category_code: 'bst' }, file: 'large.pdf',
+          crew_unique_id: 'crew_mem',
+          type: 'certificate',
+          category: 'training',
+          title: 'A 20 MiB scan',
+          verification_status: 'verified',
+          classification: { document_class: 'training', category_code: 'bst' },
+          file: 'large.pdf',
         },
       },
     ].map((c, i) => ({ origin: `test:${i + 1}`, text: JSON.stringify(c) }));
-    const summary = await ingestStream(store().db, (async function* () {
-      yield* changes;
-    })(), { clock: () => new Date(T0), holdMs: 3_600_000, files });
+    const summary = await ingestStream(
+      store().db,
+      (async function* () {
+        yield* changes;
+      })(),
+      { clock: () => new Date(T0), holdMs: 3_600_000, files },
+    );
     assert.equal(summary.counts.applied, 2, JSON.stringify(summary));
     await sample();
 

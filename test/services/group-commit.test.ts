@@ -46,7 +46,10 @@ describe('group commit', () => {
       return items;
     });
     const results = await Promise.allSettled([write('first'), write('bad'), write('other')]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'rejected'],
+    );
     assert.equal(await write('later'), 'later');
     assert.equal(calls, 3);
   });
@@ -57,7 +60,19 @@ describeEachStore('the store-backed rate limit under concurrency', ({ store }) =
     const limiter = createRateLimiter(store().db, () => new Date('2026-11-22T10:00:30Z'), 60);
     const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.hit('ptn_x', 20)));
     assert.equal(decisions.filter((d) => d.allowed).length, 20);
-    assert.deepEqual(decisions.map((d) => d.remaining).sort((a, b) => a - b), [...Array(20).fill(0).map((_, i) => i), 0, 0, 0, 0, 0].sort((a, b) => a - b));
+    assert.deepEqual(
+      decisions.map((d) => d.remaining).sort((a, b) => a - b),
+      [
+        ...Array(20)
+          .fill(0)
+          .map((_, i) => i),
+        0,
+        0,
+        0,
+        0,
+        0,
+      ].sort((a, b) => a - b),
+    );
     const other = await limiter.hit('ptn_y', 20);
     assert.equal(other.remaining, 19, 'buckets are counted apart');
   });

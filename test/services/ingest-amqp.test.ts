@@ -14,18 +14,50 @@ const deps = { clock: () => new Date(T0), holdMs: 24 * 3_600_000 };
 
 const employer = { entity: 'employer', op: 'upsert', id: 'emp_q', version: 1, data: { name: 'Queue Shipping' } };
 const vessel = {
-  entity: 'vessel', op: 'upsert', id: 'ves_q', version: 1,
-  data: { employer_id: 'emp_q', vessel_name: 'Queue Star', imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000 },
+  entity: 'vessel',
+  op: 'upsert',
+  id: 'ves_q',
+  version: 1,
+  data: {
+    employer_id: 'emp_q',
+    vessel_name: 'Queue Star',
+    imo: null,
+    mmsi: null,
+    flag_state: 'GB',
+    vessel_type: 'bulk_carrier',
+    gross_tonnage: 30000,
+    propulsion_kw: 9000,
+  },
 };
 const crew = (id: string, version: number, data: Record<string, unknown> = {}) => ({
-  entity: 'crew', op: 'upsert', id, version,
-  data: { name: 'Ana Queue', rank: 'Master', email: 'ana@example.com', phone: '+4712345678', bio: 'first', verification_status: 'verified', ...data },
+  entity: 'crew',
+  op: 'upsert',
+  id,
+  version,
+  data: {
+    name: 'Ana Queue',
+    rank: 'Master',
+    email: 'ana@example.com',
+    phone: '+4712345678',
+    bio: 'first',
+    verification_status: 'verified',
+    ...data,
+  },
 });
 const document = (id: string, crewId: string) => ({
-  entity: 'document', op: 'upsert', id, version: 1,
+  entity: 'document',
+  op: 'upsert',
+  id,
+  version: 1,
   data: {
-    crew_unique_id: crewId, type: 'certificate', category: 'stcw', title: 'Basic Safety Training', verification_status: 'verified',
-    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'basic_safety' },
+    crew_unique_id: crewId,
+    type: 'certificate',
+    category: 'stcw',
+    title: 'Basic Safety Training',
+    verification_status: 'verified',
+    issue_date: '2025-01-01',
+    expiry_date: '2030-01-01',
+    classification: { document_class: 'training', category_code: 'basic_safety' },
   },
 });
 
@@ -39,8 +71,16 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     await broker.close();
   });
   const run = (queue: string, options: Partial<QueueOptions> = {}, on: Kysely<Database> = db(), ingestDeps = deps) =>
-    ingestQueue(on, (u) => connect(u), ingestDeps, { url: AMQP_URL, queue, deadLetterQueue: `${queue}.dead`, follow: false, stop: new AbortController().signal, ...options });
-  const crewRow = (id: string) => db().selectFrom('crew').select(['crew_unique_id', 'bio', 'date_of_birth']).where('crew_unique_id', '=', id).executeTakeFirst();
+    ingestQueue(on, (u) => connect(u), ingestDeps, {
+      url: AMQP_URL,
+      queue,
+      deadLetterQueue: `${queue}.dead`,
+      follow: false,
+      stop: new AbortController().signal,
+      ...options,
+    });
+  const crewRow = (id: string) =>
+    db().selectFrom('crew').select(['crew_unique_id', 'bio', 'date_of_birth']).where('crew_unique_id', '=', id).executeTakeFirst();
 
   it('drain: each message is applied and acked, held changes settle once their entity comes, and the queue is empty afterwards', async () => {
     const queue = await broker.queue();
@@ -50,7 +90,10 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
 
     const summary = await run(queue);
 
-    assert.deepEqual([summary.messages, summary.changes, summary.counts.applied, summary.counts.held, summary.waiting, summary.deadLettered], [3, 5, 5, 0, 0, 0]);
+    assert.deepEqual(
+      [summary.messages, summary.changes, summary.counts.applied, summary.counts.held, summary.waiting, summary.deadLettered],
+      [3, 5, 5, 0, 0, 0],
+    );
     assert.equal(await broker.count(queue), 0, 'every message was acked');
     assert.equal((await crewRow('crew_q1'))?.bio, 'patched');
     const doc = await db().selectFrom('documents').select('crew_unique_id').where('document_id', '=', 'doc_q1').executeTakeFirst();
@@ -73,7 +116,10 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     const [letter] = letters;
     assert.deepEqual([letter!.origin, letter!.source_queue, letter!.entity, letter!.id], ['amqp:m-bad:2', queue, 'crew', 'crew_q_bad']);
     assert.ok(letter!.reason);
-    assert.deepEqual(letter!.issues.map((i: { loc: unknown }) => i.loc), [['data', 'date_of_birth']]);
+    assert.deepEqual(
+      letter!.issues.map((i: { loc: unknown }) => i.loc),
+      [['data', 'date_of_birth']],
+    );
     assert.deepEqual(JSON.parse(letter!.change), bad, 'the change travels as it was received');
   });
 
@@ -128,25 +174,32 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     await withStoreBehindProxy(async (on, proxy) => {
       proxy.setMode('reset');
       await assert.rejects(run(queue, {}, on), {
-        code: 'store_unavailable', message: /^the store became unavailable while applying message m-outage \(.*\); nothing of it was committed and it went back to the queue$/,
+        code: 'store_unavailable',
+        message:
+          /^the store became unavailable while applying message m-outage \(.*\); nothing of it was committed and it went back to the queue$/,
       });
     });
     assert.equal(await broker.count(queue), 1);
   });
 
-  it('a store that goes away after a message was acked (retrying held changes): store_unavailable, the message stays acked', noSqliteOutage, async () => {
-    const queue = await broker.queue();
-    await broker.publish(queue, [crew('crew_q8', 1)], 'm-acked');
-    await withStoreBehindProxy(async (on, proxy) => {
-      // Told once the message is acked; the store goes away before the run tries held changes again.
-      const onResults = () => proxy.setMode('reset');
-      await assert.rejects(run(queue, { onResults }, on), {
-        code: 'store_unavailable', message: /^the store became unavailable \(.*\); what the run committed stays, its messages acked$/,
+  it(
+    'a store that goes away after a message was acked (retrying held changes): store_unavailable, the message stays acked',
+    noSqliteOutage,
+    async () => {
+      const queue = await broker.queue();
+      await broker.publish(queue, [crew('crew_q8', 1)], 'm-acked');
+      await withStoreBehindProxy(async (on, proxy) => {
+        // Told once the message is acked; the store goes away before the run tries held changes again.
+        const onResults = () => proxy.setMode('reset');
+        await assert.rejects(run(queue, { onResults }, on), {
+          code: 'store_unavailable',
+          message: /^the store became unavailable \(.*\); what the run committed stays, its messages acked$/,
+        });
       });
-    });
-    assert.equal(await broker.count(queue), 0);
-    assert.ok(await crewRow('crew_q8'));
-  });
+      assert.equal(await broker.count(queue), 0);
+      assert.ok(await crewRow('crew_q8'));
+    },
+  );
 
   it('--follow: consumes messages as they come; stopped mid-message, it finishes that one, takes no other and returns the rest to the queue', async () => {
     const queue = await broker.queue();
@@ -161,12 +214,19 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
       if (stopMidMessage) stop.abort();
       return new Date(T0);
     };
-    const running = run(queue, {
-      follow: true, stop: stop.signal, onConsuming: consuming,
-      onResults: (results) => {
-        if (results.some((r) => r.outcome === 'applied')) firstApplied();
+    const running = run(
+      queue,
+      {
+        follow: true,
+        stop: stop.signal,
+        onConsuming: consuming,
+        onResults: (results) => {
+          if (results.some((r) => r.outcome === 'applied')) firstApplied();
+        },
       },
-    }, db(), { ...deps, clock });
+      db(),
+      { ...deps, clock },
+    );
     await started;
     await broker.publish(queue, [crew('crew_q4', 1)], 'm-follow-1');
     await applied;
@@ -189,7 +249,10 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     const running = run(queue, { follow: true, onConsuming: consuming });
     await started;
     // Awaited from now: the run may end before deleteQueue's answer arrives.
-    const ended = assert.rejects(running, { code: 'queue_unavailable', message: `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)` });
+    const ended = assert.rejects(running, {
+      code: 'queue_unavailable',
+      message: `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)`,
+    });
     await broker.channel.deleteQueue(queue);
     await ended;
   });

@@ -25,18 +25,27 @@ async function streamed(chunks: Buffer[], max: number): Promise<Incoming[]> {
 
 describe('ndjson lines read in bounded memory', () => {
   it('gives what splitting the whole input gives, however the bytes are cut into chunks (CRLF, multi-byte characters, long lines)', async () => {
-    const line = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constant(''), fc.constant(' '))
+    const line = fc
+      .oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constant(''), fc.constant(' '))
       .map((s) => s.replace(/[\r\n]/g, ''));
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.tuple(line, fc.boolean()), { maxLength: 12 }), fc.boolean(), fc.array(fc.nat(200), { maxLength: 8 }), fc.integer({ min: 1, max: 24 }),
-      async (lines, finalNewline, cuts, max) => {
-        const text = lines.map(([l, crlf], i) => `${l}${i < lines.length - 1 || finalNewline ? (crlf ? '\r\n' : '\n') : ''}`).join('');
-        const bytes = Buffer.from(text);
-        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks = [0, ...at].map((start, i) => bytes.subarray(start, i < at.length ? at[i] : bytes.length)).filter((c) => c.length > 0);
-        assert.deepEqual(await streamed(chunks, max), wholeReading(bytes, 'in', max));
-      },
-    ), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, fc.boolean()), { maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat(200), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 24 }),
+        async (lines, finalNewline, cuts, max) => {
+          const text = lines.map(([l, crlf], i) => `${l}${i < lines.length - 1 || finalNewline ? (crlf ? '\r\n' : '\n') : ''}`).join('');
+          const bytes = Buffer.from(text);
+          const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at]
+            .map((start, i) => bytes.subarray(start, i < at.length ? at[i] : bytes.length))
+            .filter((c) => c.length > 0);
+          assert.deepEqual(await streamed(chunks, max), wholeReading(bytes, 'in', max));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('a line of 3 MiB sent in 64 KiB chunks is reported by its size, and the lines around it are read', async () => {

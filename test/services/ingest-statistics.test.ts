@@ -40,7 +40,10 @@ describeEachStore('ingest: statistics refreshed while a run grows the store', ({
       midRun = await employersInStatistics();
       yield employer(STATS_REFRESH_FIRST);
     }
-    const summary = await ingestStream(store().db as Kysely<Database>, source(), { clock: () => new Date('2026-11-22T10:00:00.000Z'), holdMs: 3_600_000 });
+    const summary = await ingestStream(store().db as Kysely<Database>, source(), {
+      clock: () => new Date('2026-11-22T10:00:00.000Z'),
+      holdMs: 3_600_000,
+    });
     assert.equal(summary.counts.applied, STATS_REFRESH_FIRST + 1);
     assert.ok(midRun !== undefined && midRun >= STATS_REFRESH_FIRST, `statistics counted ${midRun} employers while the run went on`);
   });

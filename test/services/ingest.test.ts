@@ -24,59 +24,126 @@ async function* stream(items: Incoming[]) {
 
 const employer = (version = 1) => ({ entity: 'employer', op: 'upsert', id: 'emp_i', version, data: { name: 'Ingest Shipping' } });
 const vessel = (version = 1) => ({
-  entity: 'vessel', op: 'upsert', id: 'ves_i', version,
-  data: { employer_id: 'emp_i', vessel_name: 'Ingest Star', imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000 },
+  entity: 'vessel',
+  op: 'upsert',
+  id: 'ves_i',
+  version,
+  data: {
+    employer_id: 'emp_i',
+    vessel_name: 'Ingest Star',
+    imo: null,
+    mmsi: null,
+    flag_state: 'GB',
+    vessel_type: 'bulk_carrier',
+    gross_tonnage: 30000,
+    propulsion_kw: 9000,
+  },
 });
 const crew = (version: number, data: Record<string, unknown> = {}) => ({
-  entity: 'crew', op: 'upsert', id: 'crew_i1', version,
-  data: { name: 'Ana Ingest', rank: 'Master', email: 'ana@example.com', phone: '+4712345678', bio: 'first', verification_status: 'verified', ...data },
+  entity: 'crew',
+  op: 'upsert',
+  id: 'crew_i1',
+  version,
+  data: {
+    name: 'Ana Ingest',
+    rank: 'Master',
+    email: 'ana@example.com',
+    phone: '+4712345678',
+    bio: 'first',
+    verification_status: 'verified',
+    ...data,
+  },
 });
 const document = (version: number, data: Record<string, unknown> = {}) => ({
-  entity: 'document', op: 'upsert', id: 'doc_i1', version,
+  entity: 'document',
+  op: 'upsert',
+  id: 'doc_i1',
+  version,
   data: {
-    crew_unique_id: 'crew_i1', type: 'certificate', category: 'stcw', title: 'Basic Safety Training', verification_status: 'verified',
-    issue_date: '2025-01-01', expiry_date: '2030-01-01', classification: { document_class: 'training', category_code: 'basic_safety' }, ...data,
+    crew_unique_id: 'crew_i1',
+    type: 'certificate',
+    category: 'stcw',
+    title: 'Basic Safety Training',
+    verification_status: 'verified',
+    issue_date: '2025-01-01',
+    expiry_date: '2030-01-01',
+    classification: { document_class: 'training', category_code: 'basic_safety' },
+    ...data,
   },
 });
 
 describeEachStore('ingest: versions, patches, deletes and held changes', ({ store, dialect }) => {
   const db = () => store().db as Kysely<Database>;
   const apply = (items: Incoming[], at = T0) =>
-    db().transaction().execute((trx) => applyChanges(trx, items, { clock: () => new Date(at), holdMs: 24 * HOUR }));
+    db()
+      .transaction()
+      .execute((trx) => applyChanges(trx, items, { clock: () => new Date(at), holdMs: 24 * HOUR }));
   const outcomes = (results: ChangeResult[]) => results.map((r) => r.outcome);
   const crewRow = () => db().selectFrom('crew').selectAll().where('crew_unique_id', '=', 'crew_i1').executeTakeFirst();
 
   it('a patch changes only the fields it names; null clears a nullable one; the rest stays as it was', async () => {
     assert.deepEqual(outcomes(await apply(lines(crew(1)))), ['applied']);
     const before = await crewRow();
-    assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 2, data: { bio: 'second', phone: null } }), '2026-11-23T10:00:00.000Z')), ['applied']);
+    assert.deepEqual(
+      outcomes(
+        await apply(
+          lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 2, data: { bio: 'second', phone: null } }),
+          '2026-11-23T10:00:00.000Z',
+        ),
+      ),
+      ['applied'],
+    );
     const after = (await crewRow())!;
-    assert.deepEqual([after.bio, after.phone, after.rank, after.email, after.verification_status], ['second', null, 'Master', 'ana@example.com', 'verified']);
+    assert.deepEqual(
+      [after.bio, after.phone, after.rank, after.email, after.verification_status],
+      ['second', null, 'Master', 'ana@example.com', 'verified'],
+    );
     assert.equal(after.profile_updated_at, '2026-11-23T10:00:00.000Z', 'the profile changed');
     assert.notEqual(before!.profile_updated_at, after.profile_updated_at);
   });
 
   it('a change not newer than the stored version is stale and changes nothing, so an out-of-order feed converges', async () => {
     await apply(lines(crew(10, { bio: 'ten' })));
-    const results = await apply(lines(crew(9, { bio: 'nine' }), crew(10, { bio: 'ten again' }), crew(11, { bio: 'eleven' }), crew(11, { bio: 'eleven twice' })));
+    const results = await apply(
+      lines(crew(9, { bio: 'nine' }), crew(10, { bio: 'ten again' }), crew(11, { bio: 'eleven' }), crew(11, { bio: 'eleven twice' })),
+    );
     assert.deepEqual(outcomes(results), ['stale', 'stale', 'applied', 'stale']);
     assert.equal((await crewRow())!.bio, 'eleven');
   });
 
   it('a bad change is rejected with the field path and writes nothing; the others of the batch apply', async () => {
-    const results = await apply(lines(
-      crew(20, { date_of_birth: '2027-02-29' }),
-      { entity: 'crew', op: 'patch', id: 'crew_i1', version: 21, data: { name: null } },
-      { entity: 'crew', op: 'upsert', id: 'crew_i1', version: '22', data: {} },
-      { entity: 'starship', op: 'upsert', id: 'x', version: 1, data: {} },
-      crew(23, { bio: 'fine', crew_unique_id: 'crew_other' }),
-    ).concat([{ origin: 'test:6', text: '{"entity":' }]).concat(lines(crew(24, { bio: 'applied' }))));
+    const results = await apply(
+      lines(
+        crew(20, { date_of_birth: '2027-02-29' }),
+        { entity: 'crew', op: 'patch', id: 'crew_i1', version: 21, data: { name: null } },
+        { entity: 'crew', op: 'upsert', id: 'crew_i1', version: '22', data: {} },
+        { entity: 'starship', op: 'upsert', id: 'x', version: 1, data: {} },
+        crew(23, { bio: 'fine', crew_unique_id: 'crew_other' }),
+      )
+        .concat([{ origin: 'test:6', text: '{"entity":' }])
+        .concat(lines(crew(24, { bio: 'applied' }))),
+    );
     assert.deepEqual(outcomes(results), ['rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'applied']);
-    assert.deepEqual(results[0]!.issues!.map((i) => i.loc), [['data', 'date_of_birth']]);
-    assert.deepEqual(results[1]!.issues!.map((i) => i.loc), [['data', 'name']]);
-    assert.deepEqual(results[2]!.issues!.map((i) => i.loc), [['version']]);
-    assert.deepEqual(results[3]!.issues!.map((i) => i.loc), [['entity']]);
-    assert.deepEqual(results[4]!.issues!.map((i) => i.loc), [['data', 'crew_unique_id']]);
+    assert.deepEqual(
+      results[0]!.issues!.map((i) => i.loc),
+      [['data', 'date_of_birth']],
+    );
+    assert.deepEqual(
+      results[1]!.issues!.map((i) => i.loc),
+      [['data', 'name']],
+    );
+    assert.deepEqual(
+      results[2]!.issues!.map((i) => i.loc),
+      [['version']],
+    );
+    assert.deepEqual(
+      results[3]!.issues!.map((i) => i.loc),
+      [['entity']],
+    );
+    assert.deepEqual(
+      results[4]!.issues!.map((i) => i.loc),
+      [['data', 'crew_unique_id']],
+    );
     assert.equal(results[5]!.origin, 'test:6');
     assert.equal((await crewRow())!.bio, 'applied');
   });
@@ -84,14 +151,20 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
   it('a document before its crew member is held, applied once the crew member arrives, and rejected after its deadline otherwise', async () => {
     const clock = clockAt(T0);
     await apply(lines(employer(), vessel()));
-    const first = await ingestStream(db(), stream(lines(document(1, { crew_unique_id: 'crew_late' }))), { clock: clock.clock, holdMs: 24 * HOUR });
+    const first = await ingestStream(db(), stream(lines(document(1, { crew_unique_id: 'crew_late' }))), {
+      clock: clock.clock,
+      holdMs: 24 * HOUR,
+    });
     assert.deepEqual([first.counts.held, first.waiting], [1, 1]);
     const later = await ingestStream(db(), stream(lines({ ...crew(1), id: 'crew_late' })), { clock: clock.clock, holdMs: 24 * HOUR });
     assert.deepEqual([later.counts.applied, later.earlierHeld.applied, later.waiting], [1, 1, 0]);
     const doc = await db().selectFrom('documents').select('crew_unique_id').where('document_id', '=', 'doc_i1').executeTakeFirst();
     assert.equal(doc?.crew_unique_id, 'crew_late');
 
-    await ingestStream(db(), stream(lines({ ...document(1, { crew_unique_id: 'crew_never' }), id: 'doc_never' })), { clock: clock.clock, holdMs: 24 * HOUR });
+    await ingestStream(db(), stream(lines({ ...document(1, { crew_unique_id: 'crew_never' }), id: 'doc_never' })), {
+      clock: clock.clock,
+      holdMs: 24 * HOUR,
+    });
     clock.advance(25 * HOUR);
     const expired = await ingestStream(db(), stream([]), { clock: clock.clock, holdMs: 24 * HOUR });
     assert.deepEqual([expired.earlierHeld.rejected, expired.waiting], [1, 0]);
@@ -99,40 +172,88 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
   });
 
   it('deleting a crew member erases their documents, assignments, consents, snapshots and outbox events; a late older upsert is stale', async () => {
-    await apply(lines(employer(), vessel(), crew(30), document(30),
-      { entity: 'assignment', op: 'upsert', id: 'asg_i1', version: 1, data: { crew_unique_id: 'crew_i1', vessel_id: 'ves_i', role: 'master', status: 'active', as_of: T0 } }));
-    await apply(lines({ entity: 'partner', op: 'upsert', id: 'ptn_i', version: 1, data: { name: 'Partner I', kind: 'customer', employer_id: 'emp_i', tier: 'management' } }));
+    await apply(
+      lines(employer(), vessel(), crew(30), document(30), {
+        entity: 'assignment',
+        op: 'upsert',
+        id: 'asg_i1',
+        version: 1,
+        data: { crew_unique_id: 'crew_i1', vessel_id: 'ves_i', role: 'master', status: 'active', as_of: T0 },
+      }),
+    );
+    await apply(
+      lines({
+        entity: 'partner',
+        op: 'upsert',
+        id: 'ptn_i',
+        version: 1,
+        data: { name: 'Partner I', kind: 'customer', employer_id: 'emp_i', tier: 'management' },
+      }),
+    );
     await seedEvent(db(), 'ptn_i', { crewUniqueId: 'crew_i1' });
     const results = await apply(lines({ entity: 'crew', op: 'delete', id: 'crew_i1', version: 31 }, crew(30, { bio: 'late' })));
     assert.deepEqual(outcomes(results), ['applied', 'stale']);
     for (const table of ['crew', 'documents', 'assignments', 'consents', 'sync_snapshots', 'outbox_events'] as const) {
-      const n = await db().selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).where('crew_unique_id', '=', 'crew_i1').executeTakeFirstOrThrow();
+      const n = await db()
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('crew_unique_id', '=', 'crew_i1')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(n.n), 0, `${table} holds nothing about the erased crew member`);
     }
-    const kept = await db().selectFrom('ingest_versions').select(['entity', 'record', 'deleted']).where('entity_id', 'in', ['crew_i1', 'doc_i1', 'asg_i1']).execute();
-    assert.ok(kept.every((k) => k.record === null && k.deleted === 1), 'tombstones keep no record');
-    assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 40, data: { bio: 'x' } }))), ['rejected']);
+    const kept = await db()
+      .selectFrom('ingest_versions')
+      .select(['entity', 'record', 'deleted'])
+      .where('entity_id', 'in', ['crew_i1', 'doc_i1', 'asg_i1'])
+      .execute();
+    assert.ok(
+      kept.every((k) => k.record === null && k.deleted === 1),
+      'tombstones keep no record',
+    );
+    assert.deepEqual(outcomes(await apply(lines({ entity: 'crew', op: 'patch', id: 'crew_i1', version: 40, data: { bio: 'x' } }))), [
+      'rejected',
+    ]);
   });
 
   it('erasure takes the crew member out of the audit log: rows about them, and paths that named them under no route', async () => {
     await apply(lines(employer(), vessel(), { ...crew(70), id: 'crew_audit' }));
     const row = (requestId: string, path: string, crewId: string | null) => ({
-      request_id: requestId, at: T0, partner_id: null, key_id: null, method: 'GET', route: null, path, crew_unique_id: crewId,
-      document_id: null, status: 404, latency_ms: 1, client_ip: null,
+      request_id: requestId,
+      at: T0,
+      partner_id: null,
+      key_id: null,
+      method: 'GET',
+      route: null,
+      path,
+      crew_unique_id: crewId,
+      document_id: null,
+      status: 404,
+      latency_ms: 1,
+      client_ip: null,
     });
-    await db().insertInto('audit_log').values([
-      row('req_a', '/api/v2/employers/me/crew/crew_audit/profile', 'crew_audit'),
-      row('req_b', '/api/v2/crew/crew_audit', null),
-      row('req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'),
-    ]).execute();
+    await db()
+      .insertInto('audit_log')
+      .values([
+        row('req_a', '/api/v2/employers/me/crew/crew_audit/profile', 'crew_audit'),
+        row('req_b', '/api/v2/crew/crew_audit', null),
+        row('req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'),
+      ])
+      .execute();
     await apply(lines({ entity: 'crew', op: 'delete', id: 'crew_audit', version: 71 }));
-    const rows = await db().selectFrom('audit_log').select(['request_id', 'path', 'crew_unique_id'])
-      .where('request_id', 'in', ['req_a', 'req_b', 'req_c']).orderBy('request_id').execute();
-    assert.deepEqual(rows.map((r) => [r.request_id, r.path, r.crew_unique_id]), [
-      ['req_a', '/api/v2/employers/me/crew/[erased]/profile', null],
-      ['req_b', '/api/v2/crew/[erased]', null],
-      ['req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'],
-    ]);
+    const rows = await db()
+      .selectFrom('audit_log')
+      .select(['request_id', 'path', 'crew_unique_id'])
+      .where('request_id', 'in', ['req_a', 'req_b', 'req_c'])
+      .orderBy('request_id')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.request_id, r.path, r.crew_unique_id]),
+      [
+        ['req_a', '/api/v2/employers/me/crew/[erased]/profile', null],
+        ['req_b', '/api/v2/crew/[erased]', null],
+        ['req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'],
+      ],
+    );
   });
 
   it('an employer or vessel still referred to is not deleted; said why', async () => {
@@ -149,18 +270,33 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     const gate = new Promise<void>((resolve) => (release = resolve));
     let firstApplied!: () => void;
     const applied = new Promise<void>((resolve) => (firstApplied = resolve));
-    const first = db().transaction().execute(async (trx) => {
-      const results = await applyChanges(trx, lines(crew(62, { bio: 'sixty-two' })), deps);
-      firstApplied();
-      await gate;
-      return results;
-    });
+    const first = db()
+      .transaction()
+      .execute(async (trx) => {
+        const results = await applyChanges(trx, lines(crew(62, { bio: 'sixty-two' })), deps);
+        firstApplied();
+        await gate;
+        return results;
+      });
     await applied;
-    const second = db().transaction().execute((trx) => applyChanges(trx, lines(crew(61, { bio: 'sixty-one' })), deps));
+    const second = db()
+      .transaction()
+      .execute((trx) => applyChanges(trx, lines(crew(61, { bio: 'sixty-one' })), deps));
     // The second batch runs until it waits on the first (Postgres: a lock; SQLite: begin immediate holds it before any read).
     if (dialect === 'postgres') {
-      await eventually('the second batch waits on the first', async () =>
-        Number((await sql<{ n: string }>`select count(*) as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(db())).rows[0]!.n) > 0);
+      await eventually(
+        'the second batch waits on the first',
+        async () =>
+          Number(
+            (
+              await sql<{
+                n: string;
+              }>`select count(*) as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(
+                db(),
+              )
+            ).rows[0]!.n,
+          ) > 0,
+      );
     }
     release();
     assert.deepEqual([outcomes(await first), outcomes(await second)], [['applied'], ['stale']]);

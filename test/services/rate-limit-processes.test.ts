@@ -53,23 +53,33 @@ describeEachStore('the rate limit shared by several `svc serve` processes on one
 
   it(`${CALLS} calls of one partner spread over ${PROCESSES} processes: at most the limit admitted in a window, the rest refused with Retry-After`, async () => {
     const limit = pLimit(2 * PROCESSES);
-    const answers: Answer[] = await Promise.all(Array.from({ length: CALLS }, (_, i) => limit(async () => {
-      const p = await probe(servers[i % PROCESSES]!.url, PATHS[i % PATHS.length]!, key);
-      return { probe: p, window: windowOf(p, Date.now()) };
-    })));
+    const answers: Answer[] = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) =>
+        limit(async () => {
+          const p = await probe(servers[i % PROCESSES]!.url, PATHS[i % PATHS.length]!, key);
+          return { probe: p, window: windowOf(p, Date.now()) };
+        }),
+      ),
+    );
 
-    assert.deepEqual(answers.filter((a) => a.probe.status !== 200 && a.probe.status !== 429).map((a) => [a.probe.status, a.probe.json]), []);
+    assert.deepEqual(
+      answers.filter((a) => a.probe.status !== 200 && a.probe.status !== 429).map((a) => [a.probe.status, a.probe.json]),
+      [],
+    );
     for (const { probe: p } of answers) {
       assert.equal(p.headers.get('ratelimit-policy'), `${LIMIT};w=${WINDOW_SECONDS}`);
       if (p.status !== 429) continue;
       assert.equal(p.json.detail.code, 'rate_limited');
       const retryAfter = Number(p.headers.get('retry-after'));
-      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= WINDOW_SECONDS, `Retry-After: ${p.headers.get('retry-after')}`);
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= WINDOW_SECONDS,
+        `Retry-After: ${p.headers.get('retry-after')}`,
+      );
       assert.match(p.headers.get('ratelimit')!, new RegExp(`^limit=${LIMIT}, remaining=0, reset=${retryAfter}$`));
     }
 
     const byWindow = new Map<number, Answer[]>();
-    for (const a of answers) byWindow.set(a.window, [...byWindow.get(a.window) ?? [], a]);
+    for (const a of answers) byWindow.set(a.window, [...(byWindow.get(a.window) ?? []), a]);
     assert.ok(byWindow.size <= 2, 'the calls took less than a window');
     const earlyBound = PROCESSES * 2 * blockSize(LIMIT);
     for (const [, group] of byWindow) {
@@ -77,7 +87,10 @@ describeEachStore('the rate limit shared by several `svc serve` processes on one
       assert.ok(admitted <= LIMIT, `${admitted} calls admitted in one window over a limit of ${LIMIT} across ${PROCESSES} processes`);
       // Tokens a process claimed and did not use are lost to the others: at most two blocks each.
       if (group.length >= LIMIT + earlyBound) {
-        assert.ok(admitted >= LIMIT - earlyBound, `${admitted} of ${group.length} calls admitted, limit ${LIMIT}: refused more than ${earlyBound} early`);
+        assert.ok(
+          admitted >= LIMIT - earlyBound,
+          `${admitted} of ${group.length} calls admitted, limit ${LIMIT}: refused more than ${earlyBound} early`,
+        );
       }
     }
     for (const s of servers) {

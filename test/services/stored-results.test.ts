@@ -23,7 +23,10 @@ describeEachStore('compliance results written behind the call', ({ store }) => {
       assert.equal(await elsewhere.latest('crew_2', 'ves_1'), undefined);
       await writer.flush();
       assert.equal(writer.backlog, 0);
-      assert.deepEqual(await elsewhere.latest('crew_1', 'ves_1'), { asOf: '2026-11-22T11:00:00.000Z', evaluation: evaluation('compliant') });
+      assert.deepEqual(await elsewhere.latest('crew_1', 'ves_1'), {
+        asOf: '2026-11-22T11:00:00.000Z',
+        evaluation: evaluation('compliant'),
+      });
       assert.equal((await elsewhere.latest('crew_2', 'ves_1'))?.asOf, '2026-11-22T11:00:00.000Z');
       // Another process wrote a newer result meanwhile: an older one written later does not replace it.
       await elsewhere.save('crew_2', 'ves_1', '2026-11-22T12:00:00.000Z', evaluation('non_compliant'));
@@ -40,16 +43,25 @@ describeEachStore('compliance results written behind the call', ({ store }) => {
     let done = () => {};
     let written = new Promise<void>((resolve) => (done = resolve));
     // Under load checks keep saving results while a write is under way: one arrives during the first write.
-    const writer = createResultWriter(store().db.withPlugin({
-      transformQuery({ node }) {
-        if (node.kind === 'InsertQueryNode' && ++writes === 1) void writer.save('crew_t', 'ves_1', '2026-11-22T10:00:01.000Z', evaluation('compliant'));
-        return node;
+    const writer = createResultWriter(
+      store().db.withPlugin({
+        transformQuery({ node }) {
+          if (node.kind === 'InsertQueryNode' && ++writes === 1)
+            void writer.save('crew_t', 'ves_1', '2026-11-22T10:00:01.000Z', evaluation('compliant'));
+          return node;
+        },
+        async transformResult({ result }) {
+          done();
+          return result;
+        },
+      }),
+      {
+        schedule: (t) => {
+          tick = t;
+          return () => {};
+        },
       },
-      async transformResult({ result }) {
-        done();
-        return result;
-      },
-    }), { schedule: (t) => { tick = t; return () => {}; } });
+    );
     const elsewhere = storedResults(store().db);
     try {
       await writer.save('crew_t', 'ves_1', '2026-11-22T10:00:00.000Z', evaluation('at_risk'));

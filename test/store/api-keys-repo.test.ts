@@ -13,13 +13,30 @@ describeEachStore('API keys in the store', ({ store }) => {
   it('partners round-trip with their JSON and boolean columns', async () => {
     const db = store().db;
     await upsertEmployers(db, [{ employer_id: 'emp_1', name: 'North Sea Shipping' }]);
-    await upsertPartners(db, [{
-      partner_id: 'ptn_1', name: 'Partner', kind: 'customer', employer_id: 'emp_1', tier: 'basic',
-      scope_overrides: JSON.stringify(['vessels:fleet:read']), upgraded: 1, contract_scopes: null, rate_limit: 5, created_at: clock().toISOString(),
-    }]);
+    await upsertPartners(db, [
+      {
+        partner_id: 'ptn_1',
+        name: 'Partner',
+        kind: 'customer',
+        employer_id: 'emp_1',
+        tier: 'basic',
+        scope_overrides: JSON.stringify(['vessels:fleet:read']),
+        upgraded: 1,
+        contract_scopes: null,
+        rate_limit: 5,
+        created_at: clock().toISOString(),
+      },
+    ]);
     assert.deepEqual(await findPartner(db, 'ptn_1'), {
-      partnerId: 'ptn_1', name: 'Partner', kind: 'customer', employerId: 'emp_1', tier: 'basic',
-      scopeOverrides: ['vessels:fleet:read'], upgraded: true, contractScopes: null, rateLimit: 5,
+      partnerId: 'ptn_1',
+      name: 'Partner',
+      kind: 'customer',
+      employerId: 'emp_1',
+      tier: 'basic',
+      scopeOverrides: ['vessels:fleet:read'],
+      upgraded: true,
+      contractScopes: null,
+      rateLimit: 5,
     });
   });
 

@@ -27,7 +27,8 @@ describeEachStore('change marks and the horizon, read in one statement', ({ stor
     const early = await openStore(url());
     try {
       const earlyWriter = await openWriter(early.db, (trx) =>
-        trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute());
+        trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute(),
+      );
       await db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_4').execute();
       const during = await changeMarks(db);
       assert.ok(during.horizon <= during.maxTx, `horizon ${during.horizon} must not pass the open writer (newest change ${during.maxTx})`);

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/connect.ts';
-import { changeHorizon, fleetWideChanges, lastChange, pruneChanges, readChanges, settledReadBound } from '../../src/store/repositories/changes-repo.ts';
+import {
+  changeHorizon,
+  fleetWideChanges,
+  lastChange,
+  pruneChanges,
+  readChanges,
+  settledReadBound,
+} from '../../src/store/repositories/changes-repo.ts';
 import type { Change } from '../../src/domain/changes.ts';
 import { changeMarks } from '../../src/store/repositories/data-version-repo.ts';
 import { saveSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
@@ -31,7 +38,10 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
     const db = store().db;
     for (const p of ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4']) await seedPartnerRows(db, p);
     const every = await all();
-    assert.deepEqual(every.map((c) => [c.table, c.key, c.partnerId, c.crewUniqueId]), ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4'].map((p) => ['partners', p, p, null]));
+    assert.deepEqual(
+      every.map((c) => [c.table, c.key, c.partnerId, c.crewUniqueId]),
+      ['ptn_1', 'ptn_2', 'ptn_3', 'ptn_4'].map((p) => ['partners', p, p, null]),
+    );
     const horizon = await changeHorizon(db);
     const first = await readChanges(db, null, horizon, 2);
     assert.deepEqual(first, every.slice(0, 2));
@@ -39,14 +49,20 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
     assert.deepEqual(await readChanges(db, every[3]!, horizon, 10), []);
     assert.deepEqual(await lastChange(db, horizon), { tx: every[3]!.tx, seq: every[3]!.seq });
     // A horizon at a change's transaction: that change and every later one are not final yet.
-    assert.deepEqual(await readChanges(db, null, every[2]!.tx, 10), every.filter((c) => c.tx < every[2]!.tx));
+    assert.deepEqual(
+      await readChanges(db, null, every[2]!.tx, 10),
+      every.filter((c) => c.tx < every[2]!.tx),
+    );
     assert.deepEqual(await lastChange(db, every[0]!.tx), null);
     const marks = await changeMarks(db);
     assert.deepEqual([marks.maxSeq, marks.maxTx], [every[3]!.seq, every[3]!.tx]);
     // The horizon is the server's: a transaction of another database (another test file's) that was
     // in flight when the snapshot was taken and had ended when pg_stat_activity was read holds it
     // back for that read. Nothing of this database is in flight, so it passes every change soon.
-    await eventually('nothing in flight: the horizon is past every committed change', async () => (await changeMarks(db)).horizon > marks.maxTx);
+    await eventually(
+      'nothing in flight: the horizon is past every committed change',
+      async () => (await changeMarks(db)).horizon > marks.maxTx,
+    );
   });
 
   it('fleet-wide changes: distinct table and partner of the tables named, after a position', async () => {
@@ -58,7 +74,10 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
     await seedEndpoint(db, 'ptn_2', 'https://hooks.example.com/x');
     const horizon = await changeHorizon(db);
     const wide = await fleetWideChanges(db, start, horizon, ['partners']);
-    assert.deepEqual(wide.map((change) => [change.table, change.partnerId]).sort(), [['partners', 'ptn_1'], ['partners', 'ptn_2']]);
+    assert.deepEqual(wide.map((change) => [change.table, change.partnerId]).sort(), [
+      ['partners', 'ptn_1'],
+      ['partners', 'ptn_2'],
+    ]);
     const both = await fleetWideChanges(db, start, horizon, ['partners', 'webhook_endpoints']);
     assert.equal(both.length, 3);
     assert.equal((await fleetWideChanges(db, null, horizon, ['partners'])).length, 2, 'from the start: the inserts too, still distinct');
@@ -91,11 +110,26 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
       let openTx!: (tx: number) => void;
       const started = new Promise<number>((resolve) => (openTx = resolve));
       const writer = other.db.transaction().execute(async (trx) => {
-        await trx.insertInto('employers').values({ employer_id: 'emp_open', name: 'Open' }).onConflict((oc) => oc.doNothing()).execute();
-        await trx.insertInto('partners').values({
-          partner_id: 'ptn_open', name: 'Open', kind: 'customer', employer_id: 'emp_open', tier: 'basic', scope_overrides: null,
-          upgraded: 0, contract_scopes: null, rate_limit: null, created_at: '2026-11-22T10:00:00.000Z',
-        }).execute();
+        await trx
+          .insertInto('employers')
+          .values({ employer_id: 'emp_open', name: 'Open' })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        await trx
+          .insertInto('partners')
+          .values({
+            partner_id: 'ptn_open',
+            name: 'Open',
+            kind: 'customer',
+            employer_id: 'emp_open',
+            tier: 'basic',
+            scope_overrides: null,
+            upgraded: 0,
+            contract_scopes: null,
+            rate_limit: null,
+            created_at: '2026-11-22T10:00:00.000Z',
+          })
+          .execute();
         const { rows } = await sql<{ tx: string }>`select pg_current_xact_id()::text as tx`.execute(trx);
         openTx(Number(rows[0]!.tx));
         await held;

@@ -6,8 +6,11 @@ import { countHit, deleteWindowsBefore } from '../../src/store/repositories/rate
 import { describeEachStore } from '../support/stores.ts';
 
 const evaluation = (overallStatus: ComplianceEvaluation['overallStatus']): ComplianceEvaluation => ({
-  vesselId: 'ves_1', positionName: 'Master', overallStatus,
-  summary: { total: 0, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 }, requirements: [],
+  vesselId: 'ves_1',
+  positionName: 'Master',
+  overallStatus,
+  summary: { total: 0, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 },
+  requirements: [],
 });
 
 describeEachStore('stored compliance results and rate-limit counters', ({ store }) => {
@@ -16,7 +19,10 @@ describeEachStore('stored compliance results and rate-limit counters', ({ store 
     assert.deepEqual(await readCatalogue(db), []);
     await saveEvaluation(db, 'crew_1', 'ves_1', '2026-11-22T10:00:00.000Z', evaluation('at_risk'));
     await saveEvaluation(db, 'crew_1', 'ves_1', '2026-11-22T11:00:00.000Z', evaluation('compliant'));
-    assert.deepEqual(await latestEvaluation(db, 'crew_1', 'ves_1'), { asOf: '2026-11-22T11:00:00.000Z', evaluation: evaluation('compliant') });
+    assert.deepEqual(await latestEvaluation(db, 'crew_1', 'ves_1'), {
+      asOf: '2026-11-22T11:00:00.000Z',
+      evaluation: evaluation('compliant'),
+    });
     assert.equal(await latestEvaluation(db, 'crew_1', 'ves_2'), undefined);
   });
 

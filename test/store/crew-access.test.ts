@@ -26,21 +26,34 @@ describeEachStore('crew access in one round trip', ({ store }) => {
       give: fc.boolean(),
       status: fc.constantFrom('invited', 'active', 'on_leave', 'signed_off' as const),
     });
-    const ask = fc.record({ crew: fc.constantFrom(...CREW), partner: fc.constantFrom(...PARTNERS), mode: fc.constantFrom('live', 'test' as const) });
-    await fc.assert(fc.asyncProperty(fc.array(change, { maxLength: 4 }), fc.array(ask, { minLength: 1, maxLength: 4 }), async (changes, asks) => {
-      for (const c of changes) {
-        await db.deleteFrom('consents').where('crew_unique_id', '=', c.crew).where('partner_id', '=', c.partner).where('category', '=', c.category).execute();
-        if (c.give) await db.insertInto('consents').values({ crew_unique_id: c.crew, partner_id: c.partner, category: c.category }).execute();
-        await db.updateTable('assignments').set({ status: c.status }).where('crew_unique_id', '=', c.crew).execute();
-      }
-      for (const a of asks) {
-        const fleet = fleetOf((await findPartner(db, a.partner))!, a.mode);
-        const fast = await crewAccessOnFleet(db, fleet, a.crew, a.partner);
-        const assignments = await crewAssignmentsOnFleet(db, fleet, a.crew);
-        assert.deepEqual(fast.assignments, assignments);
-        const consents = assignments.length === 0 ? new Set() : (await consentsFor(db, a.partner, [a.crew])).get(a.crew) ?? new Set();
-        assert.deepEqual([...fast.consents].sort(), [...consents].sort());
-      }
-    }), { numRuns: Number(process.env.FC_RUNS ?? 25) });
+    const ask = fc.record({
+      crew: fc.constantFrom(...CREW),
+      partner: fc.constantFrom(...PARTNERS),
+      mode: fc.constantFrom('live', 'test' as const),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { maxLength: 4 }), fc.array(ask, { minLength: 1, maxLength: 4 }), async (changes, asks) => {
+        for (const c of changes) {
+          await db
+            .deleteFrom('consents')
+            .where('crew_unique_id', '=', c.crew)
+            .where('partner_id', '=', c.partner)
+            .where('category', '=', c.category)
+            .execute();
+          if (c.give)
+            await db.insertInto('consents').values({ crew_unique_id: c.crew, partner_id: c.partner, category: c.category }).execute();
+          await db.updateTable('assignments').set({ status: c.status }).where('crew_unique_id', '=', c.crew).execute();
+        }
+        for (const a of asks) {
+          const fleet = fleetOf((await findPartner(db, a.partner))!, a.mode);
+          const fast = await crewAccessOnFleet(db, fleet, a.crew, a.partner);
+          const assignments = await crewAssignmentsOnFleet(db, fleet, a.crew);
+          assert.deepEqual(fast.assignments, assignments);
+          const consents = assignments.length === 0 ? new Set() : ((await consentsFor(db, a.partner, [a.crew])).get(a.crew) ?? new Set());
+          assert.deepEqual([...fast.consents].sort(), [...consents].sort());
+        }
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 25) },
+    );
   });
 });

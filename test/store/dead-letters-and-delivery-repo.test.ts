@@ -12,7 +12,12 @@ describeEachStore('dead letters in the store', ({ store }) => {
   before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b'));
   beforeEach(async () => {
     await resetDelivery(store().db);
-    for (const [name, partner] of [['a1', 'ptn_a'], ['a2', 'ptn_a'], ['b1', 'ptn_b']] as const) ids[name] = (await seedEvent(store().db, partner)).eventId;
+    for (const [name, partner] of [
+      ['a1', 'ptn_a'],
+      ['a2', 'ptn_a'],
+      ['b1', 'ptn_b'],
+    ] as const)
+      ids[name] = (await seedEvent(store().db, partner)).eventId;
   });
   const dead = (name: string, partnerId: string, minute: number, eventType = 'crew.status.changed') =>
     upsertDeadLetter(store().db, { eventId: ids[name]!, partnerId, eventType, reason: `gone at ${minute}`, deadAt: at(minute) });
@@ -31,7 +36,14 @@ describeEachStore('dead letters in the store', ({ store }) => {
     assert.deepEqual(names(await listDeadLetters(db, { since: at(5), until: at(5) })).sort(), ['a1', 'a2'], 'both bounds inclusive');
     assert.deepEqual(await listDeadLetters(db, { since: at(6), until: at(8) }), []);
     const [b1] = await listDeadLetters(db, { partnerId: 'ptn_b' });
-    assert.deepEqual(b1, { eventId: ids.b1, partnerId: 'ptn_b', eventType: 'crew.profile.updated', reason: 'gone at 9', deadAt: at(9), replayedAt: null });
+    assert.deepEqual(b1, {
+      eventId: ids.b1,
+      partnerId: 'ptn_b',
+      eventType: 'crew.profile.updated',
+      reason: 'gone at 9',
+      deadAt: at(9),
+      replayedAt: null,
+    });
   });
 
   it('a replay is marked; an event that dies again gets a fresh row state (not replayed, the new reason and time)', async () => {
@@ -59,30 +71,54 @@ describeEachStore('delivery attempts in the store', ({ store }) => {
     ids.a = (await seedEvent(store().db, 'ptn_a')).eventId;
     ids.b = (await seedEvent(store().db, 'ptn_b')).eventId;
   });
-  const attempt = (eventId: string, attemptNo: number, minute: number, extra: Partial<DeliveryAttempt> = {}): Omit<DeliveryAttempt, 'attemptId'> => ({
-    eventId, attemptNo, attemptedAt: at(minute), url: 'https://hooks.example.com/x', statusCode: 503, latencyMs: 12,
-    error: null, responseBody: 'busy', outcome: 'retry', ...extra,
+  const attempt = (
+    eventId: string,
+    attemptNo: number,
+    minute: number,
+    extra: Partial<DeliveryAttempt> = {},
+  ): Omit<DeliveryAttempt, 'attemptId'> => ({
+    eventId,
+    attemptNo,
+    attemptedAt: at(minute),
+    url: 'https://hooks.example.com/x',
+    statusCode: 503,
+    latencyMs: 12,
+    error: null,
+    responseBody: 'busy',
+    outcome: 'retry',
+    ...extra,
   });
 
-  it('an attempt reads back as written, with its event\'s partner and type; none for an unknown event', async () => {
+  it("an attempt reads back as written, with its event's partner and type; none for an unknown event", async () => {
     const db = store().db;
     const a = attempt(ids.a!, 1, 1, { statusCode: null, error: 'timeout after 10000 ms', responseBody: null });
     await insertDeliveryAttempts(db, [a]);
     const [got] = await listDeliveryAttempts(db, { eventId: ids.a });
     // The event is still pending: its next attempt is due when it was seeded due (T0).
-    assert.deepEqual({ ...got, attemptId: 0 }, { ...a, attemptId: 0, partnerId: 'ptn_a', eventType: 'crew.status.changed', nextAttemptAt: T0 });
+    assert.deepEqual(
+      { ...got, attemptId: 0 },
+      { ...a, attemptId: 0, partnerId: 'ptn_a', eventType: 'crew.status.changed', nextAttemptAt: T0 },
+    );
     assert.equal(typeof got?.attemptId, 'number');
     assert.deepEqual(await listDeliveryAttempts(db, { eventId: 'evt_absent' }), []);
   });
 
   it('newest first (same time: the later insert first), by partner or event, 100 unless a limit is given; 600 written in one call', async () => {
     const db = store().db;
-    await insertDeliveryAttempts(db, [attempt(ids.a!, 1, 1), attempt(ids.a!, 2, 3), attempt(ids.b!, 1, 3), attempt(ids.a!, 3, 5, { outcome: 'delivered', statusCode: 204 })]);
+    await insertDeliveryAttempts(db, [
+      attempt(ids.a!, 1, 1),
+      attempt(ids.a!, 2, 3),
+      attempt(ids.b!, 1, 3),
+      attempt(ids.a!, 3, 5, { outcome: 'delivered', statusCode: 204 }),
+    ]);
     const seen = (list: { eventId: string; attemptNo: number }[]) => list.map((x) => `${x.eventId === ids.a ? 'a' : 'b'}${x.attemptNo}`);
     assert.deepEqual(seen(await listDeliveryAttempts(db)), ['a3', 'b1', 'a2', 'a1']);
     assert.deepEqual(seen(await listDeliveryAttempts(db, { partnerId: 'ptn_b' })), ['b1']);
     assert.deepEqual(seen(await listDeliveryAttempts(db, { eventId: ids.a, limit: 2 })), ['a3', 'a2']);
-    await insertDeliveryAttempts(db, Array.from({ length: 600 }, (_, i) => attempt(ids.b!, 10 + i, 0)));
+    await insertDeliveryAttempts(
+      db,
+      Array.from({ length: 600 }, (_, i) => attempt(ids.b!, 10 + i, 0)),
+    );
     assert.equal((await listDeliveryAttempts(db)).length, 100);
     assert.equal((await listDeliveryAttempts(db, { partnerId: 'ptn_b', limit: 1000 })).length, 601);
   });

@@ -4,7 +4,10 @@ import { openStoredFile } from '../../src/services/files/stored-files.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { crewSignals } from '../../src/store/repositories/crew-signals-repo.ts';
 import {
-  documentIdsWithFiles, documentsByIds, findListableDocument, listListableDocuments,
+  documentIdsWithFiles,
+  documentsByIds,
+  findListableDocument,
+  listListableDocuments,
 } from '../../src/store/repositories/documents-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, NOW, worldFixture } from '../support/read-api-world.ts';
@@ -17,9 +20,15 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
   it('listable: processed, current and live; by crew then document id; medical only when asked', async () => {
     const db = store().db;
     const without = await listListableDocuments(db, ['crew_ben', 'crew_ana'], false);
-    assert.deepEqual(without.map((d) => d.documentId), [...ANA_LISTED, 'doc_ben']);
+    assert.deepEqual(
+      without.map((d) => d.documentId),
+      [...ANA_LISTED, 'doc_ben'],
+    );
     const withMedical = await listListableDocuments(db, ['crew_ana'], true);
-    assert.deepEqual(withMedical.map((d) => d.documentId), [...ANA_LISTED, ...ANA_MEDICAL].sort());
+    assert.deepEqual(
+      withMedical.map((d) => d.documentId),
+      [...ANA_LISTED, ...ANA_MEDICAL].sort(),
+    );
     assert.deepEqual(await listListableDocuments(db, ['crew_nobody'], true), []);
     assert.deepEqual(await listListableDocuments(db, [], true), []);
   });
@@ -27,8 +36,15 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
   it('one listable document: none when excluded, medical without the permission, or of another crew member', async () => {
     const db = store().db;
     const coc = await findListableDocument(db, 'crew_ana', 'doc_coc', false);
-    assert.deepEqual([coc?.documentId, coc?.documentClass, coc?.isCurrent, coc?.isLive, coc?.noExpiry, coc?.contentType], ['doc_coc', 'coc', true, true, false, 'application/pdf']);
-    assert.deepEqual([coc?.classification.document_class, coc?.classification.category_code], ['coc', 'coc'], 'the classification JSON, parsed');
+    assert.deepEqual(
+      [coc?.documentId, coc?.documentClass, coc?.isCurrent, coc?.isLive, coc?.noExpiry, coc?.contentType],
+      ['doc_coc', 'coc', true, true, false, 'application/pdf'],
+    );
+    assert.deepEqual(
+      [coc?.classification.document_class, coc?.classification.category_code],
+      ['coc', 'coc'],
+      'the classification JSON, parsed',
+    );
     for (const id of ANA_EXCLUDED) assert.equal(await findListableDocument(db, 'crew_ana', id, true), undefined, id);
     assert.equal(await findListableDocument(db, 'crew_ana', 'doc_med', false), undefined);
     assert.equal((await findListableDocument(db, 'crew_ana', 'doc_med', true))?.documentClass, 'medical');
@@ -41,14 +57,18 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
     const again = await findListableDocument(db, 'crew_ana', first!.documentId, false);
     assert.equal(again!.classification, first!.classification);
     assert.ok(Object.isFrozen(first!.classification) && Object.isFrozen(first!.classification.stcw_codes));
-    assert.throws(() => { (first!.classification as { level: string | null }).level = 'x'; }, TypeError);
+    assert.throws(() => {
+      (first!.classification as { level: string | null }).level = 'x';
+    }, TypeError);
   });
 
   it('by id whatever the state; which have files; a file with its bytes and content type', async () => {
     const db = store().db;
     const some = await documentsByIds(db, ['doc_old', 'doc_withdrawn', 'doc_nofile', 'doc_absent']);
     assert.deepEqual(some.map((d) => [d.documentId, d.isCurrent, d.isLive, d.supersededBy]).sort(), [
-      ['doc_nofile', true, true, null], ['doc_old', false, true, 'doc_coc'], ['doc_withdrawn', true, false, null],
+      ['doc_nofile', true, true, null],
+      ['doc_old', false, true, 'doc_coc'],
+      ['doc_withdrawn', true, false, null],
     ]);
     assert.equal(some.find((d) => d.documentId === 'doc_nofile')?.contentType, null, 'no file, no content type');
     assert.deepEqual(await documentsByIds(db, []), []);

@@ -25,35 +25,51 @@ describeEachStore('endpoint health in the store', ({ store }) => {
     const partnerId = `ptn_h${++n}`;
     await seedPartners(store().db, partnerId);
     await insertEndpoint(store().db, {
-      endpointId: `whe_${partnerId}`, partnerId, url: 'https://h.example/x', subscribedEvents: ['crew.status.changed'],
-      secret: 'whsec_x', status: 'active', createdAt: T0, updatedAt: T0,
+      endpointId: `whe_${partnerId}`,
+      partnerId,
+      url: 'https://h.example/x',
+      subscribedEvents: ['crew.status.changed'],
+      secret: 'whsec_x',
+      status: 'active',
+      createdAt: T0,
+      updatedAt: T0,
     });
     return partnerId;
   }
 
   it('attempts stored in batches of any size give the health of noting them one by one', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 30, maxLength: 30 }),
-      async (outcomes, cuts) => {
-        const partnerId = await freshEndpoint();
-        const attempts = outcomes.map((delivered, i) => ({ at: at(i), delivered }));
-        for (let i = 0, c = 0; i < attempts.length; c++) {
-          const size = cuts[c]!;
-          await noteEndpointAttempts(store().db, { partnerId, attempts: attempts.slice(i, i + size) });
-          i += size;
-        }
-        const { disabledReason, disabledAt, ...health } = (await findEndpointByPartner(store().db, partnerId))!.health!;
-        assert.deepEqual(health, model(attempts));
-        assert.deepEqual([disabledReason, disabledAt], [null, null]);
-      },
-    ), { numRuns: Number(process.env.FC_RUNS ?? 15) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 30, maxLength: 30 }),
+        async (outcomes, cuts) => {
+          const partnerId = await freshEndpoint();
+          const attempts = outcomes.map((delivered, i) => ({ at: at(i), delivered }));
+          for (let i = 0, c = 0; i < attempts.length; c++) {
+            const size = cuts[c]!;
+            await noteEndpointAttempts(store().db, { partnerId, attempts: attempts.slice(i, i + size) });
+            i += size;
+          }
+          const { disabledReason, disabledAt, ...health } = (await findEndpointByPartner(store().db, partnerId))!.health!;
+          assert.deepEqual(health, model(attempts));
+          assert.deepEqual([disabledReason, disabledAt], [null, null]);
+        },
+      ),
+      { numRuns: Number(process.env.FC_RUNS ?? 15) },
+    );
   });
 
   it('disables only an active endpoint failing since the cut-off or earlier, once, with the reason and time', async () => {
     const db = store().db;
     const partnerId = await freshEndpoint();
     assert.equal(await disableIfFailingSince(db, partnerId, at(100), at(200), 5), false, 'not failing');
-    await noteEndpointAttempts(db, { partnerId, attempts: [{ at: at(10), delivered: false }, { at: at(20), delivered: false }] });
+    await noteEndpointAttempts(db, {
+      partnerId,
+      attempts: [
+        { at: at(10), delivered: false },
+        { at: at(20), delivered: false },
+      ],
+    });
     assert.equal(await disableIfFailingSince(db, partnerId, at(9), at(200), 5), false, 'failing since after the cut-off');
     assert.equal((await findEndpointByPartner(db, partnerId))?.status, 'active');
     assert.equal(await disableIfFailingSince(db, partnerId, at(10), at(200), 5), true);

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import {
-  ensureSendSlots, extendSendSlot, releaseSendSlots, releaseSendSlotsOf, takeSendSlot,
+  ensureSendSlots,
+  extendSendSlot,
+  releaseSendSlots,
+  releaseSendSlotsOf,
+  takeSendSlot,
 } from '../../src/store/repositories/endpoint-slots-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { resetDelivery } from '../support/sync-world.ts';
@@ -38,7 +42,7 @@ describeEachStore("an endpoint's request slots across processes", ({ store }) =>
     assert.equal(await take('run_c#1', '2026-11-25T10:30:00.000Z', T1, 1), null, 'extended to 11:00');
   });
 
-  it("a run whose lease is taken over has its holds given back, and only its own", async () => {
+  it('a run whose lease is taken over has its holds given back, and only its own', async () => {
     await resetDelivery(store().db);
     await ensureSendSlots(store().db, 'ptn_a', 2);
     await take('run_gone#0');

@@ -15,7 +15,9 @@ import { describeEachStore } from '../support/stores.ts';
  * generated documents: every state, flags, dates and titles in any script, quotes and escapes.
  */
 const CLASSES = ['coc', 'medical', 'training', 'identity', 'endorsement'] as const;
-const dateArb = fc.option(fc.date({ min: new Date('2020-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
+const dateArb = fc.option(
+  fc.date({ min: new Date('2020-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+);
 
 const docArb = fc.record({
   crew: fc.integer({ min: 0, max: 3 }),
@@ -34,34 +36,69 @@ const docArb = fc.record({
 
 const byId = (a: EvaluationDocument, b: EvaluationDocument) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0);
 
-describeEachStore('the evaluator\'s documents against every column of the listable documents', ({ store }) => {
+describeEachStore("the evaluator's documents against every column of the listable documents", ({ store }) => {
   let run = 0;
 
   it('gives the same documents and values, medical ones included, for any crew asked', async () => {
     const db = store().db;
     let listed = 0;
-    await fc.assert(fc.asyncProperty(fc.array(docArb, { maxLength: 12 }), fc.subarray([0, 1, 2, 3, 4]), async (docs, asked) => {
-      const prefix = `ev${++run}`;
-      await loadFixtures(db, [writeFixture({
-        crew: [0, 1, 2, 3].map((i) => ({ crew_unique_id: `${prefix}_c${i}`, name: `Crew ${i}` })),
-        documents: docs.map((d, k) => ({
-          document_id: `${prefix}_d${k}`, crew_unique_id: `${prefix}_c${d.crew}`, type: 'certificate', category: d.documentClass, title: d.title,
-          verification_status: d.verification, review_status: d.review, issue_date: d.issue, expiry_date: d.expiry, no_expiry: d.expiry === null && d.noExpiry,
-          processing_state: d.state, is_current: d.current, is_live: d.live,
-          classification: { document_class: d.documentClass, category_code: d.documentClass, ...(d.codes.length > 0 ? { stcw_codes: d.codes } : {}) },
-        })),
-      })], () => NOW);
-      // Crew 4 has no row at all.
-      const ids = asked.map((i) => `${prefix}_c${i}`);
-      const fast = [...await listEvaluationDocuments(db, ids)].sort(byId);
-      const slow = (await listListableDocuments(db, ids, true)).map((d): EvaluationDocument => ({
-        documentId: d.documentId, crewUniqueId: d.crewUniqueId, title: d.title, verificationStatus: d.verificationStatus, reviewStatus: d.reviewStatus,
-        issueDate: d.issueDate, expiryDate: d.expiryDate, noExpiry: d.noExpiry, processingState: d.processingState, isCurrent: d.isCurrent,
-        isLive: d.isLive, documentClass: d.documentClass, classification: d.classification,
-      })).sort(byId);
-      assert.deepEqual(fast, slow);
-      listed += fast.length;
-    }), { numRuns: Number(process.env.FC_RUNS ?? 25) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(docArb, { maxLength: 12 }), fc.subarray([0, 1, 2, 3, 4]), async (docs, asked) => {
+        const prefix = `ev${++run}`;
+        await loadFixtures(
+          db,
+          [
+            writeFixture({
+              crew: [0, 1, 2, 3].map((i) => ({ crew_unique_id: `${prefix}_c${i}`, name: `Crew ${i}` })),
+              documents: docs.map((d, k) => ({
+                document_id: `${prefix}_d${k}`,
+                crew_unique_id: `${prefix}_c${d.crew}`,
+                type: 'certificate',
+                category: d.documentClass,
+                title: d.title,
+                verification_status: d.verification,
+                review_status: d.review,
+                issue_date: d.issue,
+                expiry_date: d.expiry,
+                no_expiry: d.expiry === null && d.noExpiry,
+                processing_state: d.state,
+                is_current: d.current,
+                is_live: d.live,
+                classification: {
+                  document_class: d.documentClass,
+                  category_code: d.documentClass,
+                  ...(d.codes.length > 0 ? { stcw_codes: d.codes } : {}),
+                },
+              })),
+            }),
+          ],
+          () => NOW,
+        );
+        // Crew 4 has no row at all.
+        const ids = asked.map((i) => `${prefix}_c${i}`);
+        const fast = [...(await listEvaluationDocuments(db, ids))].sort(byId);
+        const slow = (await listListableDocuments(db, ids, true))
+          .map((d): EvaluationDocument => ({
+            documentId: d.documentId,
+            crewUniqueId: d.crewUniqueId,
+            title: d.title,
+            verificationStatus: d.verificationStatus,
+            reviewStatus: d.reviewStatus,
+            issueDate: d.issueDate,
+            expiryDate: d.expiryDate,
+            noExpiry: d.noExpiry,
+            processingState: d.processingState,
+            isCurrent: d.isCurrent,
+            isLive: d.isLive,
+            documentClass: d.documentClass,
+            classification: d.classification,
+          }))
+          .sort(byId);
+        assert.deepEqual(fast, slow);
+        listed += fast.length;
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 25) },
+    );
     assert.ok(listed > 0, 'some generated documents are listable');
   });
 
@@ -69,13 +106,29 @@ describeEachStore('the evaluator\'s documents against every column of the listab
     const db = store().db;
     assert.deepEqual(await listEvaluationDocuments(db, []), []);
     const ids = Array.from({ length: 4500 }, (_, i) => `nobody_${i}`);
-    await loadFixtures(db, [writeFixture({
-      crew: [{ crew_unique_id: 'nobody_4499', name: 'Last' }],
-      documents: [{
-        document_id: 'last_doc', crew_unique_id: 'nobody_4499', type: 'certificate', category: 'training', title: 'Last',
-        verification_status: 'verified', classification: { document_class: 'training', category_code: 'bst' },
-      }],
-    })], () => NOW);
-    assert.deepEqual((await listEvaluationDocuments(db, ids)).map((d) => d.documentId), ['last_doc']);
+    await loadFixtures(
+      db,
+      [
+        writeFixture({
+          crew: [{ crew_unique_id: 'nobody_4499', name: 'Last' }],
+          documents: [
+            {
+              document_id: 'last_doc',
+              crew_unique_id: 'nobody_4499',
+              type: 'certificate',
+              category: 'training',
+              title: 'Last',
+              verification_status: 'verified',
+              classification: { document_class: 'training', category_code: 'bst' },
+            },
+          ],
+        }),
+      ],
+      () => NOW,
+    );
+    assert.deepEqual(
+      (await listEvaluationDocuments(db, ids)).map((d) => d.documentId),
+      ['last_doc'],
+    );
   });
 });

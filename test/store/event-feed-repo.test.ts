@@ -14,15 +14,37 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
   before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b'));
   beforeEach(async () => resetDelivery(store().db));
 
-  async function event(eventId: string, minute: number, o: { partnerId?: string; type?: string; crew?: string | null; status?: OutboxStatus } = {}) {
-    await insertOutboxRows(store().db, [{
-      event_id: eventId, partner_id: o.partnerId ?? 'ptn_a', event_type: o.type ?? 'crew.status.changed', crew_unique_id: o.crew === undefined ? 'crew_1' : o.crew,
-      occurred_at: at(minute), body: `{"event_id":"${eventId}"}`, status: o.status ?? 'pending', attempts: 0, next_attempt_at: at(minute),
-      locked_by: null, locked_until: null, created_at: at(minute), delivered_at: null,
-    }]);
+  async function event(
+    eventId: string,
+    minute: number,
+    o: { partnerId?: string; type?: string; crew?: string | null; status?: OutboxStatus } = {},
+  ) {
+    await insertOutboxRows(store().db, [
+      {
+        event_id: eventId,
+        partner_id: o.partnerId ?? 'ptn_a',
+        event_type: o.type ?? 'crew.status.changed',
+        crew_unique_id: o.crew === undefined ? 'crew_1' : o.crew,
+        occurred_at: at(minute),
+        body: `{"event_id":"${eventId}"}`,
+        status: o.status ?? 'pending',
+        attempts: 0,
+        next_attempt_at: at(minute),
+        locked_by: null,
+        locked_until: null,
+        created_at: at(minute),
+        delivered_at: null,
+      },
+    ]);
   }
-  const query = (q: Partial<FeedQuery> = {}): FeedQuery =>
-    ({ partnerId: 'ptn_a', types: ['crew.status.changed', 'crew.profile.updated'], since: at(0), after: null, limit: 10, ...q });
+  const query = (q: Partial<FeedQuery> = {}): FeedQuery => ({
+    partnerId: 'ptn_a',
+    types: ['crew.status.changed', 'crew.profile.updated'],
+    since: at(0),
+    after: null,
+    limit: 10,
+    ...q,
+  });
   const ids = async (q: Partial<FeedQuery> = {}) => (await listFeedEvents(store().db, query(q))).map((e) => e.eventId);
 
   it("a partner's events oldest first (event id breaks ties), by type, crew member and retention; no types lists nothing", async () => {
@@ -39,7 +61,13 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
     assert.deepEqual(await ids({ since: at(2) }), ['evt_b', 'evt_c', 'evt_a'], 'since is inclusive');
     const [first] = await listFeedEvents(store().db, query({ since: at(5) }));
     assert.deepEqual(first, {
-      eventId: 'evt_a', eventType: 'crew.status.changed', crewUniqueId: 'crew_1', createdAt: at(5), body: '{"event_id":"evt_a"}', status: 'delivered', attempts: 0,
+      eventId: 'evt_a',
+      eventType: 'crew.status.changed',
+      crewUniqueId: 'crew_1',
+      createdAt: at(5),
+      body: '{"event_id":"evt_a"}',
+      status: 'delivered',
+      attempts: 0,
       payloadScope: null,
     });
   });
@@ -60,7 +88,7 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
       if (rows.length < 5) break;
       after = { createdAt: rows.at(-1)!.createdAt, eventId: rows.at(-1)!.eventId };
     }
-    const expected = (await ids({ limit: 100 }));
+    const expected = await ids({ limit: 100 });
     assert.deepEqual(seen, expected);
     assert.deepEqual([...seen].sort(), [...made].sort());
   });
@@ -76,8 +104,26 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
     assert.deepEqual(await prunableEventIds(db, at(5), 2), ['evt_d1', 'evt_x2']);
     assert.deepEqual(await prunableEventIds(db, at(1), 10), []);
 
-    await insertDeliveryAttempts(db, [{ eventId: 'evt_x2', attemptNo: 1, attemptedAt: at(2), url: 'https://h.example.com', statusCode: 410, latencyMs: 1, error: null, responseBody: null, outcome: 'dead' }]);
-    await upsertDeadLetter(db, { eventId: 'evt_x2', partnerId: 'ptn_a', eventType: 'crew.status.changed', reason: 'HTTP 410', deadAt: at(2) });
+    await insertDeliveryAttempts(db, [
+      {
+        eventId: 'evt_x2',
+        attemptNo: 1,
+        attemptedAt: at(2),
+        url: 'https://h.example.com',
+        statusCode: 410,
+        latencyMs: 1,
+        error: null,
+        responseBody: null,
+        outcome: 'dead',
+      },
+    ]);
+    await upsertDeadLetter(db, {
+      eventId: 'evt_x2',
+      partnerId: 'ptn_a',
+      eventType: 'crew.status.changed',
+      reason: 'HTTP 410',
+      deadAt: at(2),
+    });
     await deleteEvents(db, ['evt_d1', 'evt_x2']);
     await deleteEvents(db, []);
     assert.equal(await findOutboxEvent(db, 'evt_x2'), undefined);

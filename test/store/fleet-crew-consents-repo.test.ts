@@ -5,7 +5,11 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor, consentsForPartners, hasConsent } from '../../src/store/repositories/consents-repo.ts';
 import { findCrewProfile } from '../../src/store/repositories/crew-repo.ts';
 import {
-  assignmentsOnVessels, crewAssignmentsOnFleet, crewPageOnVessels, findFleetCrewByEmail, listFleetVessels,
+  assignmentsOnVessels,
+  crewAssignmentsOnFleet,
+  crewPageOnVessels,
+  findFleetCrewByEmail,
+  listFleetVessels,
 } from '../../src/store/repositories/fleet-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
@@ -15,12 +19,21 @@ import { describeEachStore } from '../support/stores.ts';
 describeEachStore('fleet, crew and consents in the store', ({ store }) => {
   before(async () => loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW));
 
-  it('a partner\'s fleet is its employer\'s vessels of the key\'s mode, as domain vessels', async () => {
+  it("a partner's fleet is its employer's vessels of the key's mode, as domain vessels", async () => {
     const db = store().db;
     const partner = (await findPartner(db, 'ptn_full'))!;
     const live = await listFleetVessels(db, fleetOf(partner, 'live'));
-    assert.deepEqual(live.map((v) => [v.vesselId, v.employerId, v.isTest]), [['ves_a1', 'emp_a', false], ['ves_a2', 'emp_a', false]]);
-    assert.deepEqual((await listFleetVessels(db, fleetOf(partner, 'test'))).map((v) => v.vesselId), ['ves_at']);
+    assert.deepEqual(
+      live.map((v) => [v.vesselId, v.employerId, v.isTest]),
+      [
+        ['ves_a1', 'emp_a', false],
+        ['ves_a2', 'emp_a', false],
+      ],
+    );
+    assert.deepEqual(
+      (await listFleetVessels(db, fleetOf(partner, 'test'))).map((v) => v.vesselId),
+      ['ves_at'],
+    );
     assert.deepEqual(await listFleetVessels(db, { kind: 'none' }), []);
   });
 
@@ -35,14 +48,20 @@ describeEachStore('fleet, crew and consents in the store', ({ store }) => {
     assert.equal(await findFleetCrewByEmail(db, { kind: 'none' }, 'ana.silva@example.com'), undefined);
     assert.deepEqual(await crewPageOnVessels(db, ['ves_a1', 'ves_a2'], null, 10), ['crew_ana', 'crew_ben', 'crew_cho']);
     assert.deepEqual(await crewPageOnVessels(db, ['ves_a1', 'ves_a2'], 'crew_ana', 1), ['crew_ben']);
-    assert.deepEqual((await assignmentsOnVessels(db, ['ves_a1'], ['crew_ana', 'crew_dan'])).map((a) => a.crewUniqueId), ['crew_ana']);
+    assert.deepEqual(
+      (await assignmentsOnVessels(db, ['ves_a1'], ['crew_ana', 'crew_dan'])).map((a) => a.crewUniqueId),
+      ['crew_ana'],
+    );
   });
 
   it('a crew profile with its parsed JSON parts; none for an unknown id', async () => {
     const db = store().db;
     const ana = await findCrewProfile(db, 'crew_ana');
     assert.equal(ana?.name, 'Ana Silva');
-    assert.deepEqual(ana?.employmentHistory.map((e) => e.source), ['employer_verified']);
+    assert.deepEqual(
+      ana?.employmentHistory.map((e) => e.source),
+      ['employer_verified'],
+    );
     assert.ok(Array.isArray(ana?.languages) && Array.isArray(ana.visas));
     assert.equal(await findCrewProfile(db, 'crew_nobody'), undefined);
   });
@@ -50,10 +69,18 @@ describeEachStore('fleet, crew and consents in the store', ({ store }) => {
   it('a stored address reads with every part, missing ones null; absent JSON parts read as empty lists or null', async () => {
     const db = store().db;
     assert.deepEqual((await findCrewProfile(db, 'crew_ana'))?.address, {
-      line1: null, line2: null, city: 'Lisbon', region: 'Lisboa', postal_code: '1100-001', country_code: 'PT',
+      line1: null,
+      line2: null,
+      city: 'Lisbon',
+      region: 'Lisboa',
+      postal_code: '1100-001',
+      country_code: 'PT',
     });
     const ben = (await findCrewProfile(db, 'crew_ben'))!;
-    assert.deepEqual([ben.address, ben.passport, ben.languages, ben.skills, ben.visas, ben.employmentHistory], [null, null, [], [], [], []]);
+    assert.deepEqual(
+      [ben.address, ben.passport, ben.languages, ben.skills, ben.visas, ben.employmentHistory],
+      [null, null, [], [], [], []],
+    );
   });
 
   it('consents by partner and crew member, one category at a time', async () => {

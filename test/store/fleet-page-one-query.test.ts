@@ -15,21 +15,44 @@ const KEY = Buffer.alloc(32, 7);
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 
 /** The obvious way: the keyset page, then per crew member a query for its consents and its documents. */
-async function slowPage(db: Db, ctx: PartnerContext, after: { vesselId: string; crewUniqueId: string } | null, limit: number, today: string, windowDays: number): Promise<FleetEntryWire[]> {
+async function slowPage(
+  db: Db,
+  ctx: PartnerContext,
+  after: { vesselId: string; crewUniqueId: string } | null,
+  limit: number,
+  today: string,
+  windowDays: number,
+): Promise<FleetEntryWire[]> {
   const rows = await fleetPage(db, fleetOf(ctx.partner, ctx.mode), after, limit);
   const to = new Date(`${today}T00:00:00Z`);
   to.setUTCDate(to.getUTCDate() + windowDays);
   const until = to.toISOString().slice(0, 10);
   const out: FleetEntryWire[] = [];
   for (const r of rows) {
-    const consents = new Set((await db.selectFrom('consents').select('category')
-      .where('partner_id', '=', ctx.partner.partnerId).where('crew_unique_id', '=', r.crewUniqueId).execute()).map((c) => c.category));
+    const consents = new Set(
+      (
+        await db
+          .selectFrom('consents')
+          .select('category')
+          .where('partner_id', '=', ctx.partner.partnerId)
+          .where('crew_unique_id', '=', r.crewUniqueId)
+          .execute()
+      ).map((c) => c.category),
+    );
     let expiring = 0;
     if (ctx.scopes.has('crew:documents:read') && consents.has('documents')) {
       const docs = await db.selectFrom('documents').selectAll().where('crew_unique_id', '=', r.crewUniqueId).execute();
-      expiring = docs.filter((d) => d.processing_state === 'processed' && d.is_current === 1 && d.is_live === 1 && d.no_expiry === 0
-        && d.expiry_date !== null && d.expiry_date >= today && d.expiry_date <= until
-        && (ctx.scopes.has('crew:medical:read') || d.document_class !== 'medical')).length;
+      expiring = docs.filter(
+        (d) =>
+          d.processing_state === 'processed' &&
+          d.is_current === 1 &&
+          d.is_live === 1 &&
+          d.no_expiry === 0 &&
+          d.expiry_date !== null &&
+          d.expiry_date >= today &&
+          d.expiry_date <= until &&
+          (ctx.scopes.has('crew:medical:read') || d.document_class !== 'medical'),
+      ).length;
     }
     out.push(toFleetEntryWire(r, ctx.scopes.has('crew:status:read') && consents.has('status'), expiring));
   }
@@ -42,20 +65,30 @@ describeEachStore('the fleet page in one query agrees with the page, consents an
   });
 
   it('on generated fleets, for any partner, mode, scopes, page size, position and window', async () => {
-    const partners = (await store().db.selectFrom('partners').select('partner_id').orderBy('partner_id').execute()).map((p) => p.partner_id);
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...partners), fc.constantFrom('live' as const, 'test' as const), fc.subarray([...ALL_SCOPES] as Scope[]),
-      fc.integer({ min: 1, max: 200 }), fc.nat(300), fc.integer({ min: 0, max: 730 }), fc.integer({ min: -400, max: 400 }),
-      async (partnerId, mode, scopes, limit, skip, windowDays, dayShift) => {
-        const partner = (await findPartner(store().db, partnerId))!;
-        const ctx: PartnerContext = { partner, mode, keyId: 'key_x', scopes: new Set(scopes) };
-        const today = new Date(NOW.getTime() + dayShift * 86_400_000).toISOString().slice(0, 10);
-        const all = await fleetPage(store().db, fleetOf(partner, mode), null, skip + 1);
-        const start = all[skip - 1] ?? null;
-        const after = start && skip > 0 ? { vesselId: start.vesselId, crewUniqueId: start.crewUniqueId } : null;
-        const fast = await listFleetPage(store().db, ctx, KEY, { limit, windowDays, after, today });
-        assert.deepEqual(fast.items, await slowPage(store().db, ctx, after, limit, today, windowDays));
-      },
-    ), { numRuns: Number(process.env.FC_RUNS ?? 30) });
+    const partners = (await store().db.selectFrom('partners').select('partner_id').orderBy('partner_id').execute()).map(
+      (p) => p.partner_id,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...partners),
+        fc.constantFrom('live' as const, 'test' as const),
+        fc.subarray([...ALL_SCOPES] as Scope[]),
+        fc.integer({ min: 1, max: 200 }),
+        fc.nat(300),
+        fc.integer({ min: 0, max: 730 }),
+        fc.integer({ min: -400, max: 400 }),
+        async (partnerId, mode, scopes, limit, skip, windowDays, dayShift) => {
+          const partner = (await findPartner(store().db, partnerId))!;
+          const ctx: PartnerContext = { partner, mode, keyId: 'key_x', scopes: new Set(scopes) };
+          const today = new Date(NOW.getTime() + dayShift * 86_400_000).toISOString().slice(0, 10);
+          const all = await fleetPage(store().db, fleetOf(partner, mode), null, skip + 1);
+          const start = all[skip - 1] ?? null;
+          const after = start && skip > 0 ? { vesselId: start.vesselId, crewUniqueId: start.crewUniqueId } : null;
+          const fast = await listFleetPage(store().db, ctx, KEY, { limit, windowDays, after, today });
+          assert.deepEqual(fast.items, await slowPage(store().db, ctx, after, limit, today, windowDays));
+        },
+      ),
+      { numRuns: Number(process.env.FC_RUNS ?? 30) },
+    );
   });
 });

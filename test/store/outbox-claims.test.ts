@@ -19,9 +19,17 @@ describeEachStore('claiming due events in batches', ({ store, url }) => {
     try {
       const taken = new Map<string, string>();
       for (let round = 0; taken.size < ids.length && round < 10; round++) {
-        const claims = await Promise.all(stores.map((s, i) => claimDueEvents(s.db, {
-          partnerId: 'ptn_a', runId: `run_${round}_${i}`, now: T0, lockedUntil: UNTIL, limit: 13,
-        })));
+        const claims = await Promise.all(
+          stores.map((s, i) =>
+            claimDueEvents(s.db, {
+              partnerId: 'ptn_a',
+              runId: `run_${round}_${i}`,
+              now: T0,
+              lockedUntil: UNTIL,
+              limit: 13,
+            }),
+          ),
+        );
         for (const [i, claim] of claims.entries()) {
           assert.ok(claim.length <= 13, `round ${round}, claimer ${i} took ${claim.length}`);
           for (const e of claim) {
@@ -32,7 +40,10 @@ describeEachStore('claiming due events in batches', ({ store, url }) => {
         }
       }
       assert.deepEqual([...taken.keys()].sort(), [...ids].sort());
-      assert.deepEqual(await claimDueEvents(store().db, { partnerId: 'ptn_a', runId: 'run_late', now: T0, lockedUntil: UNTIL, limit: 13 }), []);
+      assert.deepEqual(
+        await claimDueEvents(store().db, { partnerId: 'ptn_a', runId: 'run_late', now: T0, lockedUntil: UNTIL, limit: 13 }),
+        [],
+      );
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
@@ -43,9 +54,17 @@ describeEachStore('claiming due events in batches', ({ store, url }) => {
     const early = await seedEvent(store().db, 'ptn_a', { nextAttemptAt: '2026-11-22T09:00:00.000Z' });
     const late = await seedEvent(store().db, 'ptn_a', { nextAttemptAt: '2026-11-22T09:30:00.000Z' });
     await seedEvent(store().db, 'ptn_a', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
-    const claim = (runId: string, now: string) => claimDueEvents(store().db, { partnerId: 'ptn_a', runId, now, lockedUntil: UNTIL, limit: 10 });
-    assert.deepEqual((await claim('run_1', T0)).map((e) => e.eventId), [early.eventId, late.eventId], 'not yet due is left');
+    const claim = (runId: string, now: string) =>
+      claimDueEvents(store().db, { partnerId: 'ptn_a', runId, now, lockedUntil: UNTIL, limit: 10 });
+    assert.deepEqual(
+      (await claim('run_1', T0)).map((e) => e.eventId),
+      [early.eventId, late.eventId],
+      'not yet due is left',
+    );
     assert.deepEqual(await claim('run_2', '2026-11-22T10:04:59.999Z'), []);
-    assert.deepEqual((await claim('run_3', UNTIL)).map((e) => e.lockedBy), ['run_3', 'run_3']);
+    assert.deepEqual(
+      (await claim('run_3', UNTIL)).map((e) => e.lockedBy),
+      ['run_3', 'run_3'],
+    );
   });
 });

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, beforeEach, it } from 'node:test';
 import {
-  claimDueEvents, countDueEvents, countHeldEvents, findOutboxEvent, listDueEvents, releaseClaimsOf, releaseEvents, renewClaim,
-  requeueDeadEvents, updateClaimedEvents,
+  claimDueEvents,
+  countDueEvents,
+  countHeldEvents,
+  findOutboxEvent,
+  listDueEvents,
+  releaseClaimsOf,
+  releaseEvents,
+  renewClaim,
+  requeueDeadEvents,
+  updateClaimedEvents,
 } from '../../src/store/repositories/outbox-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { resetDelivery, seedEndpoint, seedEvent, seedPartners, T0 } from '../support/sync-world.ts';
@@ -13,7 +21,8 @@ const URL_A = 'https://hooks.example.com/a';
 describeEachStore('the outbox in the store', ({ store }) => {
   before(async () => seedPartners(store().db, 'ptn_a', 'ptn_b', 'ptn_c'));
   beforeEach(async () => resetDelivery(store().db));
-  const claim = (runId: string, now = at(0), limit = 10) => claimDueEvents(store().db, { partnerId: 'ptn_a', runId, now, lockedUntil: at(30), limit });
+  const claim = (runId: string, now = at(0), limit = 10) =>
+    claimDueEvents(store().db, { partnerId: 'ptn_a', runId, now, lockedUntil: at(30), limit });
 
   it('due events: pending, due, unclaimed or lapsed, with an active endpoint; oldest due first, a keyset page at a time', async () => {
     const db = store().db;
@@ -29,13 +38,39 @@ describeEachStore('the outbox in the store', ({ store }) => {
 
     const page1 = await listDueEvents(db, at(5), 2);
     assert.deepEqual(page1, [
-      { eventId: e1, partnerId: 'ptn_a', eventType: 'crew.status.changed', attempts: 0, nextAttemptAt: at(1), endpointId: 'whe_ptn_a', url: URL_A },
-      { eventId: e2, partnerId: 'ptn_a', eventType: 'crew.status.changed', attempts: 0, nextAttemptAt: at(1), endpointId: 'whe_ptn_a', url: URL_A },
+      {
+        eventId: e1,
+        partnerId: 'ptn_a',
+        eventType: 'crew.status.changed',
+        attempts: 0,
+        nextAttemptAt: at(1),
+        endpointId: 'whe_ptn_a',
+        url: URL_A,
+      },
+      {
+        eventId: e2,
+        partnerId: 'ptn_a',
+        eventType: 'crew.status.changed',
+        attempts: 0,
+        nextAttemptAt: at(1),
+        endpointId: 'whe_ptn_a',
+        url: URL_A,
+      },
     ]);
-    assert.deepEqual((await listDueEvents(db, at(5), 2, page1[1])).map((e) => e.eventId), [e3]);
+    assert.deepEqual(
+      (await listDueEvents(db, at(5), 2, page1[1])).map((e) => e.eventId),
+      [e3],
+    );
     assert.deepEqual(await listDueEvents(db, at(5), 2, { nextAttemptAt: at(2), eventId: e3 }), []);
     assert.equal(await countDueEvents(db, at(5)), 3);
-    assert.deepEqual([...(await countHeldEvents(db)).entries()].sort(), [['ptn_b', 1], ['ptn_c', 1]], 'kept for partners without an active endpoint');
+    assert.deepEqual(
+      [...(await countHeldEvents(db)).entries()].sort(),
+      [
+        ['ptn_b', 1],
+        ['ptn_c', 1],
+      ],
+      'kept for partners without an active endpoint',
+    );
 
     await claim('run_x', at(5));
     assert.deepEqual(await listDueEvents(db, at(5), 10), [], 'claimed: not due for others');
@@ -70,7 +105,14 @@ describeEachStore('the outbox in the store', ({ store }) => {
     const ids: string[] = [];
     for (let i = 0; i < 230; i++) ids.push((await seedEvent(db, 'ptn_a', { eventId: `evt_many_${String(i).padStart(3, '0')}` })).eventId);
     assert.equal((await claim('run_1', at(0), 500)).length, 230);
-    const held = await updateClaimedEvents(db, ids.map((eventId, i) => ({ eventId, runId: 'run_1', progress: { status: 'pending' as const, attempts: i, nextAttemptAt: at(i % 60) } })));
+    const held = await updateClaimedEvents(
+      db,
+      ids.map((eventId, i) => ({
+        eventId,
+        runId: 'run_1',
+        progress: { status: 'pending' as const, attempts: i, nextAttemptAt: at(i % 60) },
+      })),
+    );
     assert.equal(held.size, 230);
     for (const i of [0, 199, 200, 229]) {
       const e = (await findOutboxEvent(db, ids[i]!))!;

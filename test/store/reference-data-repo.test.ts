@@ -8,7 +8,13 @@ import { existingIds } from '../../src/store/repositories/ids-repo.ts';
 import { bool, fromJson, toJson } from '../../src/store/repositories/json.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import {
-  countReferenceRows, replaceConsents, replaceContractVessels, upsertCrewKeepingTimes, upsertEmployers, upsertPartners, upsertVessels,
+  countReferenceRows,
+  replaceConsents,
+  replaceContractVessels,
+  upsertCrewKeepingTimes,
+  upsertEmployers,
+  upsertPartners,
+  upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { wholeFile } from '../support/stored-file.ts';
@@ -16,12 +22,29 @@ import { describeEachStore } from '../support/stores.ts';
 
 const T = '2026-11-22T10:00:00.000Z';
 const vessel = (vessel_id: string) => ({
-  vessel_id, employer_id: 'emp_a', vessel_name: `MV ${vessel_id}`, imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier',
-  gross_tonnage: 1000, propulsion_kw: 500, trading_area: 'unlimited' as const, is_test: 0 as const,
+  vessel_id,
+  employer_id: 'emp_a',
+  vessel_name: `MV ${vessel_id}`,
+  imo: null,
+  mmsi: null,
+  flag_state: 'GB',
+  vessel_type: 'bulk_carrier',
+  gross_tonnage: 1000,
+  propulsion_kw: 500,
+  trading_area: 'unlimited' as const,
+  is_test: 0 as const,
 });
 const partner = (partner_id: string, name: string, created_at: string) => ({
-  partner_id, name, kind: 'external' as const, employer_id: null, tier: null, scope_overrides: null, upgraded: 0 as const,
-  contract_scopes: toJson(['vessels:fleet:read']), rate_limit: null, created_at,
+  partner_id,
+  name,
+  kind: 'external' as const,
+  employer_id: null,
+  tier: null,
+  scope_overrides: null,
+  upgraded: 0 as const,
+  contract_scopes: toJson(['vessels:fleet:read']),
+  rate_limit: null,
+  created_at,
 });
 
 describeEachStore('reference data writes in the store', ({ store }) => {
@@ -54,7 +77,10 @@ describeEachStore('reference data writes in the store', ({ store }) => {
   it('contract vessels and consents are replaced as a set (duplicates folded, empty clears)', async () => {
     const db = store().db;
     await upsertVessels(db, [vessel('ves_b'), vessel('ves_c')]);
-    const contract = async () => (await db.selectFrom('contract_vessels').select('vessel_id').where('partner_id', '=', 'ptn_x').orderBy('vessel_id').execute()).map((r) => r.vessel_id);
+    const contract = async () =>
+      (await db.selectFrom('contract_vessels').select('vessel_id').where('partner_id', '=', 'ptn_x').orderBy('vessel_id').execute()).map(
+        (r) => r.vessel_id,
+      );
     await replaceContractVessels(db, 'ptn_x', ['ves_a', 'ves_b']);
     await replaceContractVessels(db, 'ptn_x', ['ves_c', 'ves_b']);
     assert.deepEqual(await contract(), ['ves_b', 'ves_c']);
@@ -67,7 +93,11 @@ describeEachStore('reference data writes in the store', ({ store }) => {
     assert.deepEqual([...(await consentsFor(db, 'ptn_a', ['crew_2'])).get('crew_2')!], ['documents']);
     await replaceConsents(db, 'crew_2', 'ptn_a', []);
     assert.equal((await consentsFor(db, 'ptn_a', ['crew_2'])).has('crew_2'), false);
-    assert.deepEqual([...(await consentsFor(db, 'ptn_a', ['crew_1'])).get('crew_1')!].sort(), ['documents', 'status'], "another crew member's untouched");
+    assert.deepEqual(
+      [...(await consentsFor(db, 'ptn_a', ['crew_1'])).get('crew_1')!].sort(),
+      ['documents', 'status'],
+      "another crew member's untouched",
+    );
   });
 
   it('existing ids: only those present come back', async () => {
@@ -90,12 +120,31 @@ describeEachStore('reference data writes in the store', ({ store }) => {
     assert.deepEqual(await times(), [p0, u0], 'unchanged: nothing moves');
     await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear' } }], '2026-12-02T00:00:00.000Z', STATUS);
     assert.deepEqual(await times(), [p0, '2026-12-02T00:00:00.000Z'], 'a status change: the profile time stays');
-    await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' } }], '2026-12-03T00:00:00.000Z', STATUS);
+    await upsertCrewKeepingTimes(
+      db,
+      [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' } }],
+      '2026-12-03T00:00:00.000Z',
+      STATUS,
+    );
     assert.deepEqual(await times(), ['2026-12-03T00:00:00.000Z', '2026-12-03T00:00:00.000Z']);
-    await upsertCrewKeepingTimes(db, [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' }, profileUpdatedAt: '2026-01-01T00:00:00.000Z' }], '2026-12-04T00:00:00.000Z', STATUS);
+    await upsertCrewKeepingTimes(
+      db,
+      [{ row: { ...row, background_check_status: 'clear', bio: 'At sea' }, profileUpdatedAt: '2026-01-01T00:00:00.000Z' }],
+      '2026-12-04T00:00:00.000Z',
+      STATUS,
+    );
     assert.deepEqual(await times(), ['2026-01-01T00:00:00.000Z', '2026-12-04T00:00:00.000Z'], 'a stated profile time wins');
-    await upsertCrewKeepingTimes(db, [{ row: { ...row, crew_unique_id: 'crew_new', email: null, email_normalized: null } }], '2026-12-05T00:00:00.000Z', STATUS);
-    const added = await db.selectFrom('crew').select(['profile_updated_at', 'updated_at']).where('crew_unique_id', '=', 'crew_new').executeTakeFirstOrThrow();
+    await upsertCrewKeepingTimes(
+      db,
+      [{ row: { ...row, crew_unique_id: 'crew_new', email: null, email_normalized: null } }],
+      '2026-12-05T00:00:00.000Z',
+      STATUS,
+    );
+    const added = await db
+      .selectFrom('crew')
+      .select(['profile_updated_at', 'updated_at'])
+      .where('crew_unique_id', '=', 'crew_new')
+      .executeTakeFirstOrThrow();
     assert.deepEqual([added.profile_updated_at, added.updated_at], ['2026-12-05T00:00:00.000Z', '2026-12-05T00:00:00.000Z']);
     await upsertCrewKeepingTimes(db, [], '2026-12-06T00:00:00.000Z', STATUS);
   });
@@ -104,7 +153,11 @@ describeEachStore('reference data writes in the store', ({ store }) => {
     const db = store().db;
     const many = Array.from({ length: 16_000 }, (_, i) => ({ employer_id: `emp_bulk_${i}`, name: `Bulk ${i}` }));
     await upsertEmployers(db, many);
-    const ids = await existingIds(db, 'employers', many.map((e) => e.employer_id));
+    const ids = await existingIds(
+      db,
+      'employers',
+      many.map((e) => e.employer_id),
+    );
     assert.equal(ids.size, 16_000);
   });
 

@@ -44,6 +44,9 @@ describeEachStore('auth version, store health and planner statistics in the stor
     await seedPartners(db, 'ptn_b');
     await analyzeStore(db);
     await analyzeTables(db, ['sync_snapshots', 'changes']);
-    assert.deepEqual((await db.selectFrom('partners').select('partner_id').orderBy('partner_id').execute()).map((r) => r.partner_id), ['ptn_a', 'ptn_b']);
+    assert.deepEqual(
+      (await db.selectFrom('partners').select('partner_id').orderBy('partner_id').execute()).map((r) => r.partner_id),
+      ['ptn_a', 'ptn_b'],
+    );
   });
 });

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import {
-  deleteSnapshots, dueCrew, findSyncCursor, findSyncState, readSnapshots, recordSyncRun, saveSyncCursor, snapshotCrewPage,
-  writeSnapshots, type SnapshotWrite,
+  deleteSnapshots,
+  dueCrew,
+  findSyncCursor,
+  findSyncState,
+  readSnapshots,
+  recordSyncRun,
+  saveSyncCursor,
+  snapshotCrewPage,
+  writeSnapshots,
+  type SnapshotWrite,
 } from '../../src/store/repositories/sync-state-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
 
@@ -13,8 +21,12 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
   beforeEach(async () => {
     for (const t of ['sync_snapshots', 'sync_state', 'settings'] as const) await store().db.deleteFrom(t).execute();
   });
-  const snap = (partnerId: string, n: number, nextDue: string | null = null, status = 'v1'): SnapshotWrite =>
-    ({ partnerId, crewUniqueId: crew(n), state: { status, docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue });
+  const snap = (partnerId: string, n: number, nextDue: string | null = null, status = 'v1'): SnapshotWrite => ({
+    partnerId,
+    crewUniqueId: crew(n),
+    state: { status, docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } },
+    nextDue,
+  });
 
   it('snapshots are read back per partner|crew; a rewrite replaces the state; absent pairs are absent; deletion is per partner', async () => {
     const db = store().db;
@@ -22,17 +34,28 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
     await writeSnapshots(db, [snap('ptn_a', 1, '2027-01-01', 'v2')], T);
     const read = await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2), crew(3)]);
     assert.deepEqual([...read.keys()].sort(), [`ptn_a|${crew(1)}`, `ptn_a|${crew(2)}`, `ptn_b|${crew(1)}`]);
-    assert.deepEqual(read.get(`ptn_a|${crew(1)}`), { state: { status: 'v2', docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } }, nextDue: '2027-01-01', updatedAt: T });
+    assert.deepEqual(read.get(`ptn_a|${crew(1)}`), {
+      state: { status: 'v2', docs: { doc_1: 'd1' }, compliance: { ves_a: 'c1' } },
+      nextDue: '2027-01-01',
+      updatedAt: T,
+    });
     assert.equal(read.get(`ptn_b|${crew(1)}`)?.nextDue, null);
     assert.equal((await readSnapshots(db, [], [crew(1)])).size, 0);
     await deleteSnapshots(db, 'ptn_a', [crew(1), crew(3)]);
-    assert.deepEqual([...(await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2)])).keys()].sort(), [`ptn_a|${crew(2)}`, `ptn_b|${crew(1)}`]);
+    assert.deepEqual([...(await readSnapshots(db, ['ptn_a', 'ptn_b'], [crew(1), crew(2)])).keys()].sort(), [
+      `ptn_a|${crew(2)}`,
+      `ptn_b|${crew(1)}`,
+    ]);
   });
 
   it('more crew than one statement takes (2,000) are read and deleted whole', async () => {
     const db = store().db;
     const ids = Array.from({ length: 4500 }, (_, i) => i);
-    await writeSnapshots(db, ids.map((n) => snap('ptn_a', n)), T);
+    await writeSnapshots(
+      db,
+      ids.map((n) => snap('ptn_a', n)),
+      T,
+    );
     assert.equal((await readSnapshots(db, ['ptn_a'], ids.map(crew))).size, 4500);
     await deleteSnapshots(db, 'ptn_a', ids.slice(0, 4400).map(crew));
     assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 1000), ids.slice(4400).map(crew));
@@ -40,10 +63,19 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
 
   it('due crew: next_due on or before today for any of the partners, each crew member once, a keyset page at a time', async () => {
     const db = store().db;
-    await writeSnapshots(db, [
-      snap('ptn_a', 1, '2026-11-22'), snap('ptn_b', 1, '2026-11-01'), snap('ptn_a', 2, '2026-11-23'), snap('ptn_a', 3, '2026-10-01'),
-      snap('ptn_a', 4, null), snap('ptn_c', 5, '2026-01-01'), snap('ptn_b', 6, '2026-11-20'),
-    ], T);
+    await writeSnapshots(
+      db,
+      [
+        snap('ptn_a', 1, '2026-11-22'),
+        snap('ptn_b', 1, '2026-11-01'),
+        snap('ptn_a', 2, '2026-11-23'),
+        snap('ptn_a', 3, '2026-10-01'),
+        snap('ptn_a', 4, null),
+        snap('ptn_c', 5, '2026-01-01'),
+        snap('ptn_b', 6, '2026-11-20'),
+      ],
+      T,
+    );
     const today = '2026-11-22';
     assert.deepEqual(await dueCrew(db, ['ptn_a', 'ptn_b'], today), [crew(1), crew(3), crew(6)]);
     assert.deepEqual(await dueCrew(db, [], today), []);

@@ -2,8 +2,19 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import {
-  API_KEY_KINDS, API_KEY_STATUSES, ASSIGNMENT_STATUSES, BACKGROUND_CHECK_STATUSES, CONSENT_CATEGORIES, DELIVERY_OUTCOMES,
-  OUTBOX_STATUSES, PARTNER_KINDS, PARTNER_TIERS, PROCESSING_STATES, REVIEW_STATUSES, TRADING_AREAS, VERIFICATION_STATUSES,
+  API_KEY_KINDS,
+  API_KEY_STATUSES,
+  ASSIGNMENT_STATUSES,
+  BACKGROUND_CHECK_STATUSES,
+  CONSENT_CATEGORIES,
+  DELIVERY_OUTCOMES,
+  OUTBOX_STATUSES,
+  PARTNER_KINDS,
+  PARTNER_TIERS,
+  PROCESSING_STATES,
+  REVIEW_STATUSES,
+  TRADING_AREAS,
+  VERIFICATION_STATUSES,
   WEBHOOK_ENDPOINT_STATUSES,
 } from '../../src/domain/vocabulary.ts';
 import { describeEachStore, type DialectLabel } from '../support/stores.ts';
@@ -37,9 +48,12 @@ const literals = (text: string) => [...text.matchAll(/'([^']*)'/g)].map((m) => m
 async function checkedValues(db: Kysely<any>, dialect: DialectLabel, table: string, column: string): Promise<string[] | null> {
   const found: string[][] = [];
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where tbl_name = ${table} and type in ('table', 'trigger')`.execute(db);
+    const { rows } = await sql<{
+      sql: string;
+    }>`select sql from sqlite_master where tbl_name = ${table} and type in ('table', 'trigger')`.execute(db);
     for (const { sql: text } of rows) {
-      for (const m of text.matchAll(new RegExp(`(?:\\(|new\\.)${column}\\s+(?:not\\s+)?in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(literals(m[1]!));
+      for (const m of text.matchAll(new RegExp(`(?:\\(|new\\.)${column}\\s+(?:not\\s+)?in\\s*\\(([^)]*)\\)`, 'gi')))
+        found.push(literals(m[1]!));
     }
   } else {
     const { rows } = await sql<{ def: string }>`
@@ -55,7 +69,7 @@ async function checkedValues(db: Kysely<any>, dialect: DialectLabel, table: stri
   return found[0]!;
 }
 
-describeEachStore('the store\'s CHECK constraints equal the domain vocabularies', ({ store, dialect }) => {
+describeEachStore("the store's CHECK constraints equal the domain vocabularies", ({ store, dialect }) => {
   for (const [table, column, vocabulary] of COLUMNS) {
     it(`${table}.${column}`, async () => {
       const values = await checkedValues(store().db, dialect, table, column);
@@ -68,13 +82,29 @@ describeEachStore('the store\'s CHECK constraints equal the domain vocabularies'
     const db = store().db as Kysely<any>;
     await db.insertInto('employers').values({ employer_id: 'emp_v', name: 'E' }).execute();
     const vessel = {
-      vessel_id: 'ves_v', employer_id: 'emp_v', vessel_name: 'V', flag_state: 'PT', vessel_type: 'general_cargo',
-      gross_tonnage: 1000, propulsion_kw: 1000,
+      vessel_id: 'ves_v',
+      employer_id: 'emp_v',
+      vessel_name: 'V',
+      flag_state: 'PT',
+      vessel_type: 'general_cargo',
+      gross_tonnage: 1000,
+      propulsion_kw: 1000,
     };
-    await assert.rejects(db.insertInto('vessels').values({ ...vessel, trading_area: 'inland' }).execute(), /CHECK constraint|check constraint/i);
-    await db.insertInto('vessels').values({ ...vessel, trading_area: 'near_coastal' }).execute();
-    await assert.rejects(db.updateTable('vessels').set({ trading_area: 'inland' }).where('vessel_id', '=', 'ves_v').execute(),
-      /CHECK constraint|check constraint/i);
+    await assert.rejects(
+      db
+        .insertInto('vessels')
+        .values({ ...vessel, trading_area: 'inland' })
+        .execute(),
+      /CHECK constraint|check constraint/i,
+    );
+    await db
+      .insertInto('vessels')
+      .values({ ...vessel, trading_area: 'near_coastal' })
+      .execute();
+    await assert.rejects(
+      db.updateTable('vessels').set({ trading_area: 'inland' }).where('vessel_id', '=', 'ves_v').execute(),
+      /CHECK constraint|check constraint/i,
+    );
     const row = await db.selectFrom('vessels').select('trading_area').where('vessel_id', '=', 'ves_v').executeTakeFirstOrThrow();
     assert.equal(row.trading_area, 'near_coastal');
   });

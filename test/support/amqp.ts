@@ -64,7 +64,8 @@ export async function openBroker(): Promise<Broker> {
     count: async (queue) => (await channel.checkQueue(queue)).messageCount,
     async takeAll(queue) {
       const bodies: unknown[] = [];
-      for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true })) bodies.push(JSON.parse(m.content.toString('utf8')));
+      for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true }))
+        bodies.push(JSON.parse(m.content.toString('utf8')));
       return bodies;
     },
     async close() {

@@ -6,20 +6,43 @@
  */
 export function bstExampleFixture(): Record<string, unknown> {
   const doc = (code: string, documentClass: string, expiry: string, extra: Record<string, unknown> = {}) => ({
-    document_id: `doc_bo_${code}`, crew_unique_id: 'crew_bo', type: 'certificate', category: documentClass, title: code,
-    verification_status: 'verified', expiry_date: expiry,
+    document_id: `doc_bo_${code}`,
+    crew_unique_id: 'crew_bo',
+    type: 'certificate',
+    category: documentClass,
+    title: code,
+    verification_status: 'verified',
+    expiry_date: expiry,
     classification: { document_class: documentClass, category_code: code, ...extra },
   });
   const training = ['security_awareness', 'pscrb', 'aff', 'mfa', 'medical_care', 'ecdis', 'brm'];
   return {
     employers: [{ employer_id: 'emp_bo', name: 'Bo Shipping' }],
     partners: [{ partner_id: 'ptn_bo', name: 'Bo Management', kind: 'customer', employer_id: 'emp_bo', tier: 'management' }],
-    vessels: [{
-      vessel_id: 'ves_bo', employer_id: 'emp_bo', vessel_name: 'MV Bo', imo: null, mmsi: null, flag_state: 'GB',
-      vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000,
-    }],
+    vessels: [
+      {
+        vessel_id: 'ves_bo',
+        employer_id: 'emp_bo',
+        vessel_name: 'MV Bo',
+        imo: null,
+        mmsi: null,
+        flag_state: 'GB',
+        vessel_type: 'bulk_carrier',
+        gross_tonnage: 30000,
+        propulsion_kw: 9000,
+      },
+    ],
     crew: [{ crew_unique_id: 'crew_bo', name: 'Bo Larsen' }],
-    assignments: [{ crew_unique_id: 'crew_bo', vessel_id: 'ves_bo', role: 'master', position_name: 'Master', status: 'active', as_of: '2026-10-01T00:00:00Z' }],
+    assignments: [
+      {
+        crew_unique_id: 'crew_bo',
+        vessel_id: 'ves_bo',
+        role: 'master',
+        position_name: 'Master',
+        status: 'active',
+        as_of: '2026-10-01T00:00:00Z',
+      },
+    ],
     consents: [{ crew_unique_id: 'crew_bo', partner_id: 'ptn_bo', categories: ['compliance'] }],
     documents: [
       doc('medical_fitness', 'medical', '2029-01-01'),
@@ -28,7 +51,18 @@ export function bstExampleFixture(): Record<string, unknown> {
       ...training.map((code) => doc(code, 'training', '2029-01-01')),
       doc('coc', 'coc', '2029-01-01', {
         flag_state: 'GB',
-        coc_capacities: [{ stcw_regulation: null, role: 'master', level: null, gt_max: null, kw_max: null, power_unrestricted: false, area: 'unlimited', vessel_types: [] }],
+        coc_capacities: [
+          {
+            stcw_regulation: null,
+            role: 'master',
+            level: null,
+            gt_max: null,
+            kw_max: null,
+            power_unrestricted: false,
+            area: 'unlimited',
+            vessel_types: [],
+          },
+        ],
       }),
       doc('gmdss_goc', 'coc', '2029-01-01'),
     ],

@@ -16,9 +16,14 @@ export function writeBulkDocumentsFixture(documents: number): { path: string; cr
   const data = {
     crew: Array.from({ length: crew }, (_, c) => ({ crew_unique_id: `bulk_crew_${pad(c)}`, name: `Bulk Crew ${c}` })),
     documents: Array.from({ length: documents }, (_, d) => ({
-      document_id: `bulk_doc_${pad(d)}`, crew_unique_id: `bulk_crew_${pad(Math.floor(d / DOCS_PER_CREW))}`,
-      type: 'certificate', category: 'training', title: `Basic safety training ${d}`, verification_status: 'verified',
-      expiry_date: `20${27 + (d % 5)}-0${1 + (d % 9)}-15`, classification: { document_class: 'training', category_code: 'bst' },
+      document_id: `bulk_doc_${pad(d)}`,
+      crew_unique_id: `bulk_crew_${pad(Math.floor(d / DOCS_PER_CREW))}`,
+      type: 'certificate',
+      category: 'training',
+      title: `Basic safety training ${d}`,
+      verification_status: 'verified',
+      expiry_date: `20${27 + (d % 5)}-0${1 + (d % 9)}-15`,
+      classification: { document_class: 'training', category_code: 'bst' },
     })),
   };
   const path = join(dir, 'bulk.json');

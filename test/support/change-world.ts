@@ -20,8 +20,14 @@ export const START = '2026-11-22T10:00:00.000Z';
 
 /** Category codes with their class; flag endorsements and CoCs carry a flag. */
 export const CODES = [
-  ['medical_fitness', 'medical'], ['drug_alcohol_test', 'medical'], ['security_awareness', 'training'], ['bst', 'training'],
-  ['coc', 'coc'], ['flag_endorsement', 'endorsement'], ['tanker_basic', 'training'], ['passport', 'identity'],
+  ['medical_fitness', 'medical'],
+  ['drug_alcohol_test', 'medical'],
+  ['security_awareness', 'training'],
+  ['bst', 'training'],
+  ['coc', 'coc'],
+  ['flag_endorsement', 'endorsement'],
+  ['tanker_basic', 'training'],
+  ['passport', 'identity'],
 ] as const;
 
 const ROLES = ['master', 'chief_engineer', 'bosun', 'cook', 'able_seafarer_deck', 'master'];
@@ -34,52 +40,154 @@ export function addDays(iso: string, days: number): string {
 export function documentRow(id: string, crew: string, code: number, expiry: string | null, at: string): Insertable<DocumentsTable> {
   const [category, documentClass] = CODES[code % CODES.length]!;
   const flag = category === 'coc' ? 'PA' : category === 'flag_endorsement' ? 'GB' : null;
-  const capacities = category === 'coc' ? [{
-    stcw_regulation: null, role: 'master', level: null, gt_max: null, kw_max: null, power_unrestricted: false, area: 'unlimited', vessel_types: [],
-  }] : [];
-  const classification = completeClassification({
-    document_class: documentClass, category_code: category, flag_state: flag, coc_capacities: capacities as never,
-    stcw_codes: category === 'bst' ? ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'] : [],
-  }, `${category} ${id}`);
+  const capacities =
+    category === 'coc'
+      ? [
+          {
+            stcw_regulation: null,
+            role: 'master',
+            level: null,
+            gt_max: null,
+            kw_max: null,
+            power_unrestricted: false,
+            area: 'unlimited',
+            vessel_types: [],
+          },
+        ]
+      : [];
+  const classification = completeClassification(
+    {
+      document_class: documentClass,
+      category_code: category,
+      flag_state: flag,
+      coc_capacities: capacities as never,
+      stcw_codes: category === 'bst' ? ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'] : [],
+    },
+    `${category} ${id}`,
+  );
   return {
-    document_id: id, crew_unique_id: crew, type: documentClass, category: documentClass, title: `${category} ${id}`, issuer: null,
-    verification_status: 'verified', review_status: 'approved', issue_date: '2024-01-01', expiry_date: expiry, no_expiry: expiry === null ? 1 : 0,
-    document_number: null, processing_state: 'processed', is_current: 1, is_live: 1, superseded_by: null, document_class: documentClass,
-    classification: JSON.stringify(classification), file_id: null, file_name: null, processed_at: at, updated_at: at,
+    document_id: id,
+    crew_unique_id: crew,
+    type: documentClass,
+    category: documentClass,
+    title: `${category} ${id}`,
+    issuer: null,
+    verification_status: 'verified',
+    review_status: 'approved',
+    issue_date: '2024-01-01',
+    expiry_date: expiry,
+    no_expiry: expiry === null ? 1 : 0,
+    document_number: null,
+    processing_state: 'processed',
+    is_current: 1,
+    is_live: 1,
+    superseded_by: null,
+    document_class: documentClass,
+    classification: JSON.stringify(classification),
+    file_id: null,
+    file_name: null,
+    processed_at: at,
+    updated_at: at,
   };
 }
 
 export function baseFixture(): Record<string, unknown> {
   return {
-    employers: [{ employer_id: 'emp_a', name: 'Alpha' }, { employer_id: 'emp_x', name: 'Xeno' }],
+    employers: [
+      { employer_id: 'emp_a', name: 'Alpha' },
+      { employer_id: 'emp_x', name: 'Xeno' },
+    ],
     partners: [
       { partner_id: 'ptn_mgmt', name: 'Mgmt', kind: 'customer', employer_id: 'emp_a', tier: 'management' },
       { partner_id: 'ptn_basic', name: 'Basic', kind: 'customer', employer_id: 'emp_a', tier: 'basic' },
-      { partner_id: 'ptn_over', name: 'Over', kind: 'customer', employer_id: 'emp_a', tier: 'recruiter', scope_overrides: ['crew:documents:read', 'crew:status:subscribe'] },
-      { partner_id: 'ptn_ext', name: 'External', kind: 'external', contract_scopes: ['crew:compliance:read', 'crew:documents:read', 'crew:medical:read'], contract_vessel_ids: ['ves_x'] },
+      {
+        partner_id: 'ptn_over',
+        name: 'Over',
+        kind: 'customer',
+        employer_id: 'emp_a',
+        tier: 'recruiter',
+        scope_overrides: ['crew:documents:read', 'crew:status:subscribe'],
+      },
+      {
+        partner_id: 'ptn_ext',
+        name: 'External',
+        kind: 'external',
+        contract_scopes: ['crew:compliance:read', 'crew:documents:read', 'crew:medical:read'],
+        contract_vessel_ids: ['ves_x'],
+      },
     ],
     vessels: [
-      { vessel_id: 'ves_a', employer_id: 'emp_a', vessel_name: 'A', imo: '9074729', mmsi: '235000001', flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000 },
-      { vessel_id: 'ves_b', employer_id: 'emp_a', vessel_name: 'B', imo: '9176187', mmsi: '235000002', flag_state: 'PA', vessel_type: 'oil_tanker', gross_tonnage: 60000, propulsion_kw: 12000 },
-      { vessel_id: 'ves_x', employer_id: 'emp_x', vessel_name: 'X', imo: '9334076', mmsi: '636000003', flag_state: 'LR', vessel_type: 'bulk_carrier', gross_tonnage: 20000, propulsion_kw: 7000 },
+      {
+        vessel_id: 'ves_a',
+        employer_id: 'emp_a',
+        vessel_name: 'A',
+        imo: '9074729',
+        mmsi: '235000001',
+        flag_state: 'GB',
+        vessel_type: 'bulk_carrier',
+        gross_tonnage: 30000,
+        propulsion_kw: 9000,
+      },
+      {
+        vessel_id: 'ves_b',
+        employer_id: 'emp_a',
+        vessel_name: 'B',
+        imo: '9176187',
+        mmsi: '235000002',
+        flag_state: 'PA',
+        vessel_type: 'oil_tanker',
+        gross_tonnage: 60000,
+        propulsion_kw: 12000,
+      },
+      {
+        vessel_id: 'ves_x',
+        employer_id: 'emp_x',
+        vessel_name: 'X',
+        imo: '9334076',
+        mmsi: '636000003',
+        flag_state: 'LR',
+        vessel_type: 'bulk_carrier',
+        gross_tonnage: 20000,
+        propulsion_kw: 7000,
+      },
     ],
     crew: CREW.map((id) => ({ crew_unique_id: id, name: `Crew ${id}` })),
-    assignments: CREW.map((id, i) => ({ crew_unique_id: id, vessel_id: VESSELS[i % 3]!, role: ROLES[i]!, status: 'active', as_of: '2026-10-01T00:00:00Z' })),
-    consents: CREW.flatMap((id, i) => PARTNERS.filter((_, k) => (i + k) % 3 !== 0).map((p) => ({
-      crew_unique_id: id, partner_id: p, categories: ['status', 'profile', 'documents', 'compliance'],
-    }))),
+    assignments: CREW.map((id, i) => ({
+      crew_unique_id: id,
+      vessel_id: VESSELS[i % 3]!,
+      role: ROLES[i]!,
+      status: 'active',
+      as_of: '2026-10-01T00:00:00Z',
+    })),
+    consents: CREW.flatMap((id, i) =>
+      PARTNERS.filter((_, k) => (i + k) % 3 !== 0).map((p) => ({
+        crew_unique_id: id,
+        partner_id: p,
+        categories: ['status', 'profile', 'documents', 'compliance'],
+      })),
+    ),
   };
 }
 
 /** Loads the catalogue, the fleet, documents near the start date and an endpoint per partner. */
 export async function seedWorld(db: Db): Promise<void> {
   await loadFixtures(db, ['data/requirements.json', writeFixture(baseFixture())], () => new Date(START));
-  const docs = CREW.flatMap((crew, i) => CODES.map((_, k) => documentRow(`doc_${crew}_${k}`, crew, k, k === 7 ? null : addDays(START, 20 + 30 * ((i + k) % 6) - 60).slice(0, 10), START)));
+  const docs = CREW.flatMap((crew, i) =>
+    CODES.map((_, k) =>
+      documentRow(`doc_${crew}_${k}`, crew, k, k === 7 ? null : addDays(START, 20 + 30 * ((i + k) % 6) - 60).slice(0, 10), START),
+    ),
+  );
   await db.insertInto('documents').values(docs).execute();
   for (const p of PARTNERS) {
     await insertEndpoint(db, {
-      endpointId: `whe_${p}`, partnerId: p, url: 'https://receiver.invalid/hook', subscribedEvents: [...EVENT_TYPES], secret: 'whsec_x',
-      status: 'active', createdAt: START, updatedAt: START,
+      endpointId: `whe_${p}`,
+      partnerId: p,
+      url: 'https://receiver.invalid/hook',
+      subscribedEvents: [...EVENT_TYPES],
+      secret: 'whsec_x',
+      status: 'active',
+      createdAt: START,
+      updatedAt: START,
     });
   }
 }
@@ -98,14 +206,21 @@ export async function fullDiffEvents(db: Db, now: () => Date): Promise<EventKey[
 }
 
 /** Runs the incremental diff for real; the events it wrote, and whether any partner took a full pass. */
-export async function incrementalRun(db: Db, now: () => Date, over: Partial<DiffDeps> = {}): Promise<{ events: EventKey[]; full: boolean }> {
+export async function incrementalRun(
+  db: Db,
+  now: () => Date,
+  over: Partial<DiffDeps> = {},
+): Promise<{ events: EventKey[]; full: boolean }> {
   const before = new Set((await db.selectFrom('outbox_events').select('event_id').execute()).map((r) => r.event_id));
   const results = await runDiff(db, diffDeps(now, over));
   const rows = await db.selectFrom('outbox_events').select(['event_id', 'body']).execute();
-  const events = rows.filter((r) => !before.has(r.event_id)).map((r) => {
-    const b = JSON.parse(r.body);
-    return JSON.stringify([b.partner_id, b.event_type, b.data.crew_unique_id, b.data]);
-  }).sort();
+  const events = rows
+    .filter((r) => !before.has(r.event_id))
+    .map((r) => {
+      const b = JSON.parse(r.body);
+      return JSON.stringify([b.partner_id, b.event_type, b.data.crew_unique_id, b.data]);
+    })
+    .sort();
   return { events, full: results.some((r) => r.full) };
 }
 

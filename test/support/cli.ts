@@ -26,11 +26,17 @@ export async function cli(argv: string[], env: Record<string, string | undefined
  * What runs is a build of the current sources (test/support/svc-build.ts), never an older one.
  */
 export function cliChild(
-  argv: string[], env: Record<string, string | undefined> = {}, options: { cwd?: string } = {},
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  options: { cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const svc = svcCommand();
-    const child = spawn(svc.command, [...svc.args, ...argv], { env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'silent', ...env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(svc.command, [...svc.args, ...argv], {
+      env: { ...process.env, ...svc.env, SVC_LOG_LEVEL: 'silent', ...env },
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

@@ -19,15 +19,34 @@ export const CATALOGUE = loadCatalogue();
 
 export const TODAY = '2026-03-01';
 
-export const OFFICERS = ['master', 'chief_officer', 'second_officer', 'third_officer', 'chief_engineer', 'second_engineer', 'third_engineer', 'eto'] as const;
+export const OFFICERS = [
+  'master',
+  'chief_officer',
+  'second_officer',
+  'third_officer',
+  'chief_engineer',
+  'second_engineer',
+  'third_engineer',
+  'eto',
+] as const;
 export const RATINGS = ['bosun', 'able_seafarer_deck', 'ordinary_seafarer', 'oiler', 'motorman', 'cook'] as const;
 export const ALL_ROLES = [...OFFICERS, ...RATINGS] as const;
 
 export const BULK_CARRIER: VesselFacts = {
-  vesselId: 'ves_bulk', vesselType: 'bulk_carrier', grossTonnage: 40_000, propulsionKw: 9_000, flagState: 'PA', tradingArea: 'unlimited',
+  vesselId: 'ves_bulk',
+  vesselType: 'bulk_carrier',
+  grossTonnage: 40_000,
+  propulsionKw: 9_000,
+  flagState: 'PA',
+  tradingArea: 'unlimited',
 };
 export const OIL_TANKER: VesselFacts = {
-  vesselId: 'ves_tank', vesselType: 'oil_tanker', grossTonnage: 60_000, propulsionKw: 12_000, flagState: 'LR', tradingArea: 'unlimited',
+  vesselId: 'ves_tank',
+  vesselType: 'oil_tanker',
+  grossTonnage: 60_000,
+  propulsionKw: 12_000,
+  flagState: 'LR',
+  tradingArea: 'unlimited',
 };
 
 export interface DocSpec {
@@ -48,9 +67,19 @@ export interface DocSpec {
 }
 
 const CLASS_OF: Record<string, string> = {
-  medical_fitness: 'medical', drug_alcohol_test: 'medical', coc: 'coc', gmdss_goc: 'coc',
-  flag_endorsement: 'endorsement', cop_ii_4: 'cop', cop_ii_5: 'cop', cop_iii_4: 'cop', cop_iii_5: 'cop',
-  passport: 'identity', seaman_book: 'identity', visa: 'travel', other: 'other',
+  medical_fitness: 'medical',
+  drug_alcohol_test: 'medical',
+  coc: 'coc',
+  gmdss_goc: 'coc',
+  flag_endorsement: 'endorsement',
+  cop_ii_4: 'cop',
+  cop_ii_5: 'cop',
+  cop_iii_4: 'cop',
+  cop_iii_5: 'cop',
+  passport: 'identity',
+  seaman_book: 'identity',
+  visa: 'travel',
+  other: 'other',
 };
 
 /** A verified, approved, listable document valid until 2030 unless told otherwise. */
@@ -75,13 +104,16 @@ export function doc(s: DocSpec): CrewDocument {
     isLive: s.isLive ?? true,
     supersededBy: null,
     documentClass,
-    classification: completeClassification({
-      document_class: documentClass,
-      category_code: s.code,
-      stcw_codes: s.stcwCodes ?? [],
-      flag_state: s.flagState ?? null,
-      coc_capacities: s.capacities ?? [],
-    }, title),
+    classification: completeClassification(
+      {
+        document_class: documentClass,
+        category_code: s.code,
+        stcw_codes: s.stcwCodes ?? [],
+        flag_state: s.flagState ?? null,
+        coc_capacities: s.capacities ?? [],
+      },
+      title,
+    ),
     fileId: null,
     fileName: null,
     contentType: null,
@@ -92,8 +124,15 @@ export function doc(s: DocSpec): CrewDocument {
 
 export function capacity(role: string, over: Partial<Capacity> = {}): Capacity {
   return {
-    stcw_regulation: null, role, level: null, gt_max: null, kw_max: null, power_unrestricted: false,
-    area: 'unlimited', vessel_types: [], ...over,
+    stcw_regulation: null,
+    role,
+    level: null,
+    gt_max: null,
+    kw_max: null,
+    power_unrestricted: false,
+    area: 'unlimited',
+    vessel_types: [],
+    ...over,
   };
 }
 
@@ -104,8 +143,14 @@ export function coc(id: string, role: string, over: Partial<DocSpec> & { capacit
 
 export function input(over: Partial<EvaluationInput> = {}): EvaluationInput {
   return {
-    role: 'master', positionName: 'Master', vessel: BULK_CARRIER, catalogue: CATALOGUE,
-    documents: [], today: TODAY, windowDays: 90, ...over,
+    role: 'master',
+    positionName: 'Master',
+    vessel: BULK_CARRIER,
+    catalogue: CATALOGUE,
+    documents: [],
+    today: TODAY,
+    windowDays: 90,
+    ...over,
   };
 }
 
@@ -113,9 +158,27 @@ export const ALL_BST_CODES = ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'];
 
 /** Documents that meet every requirement `role` can have on a bulk carrier or tanker. */
 export function fullSet(role: string, vesselFlag = 'PA'): CrewDocument[] {
-  const codes = ['medical_fitness', 'drug_alcohol_test', 'security_awareness', 'dsd', 'pscrb', 'aff', 'mfa', 'medical_care',
-    'tanker_basic', 'tanker_advanced_oil', 'gmdss_goc', 'ecdis', 'brm', 'erm', 'ships_cook',
-    'cop_ii_5', 'cop_ii_4', 'cop_iii_4', 'cop_iii_5'];
+  const codes = [
+    'medical_fitness',
+    'drug_alcohol_test',
+    'security_awareness',
+    'dsd',
+    'pscrb',
+    'aff',
+    'mfa',
+    'medical_care',
+    'tanker_basic',
+    'tanker_advanced_oil',
+    'gmdss_goc',
+    'ecdis',
+    'brm',
+    'erm',
+    'ships_cook',
+    'cop_ii_5',
+    'cop_ii_4',
+    'cop_iii_4',
+    'cop_iii_5',
+  ];
   return [
     ...codes.map((code) => doc({ id: `d_${code}`, code })),
     doc({ id: 'd_bst', code: 'bst', stcwCodes: ALL_BST_CODES }),

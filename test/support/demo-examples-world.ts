@@ -72,8 +72,14 @@ function ready(child: ChildProcess, seen: () => string, pattern: RegExp, limitMs
     const onExit = (code: number | null) => reject(new Error(`${what} exited (${code}) before it was ready: ${seen()}`));
     child.once('exit', onExit);
     waitForOutput(child.stdout!, seen, pattern, limitMs).then(
-      (m) => { child.off('exit', onExit); resolve(m); },
-      (e: unknown) => { child.off('exit', onExit); reject(e); },
+      (m) => {
+        child.off('exit', onExit);
+        resolve(m);
+      },
+      (e: unknown) => {
+        child.off('exit', onExit);
+        reject(e);
+      },
     );
   });
 }
@@ -102,7 +108,13 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
     // The README's one set-up command, as `npm run demo` runs it, on ports of its own.
     const demo = spawn('bash', ['scripts/demo.sh'], {
       cwd: dir,
-      env: readerEnv({ SVC_DATABASE_URL: 'sqlite:data/demo.db', SVC_PORT: '0', SVC_LOG_FORMAT: 'json', SVC_LOG_LEVEL: 'info', DEMO_RECEIVER_PORT: String(ports.receiver) }),
+      env: readerEnv({
+        SVC_DATABASE_URL: 'sqlite:data/demo.db',
+        SVC_PORT: '0',
+        SVC_LOG_FORMAT: 'json',
+        SVC_LOG_LEVEL: 'info',
+        DEMO_RECEIVER_PORT: String(ports.receiver),
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const demoOut = collect(demo);
@@ -135,7 +147,10 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
     let logsSeen = 0;
     const logLines = () => {
       const out = demoOut.out();
-      return out.slice(0, out.lastIndexOf('\n')).split('\n').filter((l) => l.startsWith('{'));
+      return out
+        .slice(0, out.lastIndexOf('\n'))
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
     };
     return {
       dir,

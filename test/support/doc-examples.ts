@@ -43,13 +43,19 @@ export interface DocExamples {
 
 /** The Markdown files whose examples readers copy, in reading order. */
 export function documentedFiles(root: string): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => join(root, 'docs', f));
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => join(root, 'docs', f));
   return [join(root, 'README.md'), ...docs, join(root, 'examples', 'README.md')];
 }
 
 function parseMarker(text: string, where: string): Pick<ShellBlock, 'kind' | 'answers' | 'reason'> {
   const m = /^<!-- example(?::\s*(.*?))?\s*-->$/.exec(text.trim());
-  if (!m) throw new Error(`${where}: a shell block needs a marker on the line before it, e.g. <!-- example --> or <!-- example: skip: why -->; found ${JSON.stringify(text)}`);
+  if (!m)
+    throw new Error(
+      `${where}: a shell block needs a marker on the line before it, e.g. <!-- example --> or <!-- example: skip: why -->; found ${JSON.stringify(text)}`,
+    );
   const spec = (m[1] ?? '').trim();
   if (spec === '') return { kind: 'run', answers: [] };
   const skip = /^skip:\s*(\S.*)$/.exec(spec);
@@ -81,7 +87,9 @@ export function shellBlocks(path: string, root: string): ShellBlock[] {
     if (SHELL_LANGUAGES.has(language)) {
       blocks.push({ where, file, code: lines.slice(i + 1, end).join('\n'), ...parseMarker(before, where) });
     } else if (/^<!-- example/.test(before.trim())) {
-      throw new Error(`${where}: example marker on a ${language || 'plain'} block; only shell blocks (${[...SHELL_LANGUAGES].join(', ')}) are run`);
+      throw new Error(
+        `${where}: example marker on a ${language || 'plain'} block; only shell blocks (${[...SHELL_LANGUAGES].join(', ')}) are run`,
+      );
     }
     i = end;
   }
@@ -89,7 +97,11 @@ export function shellBlocks(path: string, root: string): ShellBlock[] {
 }
 
 /** A block's commands without its comment lines: two pages may show one receiver, each with its own comment. */
-const command = (code: string) => code.split('\n').filter((l) => !/^\s*(#|$)/.test(l)).join('\n');
+const command = (code: string) =>
+  code
+    .split('\n')
+    .filter((l) => !/^\s*(#|$)/.test(l))
+    .join('\n');
 
 /** Every example of the documented files, grouped and in document order. */
 export function collectExamples(root: string): DocExamples {

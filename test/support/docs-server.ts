@@ -11,7 +11,9 @@ export async function startDocsServer(): Promise<TestApi> {
   const test = await createSqliteStoreUrl();
   const store = await openStore(test.url);
   await migrateToLatest(store.db);
-  const api = await startTestApi(createApp({ db: store.db, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) }));
+  const api = await startTestApi(
+    createApp({ db: store.db, config: loadConfig({}), clock: () => new Date(), logger: pino({ level: 'silent' }) }),
+  );
   return {
     ...api,
     async close() {

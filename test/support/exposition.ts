@@ -7,8 +7,8 @@ export const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p
 /** A reason to skip a promtool check, or false; under CI=true a missing promtool is a failure instead. */
 export function promtoolMissing(): string | false {
   if (PROMTOOL) return false;
-  if (process.env.CI === 'true') throw new Error('promtool is required under CI: .ci/run installs Debian\'s prometheus package');
-  return 'promtool (Debian package prometheus) is not installed: the exposition is not checked by Prometheus\'s own parser';
+  if (process.env.CI === 'true') throw new Error("promtool is required under CI: .ci/run installs Debian's prometheus package");
+  return "promtool (Debian package prometheus) is not installed: the exposition is not checked by Prometheus's own parser";
 }
 
 /*
@@ -21,7 +21,10 @@ const LIBRARY_LINT = /^svc_process_nodejs_active_(handles|requests|resources)_to
 export function promtoolProblems(exposition: string): string {
   const res = spawnSync(PROMTOOL!, ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
   if (res.status === 0) return '';
-  const problems = `${res.stdout}${res.stderr}`.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !LIBRARY_LINT.test(l));
+  const problems = `${res.stdout}${res.stderr}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !LIBRARY_LINT.test(l));
   return problems.join('\n') || (res.stdout + res.stderr === '' ? `promtool exited ${res.status}` : '');
 }
 
@@ -34,7 +37,8 @@ export function sampleValue(exposition: string, name: string, labels: Record<str
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
     if (!m || m[1] !== name) continue;
     const got = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
+    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v))
+      return Number(m[3]);
   }
   return undefined;
 }

@@ -19,18 +19,37 @@ export const VESSELS = ['ves_a', 'ves_b', 'ves_t', 'ves_z'] as const;
 
 export function baseFixture(): Record<string, unknown> {
   const vessel = (id: string, employer: string, flag: string, type: string, extra: Record<string, unknown> = {}) => ({
-    vessel_id: id, employer_id: employer, vessel_name: `MV ${id}`, imo: null, mmsi: null, flag_state: flag,
-    vessel_type: type, gross_tonnage: 30000, propulsion_kw: 9000, ...extra,
+    vessel_id: id,
+    employer_id: employer,
+    vessel_name: `MV ${id}`,
+    imo: null,
+    mmsi: null,
+    flag_state: flag,
+    vessel_type: type,
+    gross_tonnage: 30000,
+    propulsion_kw: 9000,
+    ...extra,
   });
   return {
-    employers: [{ employer_id: 'emp_a', name: 'Alpha' }, { employer_id: 'emp_z', name: 'Zulu' }],
+    employers: [
+      { employer_id: 'emp_a', name: 'Alpha' },
+      { employer_id: 'emp_z', name: 'Zulu' },
+    ],
     vessels: [
-      vessel('ves_a', 'emp_a', 'GB', 'bulk_carrier'), vessel('ves_b', 'emp_a', 'PA', 'oil_tanker'),
-      vessel('ves_t', 'emp_a', 'GB', 'bulk_carrier', { is_test: true }), vessel('ves_z', 'emp_z', 'GB', 'bulk_carrier'),
+      vessel('ves_a', 'emp_a', 'GB', 'bulk_carrier'),
+      vessel('ves_b', 'emp_a', 'PA', 'oil_tanker'),
+      vessel('ves_t', 'emp_a', 'GB', 'bulk_carrier', { is_test: true }),
+      vessel('ves_z', 'emp_z', 'GB', 'bulk_carrier'),
     ],
     partners: [
       { partner_id: 'ptn_m', name: 'Management', kind: 'customer', employer_id: 'emp_a', tier: 'management' },
-      { partner_id: 'ptn_nomed', name: 'No medical', kind: 'external', contract_scopes: ['crew:compliance:read'], contract_vessel_ids: ['ves_a', 'ves_b'] },
+      {
+        partner_id: 'ptn_nomed',
+        name: 'No medical',
+        kind: 'external',
+        contract_scopes: ['crew:compliance:read'],
+        contract_vessel_ids: ['ves_a', 'ves_b'],
+      },
       { partner_id: 'ptn_z', name: 'Zulu', kind: 'customer', employer_id: 'emp_z', tier: 'management' },
     ],
   };
@@ -39,12 +58,37 @@ export function baseFixture(): Record<string, unknown> {
 export const PARTNERS = ['ptn_m', 'ptn_nomed', 'ptn_z'] as const;
 const ROLES = ['master', 'chief_engineer', 'bosun', 'cook', 'able_seafarer_deck'] as const;
 const CODES = [
-  'medical_fitness', 'drug_alcohol_test', 'bst', 'security_awareness', 'pscrb', 'aff', 'mfa', 'medical_care', 'coc', 'gmdss_goc',
-  'ecdis', 'brm', 'erm', 'flag_endorsement', 'tanker_basic', 'ships_cook', 'cop_ii_4', 'cop_ii_5', 'cop_iii_4', 'passport',
+  'medical_fitness',
+  'drug_alcohol_test',
+  'bst',
+  'security_awareness',
+  'pscrb',
+  'aff',
+  'mfa',
+  'medical_care',
+  'coc',
+  'gmdss_goc',
+  'ecdis',
+  'brm',
+  'erm',
+  'flag_endorsement',
+  'tanker_basic',
+  'ships_cook',
+  'cop_ii_4',
+  'cop_ii_5',
+  'cop_iii_4',
+  'passport',
 ] as const;
 const CLASS: Record<string, string> = {
-  medical_fitness: 'medical', drug_alcohol_test: 'medical', coc: 'coc', gmdss_goc: 'coc', flag_endorsement: 'endorsement', passport: 'identity',
-  cop_ii_4: 'cop', cop_ii_5: 'cop', cop_iii_4: 'cop',
+  medical_fitness: 'medical',
+  drug_alcohol_test: 'medical',
+  coc: 'coc',
+  gmdss_goc: 'coc',
+  flag_endorsement: 'endorsement',
+  passport: 'identity',
+  cop_ii_4: 'cop',
+  cop_ii_5: 'cop',
+  cop_iii_4: 'cop',
 };
 const BST = ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'];
 
@@ -68,7 +112,10 @@ export interface GenCrew {
 }
 
 // Mostly far expiries, so that a crew member is often compliant on the first day and changes later.
-const expiryArb = fc.option(fc.oneof({ arbitrary: fc.integer({ min: -40, max: 120 }), weight: 1 }, { arbitrary: fc.integer({ min: 121, max: 820 }), weight: 8 }), { nil: null, freq: 12 });
+const expiryArb = fc.option(
+  fc.oneof({ arbitrary: fc.integer({ min: -40, max: 120 }), weight: 1 }, { arbitrary: fc.integer({ min: 121, max: 820 }), weight: 8 }),
+  { nil: null, freq: 12 },
+);
 
 const docArb: fc.Arbitrary<GenDoc> = fc.record({
   code: fc.constantFrom(...CODES),
@@ -85,7 +132,8 @@ export const crewArb: fc.Arbitrary<GenCrew> = fc.record({
   role: fc.constantFrom(...ROLES),
   compliance: fc.subarray([...PARTNERS]),
   // One document of every code (so that some crew meet every requirement), then a few more.
-  docs: fc.tuple(fc.array(docArb, { minLength: CODES.length, maxLength: CODES.length }), fc.array(docArb, { maxLength: 4 }))
+  docs: fc
+    .tuple(fc.array(docArb, { minLength: CODES.length, maxLength: CODES.length }), fc.array(docArb, { maxLength: 4 }))
     .map(([all, extra]) => [...all.map((d, i) => ({ ...d, code: CODES[i]! })), ...extra]),
 });
 
@@ -95,20 +143,50 @@ export async function loadCrew(db: Db, prefix: string, crew: readonly GenCrew[])
   const fixture = {
     crew: ids.map((id) => ({ crew_unique_id: id, name: `Crew ${id}` })),
     assignments: crew.map((c, i) => ({
-      crew_unique_id: ids[i], vessel_id: c.vessel, role: c.role, position_name: `Pos ${c.role}`, status: c.status, as_of: '2026-10-01T00:00:00Z',
+      crew_unique_id: ids[i],
+      vessel_id: c.vessel,
+      role: c.role,
+      position_name: `Pos ${c.role}`,
+      status: c.status,
+      as_of: '2026-10-01T00:00:00Z',
     })),
-    consents: crew.flatMap((c, i) => c.compliance.map((p) => ({ crew_unique_id: ids[i], partner_id: p, categories: ['compliance', 'documents'] }))),
-    documents: crew.flatMap((c, i) => c.docs.map((d, k) => ({
-      document_id: `${ids[i]}_d${k}`, crew_unique_id: ids[i], type: 'certificate', category: CLASS[d.code] ?? 'training',
-      title: `${d.code} ${k}`, verification_status: d.verification,
-      expiry_date: d.expiry === null ? null : addDays(TODAY, d.expiry), no_expiry: d.expiry === null && d.noExpiry,
-      classification: {
-        document_class: CLASS[d.code] ?? 'training', category_code: d.code,
-        ...(d.code === 'bst' ? { stcw_codes: d.bst } : {}),
-        ...(d.code === 'coc' || d.code === 'flag_endorsement' ? { flag_state: d.flag } : {}),
-        ...(d.code === 'coc' ? { coc_capacities: [{ stcw_regulation: null, role: c.role, level: null, gt_max: null, kw_max: null, power_unrestricted: false, area: 'unlimited', vessel_types: [] }] } : {}),
-      },
-    }))),
+    consents: crew.flatMap((c, i) =>
+      c.compliance.map((p) => ({ crew_unique_id: ids[i], partner_id: p, categories: ['compliance', 'documents'] })),
+    ),
+    documents: crew.flatMap((c, i) =>
+      c.docs.map((d, k) => ({
+        document_id: `${ids[i]}_d${k}`,
+        crew_unique_id: ids[i],
+        type: 'certificate',
+        category: CLASS[d.code] ?? 'training',
+        title: `${d.code} ${k}`,
+        verification_status: d.verification,
+        expiry_date: d.expiry === null ? null : addDays(TODAY, d.expiry),
+        no_expiry: d.expiry === null && d.noExpiry,
+        classification: {
+          document_class: CLASS[d.code] ?? 'training',
+          category_code: d.code,
+          ...(d.code === 'bst' ? { stcw_codes: d.bst } : {}),
+          ...(d.code === 'coc' || d.code === 'flag_endorsement' ? { flag_state: d.flag } : {}),
+          ...(d.code === 'coc'
+            ? {
+                coc_capacities: [
+                  {
+                    stcw_regulation: null,
+                    role: c.role,
+                    level: null,
+                    gt_max: null,
+                    kw_max: null,
+                    power_unrestricted: false,
+                    area: 'unlimited',
+                    vessel_types: [],
+                  },
+                ],
+              }
+            : {}),
+        },
+      })),
+    ),
   };
   await loadFixtures(db, [writeFixture(fixture)], () => NOW);
   return ids;
@@ -132,18 +210,38 @@ function overall(e: ComplianceEvaluation, held: Map<string, string> | null): str
  * vessel) made for every day after `on` until the overall status differs from the day before.
  */
 export async function dayByDayNextChange(
-  db: Db, crewUniqueId: string, vesselId: string, on: string, windowDays: number, medicalVisible: boolean,
+  db: Db,
+  crewUniqueId: string,
+  vesselId: string,
+  on: string,
+  windowDays: number,
+  medicalVisible: boolean,
 ): Promise<{ on: string; overall_status: string; requirement_keys: string[] } | null> {
   const [catalogue, documents, assignments] = await Promise.all([
-    readCatalogue(db), listListableDocuments(db, [crewUniqueId], true), crewAssignmentsOnFleet(db, { kind: 'all' }, crewUniqueId),
+    readCatalogue(db),
+    listListableDocuments(db, [crewUniqueId], true),
+    crewAssignmentsOnFleet(db, { kind: 'all' }, crewUniqueId),
   ]);
   const a = assignments.find((x) => x.vessel.vesselId === vesselId)!;
-  const at = (today: string) => evaluateCompliance({
-    role: a.assignment.role, positionName: a.assignment.positionName, vessel: a.vessel, catalogue, documents, today, windowDays,
-  });
+  const at = (today: string) =>
+    evaluateCompliance({
+      role: a.assignment.role,
+      positionName: a.assignment.positionName,
+      vessel: a.vessel,
+      catalogue,
+      documents,
+      today,
+      windowDays,
+    });
   let before = at(on);
   // Without crew:medical:read, medical rows stand as today on every date (docs/decisions.md §6).
-  const held = medicalVisible ? null : new Map(at(TODAY).requirements.filter((r) => r.group === 'medical').map((r) => [r.key, r.status]));
+  const held = medicalVisible
+    ? null
+    : new Map(
+        at(TODAY)
+          .requirements.filter((r) => r.group === 'medical')
+          .map((r) => [r.key, r.status]),
+      );
   const status = overall(before, held);
   for (let d = 1; d <= FORECAST_HORIZON_DAYS; d++) {
     const day = addDays(on, d);

@@ -55,9 +55,10 @@ export async function startTestApi(app: Koa<any>): Promise<TestApi> {
     url,
     request,
     get: (path, options) => request('GET', path, options),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -25,21 +25,45 @@ const line = (change: object) => JSON.stringify(change);
 const crewId = (i: number) => `crew_f${String(i).padStart(4, '0')}`;
 const docId = (i: number, n: number) => `doc_f${String(i).padStart(4, '0')}_${n}`;
 
-const crew = (i: number) => line({
-  entity: 'crew', op: 'upsert', id: crewId(i), version: 1,
-  data: { name: `Crew ${i}`, rank: 'Able Seafarer', email: `crew${i}@example.com`, bio: `first bio of ${i}`, verification_status: 'verified' },
-});
-const document = (i: number, n: number) => line({
-  entity: 'document', op: 'upsert', id: docId(i, n), version: 1,
-  data: {
-    crew_unique_id: crewId(i), type: 'certificate', category: 'stcw', title: `Certificate ${n} of ${i}`, verification_status: 'pending',
-    issue_date: '2025-01-01', expiry_date: `20${30 + (i % 5)}-01-01`, classification: { document_class: 'training', category_code: 'basic_safety' },
-  },
-});
-const assignment = (i: number) => line({
-  entity: 'assignment', op: 'upsert', id: `asg_f${i}`, version: 1,
-  data: { crew_unique_id: crewId(i), vessel_id: `ves_f${i % 3}`, role: 'able_seafarer_deck', status: 'active', as_of: T0 },
-});
+const crew = (i: number) =>
+  line({
+    entity: 'crew',
+    op: 'upsert',
+    id: crewId(i),
+    version: 1,
+    data: {
+      name: `Crew ${i}`,
+      rank: 'Able Seafarer',
+      email: `crew${i}@example.com`,
+      bio: `first bio of ${i}`,
+      verification_status: 'verified',
+    },
+  });
+const document = (i: number, n: number) =>
+  line({
+    entity: 'document',
+    op: 'upsert',
+    id: docId(i, n),
+    version: 1,
+    data: {
+      crew_unique_id: crewId(i),
+      type: 'certificate',
+      category: 'stcw',
+      title: `Certificate ${n} of ${i}`,
+      verification_status: 'pending',
+      issue_date: '2025-01-01',
+      expiry_date: `20${30 + (i % 5)}-01-01`,
+      classification: { document_class: 'training', category_code: 'basic_safety' },
+    },
+  });
+const assignment = (i: number) =>
+  line({
+    entity: 'assignment',
+    op: 'upsert',
+    id: `asg_f${i}`,
+    version: 1,
+    data: { crew_unique_id: crewId(i), vessel_id: `ves_f${i % 3}`, role: 'able_seafarer_deck', status: 'active', as_of: T0 },
+  });
 const later = (i: number): string[] => [
   line({ entity: 'crew', op: 'patch', id: crewId(i), version: 2, data: { bio: `second bio of ${i}`, rank: i % 2 ? null : 'Bosun' } }),
   line({ entity: 'document', op: 'patch', id: docId(i, 1), version: 2, data: { verification_status: 'verified' } }),
@@ -52,10 +76,24 @@ const later = (i: number): string[] => [
 export function faultFeed(): string[] {
   const lines = [
     line({ entity: 'employer', op: 'upsert', id: 'emp_f', version: 1, data: { name: 'Fault Shipping' } }),
-    ...[0, 1, 2].map((v) => line({
-      entity: 'vessel', op: 'upsert', id: `ves_f${v}`, version: 1,
-      data: { employer_id: 'emp_f', vessel_name: `Fault ${v}`, imo: null, mmsi: null, flag_state: 'GB', vessel_type: 'bulk_carrier', gross_tonnage: 30000 + v, propulsion_kw: 9000 },
-    })),
+    ...[0, 1, 2].map((v) =>
+      line({
+        entity: 'vessel',
+        op: 'upsert',
+        id: `ves_f${v}`,
+        version: 1,
+        data: {
+          employer_id: 'emp_f',
+          vessel_name: `Fault ${v}`,
+          imo: null,
+          mmsi: null,
+          flag_state: 'GB',
+          vessel_type: 'bulk_carrier',
+          gross_tonnage: 30000 + v,
+          propulsion_kw: 9000,
+        },
+      }),
+    ),
   ];
   for (let i = LATE_CREW; i < CREW; i++) lines.push(document(i, 1), document(i, 2));
   for (let i = 0; i < CREW + LAG; i++) {
@@ -69,9 +107,17 @@ export function faultFeed(): string[] {
 const CLOCK_COLUMNS = new Set(['profile_updated_at', 'updated_at', 'created_at', 'status_updated_at', 'processed_at']);
 
 const TABLES = [
-  ['employers', 'employer_id'], ['vessels', 'vessel_id'], ['partners', 'partner_id'], ['crew', 'crew_unique_id'], ['assignments', 'assignment_id'],
-  ['consents', 'crew_unique_id'], ['documents', 'document_id'], ['files', 'file_id'], ['requirement_catalogue', 'requirement_key'],
-  ['ingest_versions', 'entity_id'], ['ingest_held', 'entity_id'],
+  ['employers', 'employer_id'],
+  ['vessels', 'vessel_id'],
+  ['partners', 'partner_id'],
+  ['crew', 'crew_unique_id'],
+  ['assignments', 'assignment_id'],
+  ['consents', 'crew_unique_id'],
+  ['documents', 'document_id'],
+  ['files', 'file_id'],
+  ['requirement_catalogue', 'requirement_key'],
+  ['ingest_versions', 'entity_id'],
+  ['ingest_held', 'entity_id'],
 ] as const;
 
 /**
@@ -83,20 +129,39 @@ const TABLES = [
 export async function ingestedState(db: Db): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
   for (const [table, key] of TABLES) {
-    const rows = await db.selectFrom(table as 'crew').selectAll().orderBy(key as 'crew_unique_id').execute();
-    state[table] = rows.map((row) => Object.fromEntries(Object.entries(row)
-      .filter(([column]) => !CLOCK_COLUMNS.has(column))
-      .map(([column, value]) => [column, typeof value === 'bigint' || (typeof value === 'string' && /^\d+$/.test(value) && column === 'version') ? Number(value) : value])));
+    const rows = await db
+      .selectFrom(table as 'crew')
+      .selectAll()
+      .orderBy(key as 'crew_unique_id')
+      .execute();
+    state[table] = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row)
+          .filter(([column]) => !CLOCK_COLUMNS.has(column))
+          .map(([column, value]) => [
+            column,
+            typeof value === 'bigint' || (typeof value === 'string' && /^\d+$/.test(value) && column === 'version') ? Number(value) : value,
+          ]),
+      ),
+    );
   }
-  const changes = await db.selectFrom('changes').select(['table_name', 'row_key', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .groupBy(['table_name', 'row_key']).orderBy('table_name').orderBy('row_key').execute();
+  const changes = await db
+    .selectFrom('changes')
+    .select(['table_name', 'row_key', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['table_name', 'row_key'])
+    .orderBy('table_name')
+    .orderBy('row_key')
+    .execute();
   state.changes = changes.map((c) => `${c.table_name} ${c.row_key} ×${Number(c.n)}`);
   return state;
 }
 
 /** How many entities have a stored version: a count that grows as batches commit. */
 export async function versionCount(db: Db): Promise<number> {
-  const row = await db.selectFrom('ingest_versions').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('ingest_versions')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -118,12 +183,17 @@ export async function cleanRunState(dialect: DialectLabel, file: string, args: r
  * `svc ingest PIPE …args` as a child reading a named pipe in `dir` that the caller writes into: the
  * run cannot reach the end of its input before the caller ends it, so a fault comes mid-run.
  */
-export function ingestFromPipe(dir: string, databaseUrl: string, args: readonly string[]): { child: ChildProcess; input: WriteStream; stderr: () => string } {
+export function ingestFromPipe(
+  dir: string,
+  databaseUrl: string,
+  args: readonly string[],
+): { child: ChildProcess; input: WriteStream; stderr: () => string } {
   const pipe = join(dir, 'pipe.ndjson');
   execFileSync('mkfifo', [pipe]);
   const svc = svcCommand();
   const child = spawn(svc.command, [...svc.args, 'ingest', pipe, ...args], {
-    env: { ...process.env, ...svc.env, SVC_DATABASE_URL: databaseUrl, SVC_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...svc.env, SVC_DATABASE_URL: databaseUrl, SVC_LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));

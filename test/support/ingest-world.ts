@@ -17,7 +17,11 @@ import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-r
 export const CREW = ['crew_1', 'crew_2', 'crew_3', 'crew_4'] as const;
 export const VESSELS = ['ves_a', 'ves_b', 'ves_x'] as const;
 export const PARTNERS = ['ptn_mgmt', 'ptn_basic', 'ptn_ext'] as const;
-const CODES = [['medical_fitness', 'medical', []], ['drug_alcohol_test', 'medical', []], ['security_awareness', 'training', ['A-VI/6-1']]] as const;
+const CODES = [
+  ['medical_fitness', 'medical', []],
+  ['drug_alcohol_test', 'medical', []],
+  ['security_awareness', 'training', ['A-VI/6-1']],
+] as const;
 const ROLES = ['master', 'bosun', 'cook', 'chief_engineer'];
 
 /** One change as the test sends it. */
@@ -29,19 +33,37 @@ export interface TestChange {
   data?: Record<string, unknown>;
 }
 
-const key = (c: Pick<TestChange, 'entity' | 'id'>) => `${c.entity}:${typeof c.id === 'string' ? c.id : `${c.id.crew_unique_id}|${c.id.partner_id}`}`;
-const up = (entity: IngestEntity, id: TestChange['id'], data: Record<string, unknown>, version = 1): TestChange => ({ entity, op: 'upsert', id, version, data });
+const key = (c: Pick<TestChange, 'entity' | 'id'>) =>
+  `${c.entity}:${typeof c.id === 'string' ? c.id : `${c.id.crew_unique_id}|${c.id.partner_id}`}`;
+const up = (entity: IngestEntity, id: TestChange['id'], data: Record<string, unknown>, version = 1): TestChange => ({
+  entity,
+  op: 'upsert',
+  id,
+  version,
+  data,
+});
 
 const document = (id: string, crew: string, code: number, expiry: string, version: number) => {
   const [category, documentClass, stcw] = CODES[code % CODES.length]!;
   return {
-    document_id: id, crew_unique_id: crew, type: documentClass, category: documentClass, title: `${category} v${version}`,
-    verification_status: 'verified', issue_date: '2024-01-01', expiry_date: expiry,
+    document_id: id,
+    crew_unique_id: crew,
+    type: documentClass,
+    category: documentClass,
+    title: `${category} v${version}`,
+    verification_status: 'verified',
+    issue_date: '2024-01-01',
+    expiry_date: expiry,
     classification: { document_class: documentClass, category_code: category, stcw_codes: [...stcw] },
   };
 };
 const assignment = (crew: string, vessel: string, status: string) => ({
-  assignment_id: `asg_${crew}_${vessel}`, crew_unique_id: crew, vessel_id: vessel, role: ROLES[CREW.indexOf(crew as never)]!, status, as_of: '2026-10-01T00:00:00Z',
+  assignment_id: `asg_${crew}_${vessel}`,
+  crew_unique_id: crew,
+  vessel_id: vessel,
+  role: ROLES[CREW.indexOf(crew as never)]!,
+  status,
+  as_of: '2026-10-01T00:00:00Z',
 });
 const consentId = (crew: string, partner: string) => ({ crew_unique_id: crew, partner_id: partner });
 const EXPIRIES = ['2026-12-01', '2027-06-01', '2026-11-30', '2030-01-01'];
@@ -49,21 +71,41 @@ const EXPIRIES = ['2026-12-01', '2027-06-01', '2026-11-30', '2030-01-01'];
 /** The world at version 1: employers, vessels, partners (one external), crew, assignments, consents, documents. */
 export function worldChanges(): TestChange[] {
   const vessel = (id: string, employer: string, flag: string) => ({
-    vessel_id: id, employer_id: employer, vessel_name: id, imo: null, mmsi: null, flag_state: flag, vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000,
+    vessel_id: id,
+    employer_id: employer,
+    vessel_name: id,
+    imo: null,
+    mmsi: null,
+    flag_state: flag,
+    vessel_type: 'bulk_carrier',
+    gross_tonnage: 30000,
+    propulsion_kw: 9000,
   });
   return [
-    up('employer', 'emp_a', { employer_id: 'emp_a', name: 'Alpha' }), up('employer', 'emp_x', { employer_id: 'emp_x', name: 'Xeno' }),
-    up('vessel', 'ves_a', vessel('ves_a', 'emp_a', 'GB')), up('vessel', 'ves_b', vessel('ves_b', 'emp_a', 'PA')), up('vessel', 'ves_x', vessel('ves_x', 'emp_x', 'LR')),
+    up('employer', 'emp_a', { employer_id: 'emp_a', name: 'Alpha' }),
+    up('employer', 'emp_x', { employer_id: 'emp_x', name: 'Xeno' }),
+    up('vessel', 'ves_a', vessel('ves_a', 'emp_a', 'GB')),
+    up('vessel', 'ves_b', vessel('ves_b', 'emp_a', 'PA')),
+    up('vessel', 'ves_x', vessel('ves_x', 'emp_x', 'LR')),
     up('partner', 'ptn_mgmt', { partner_id: 'ptn_mgmt', name: 'Mgmt', kind: 'customer', employer_id: 'emp_a', tier: 'management' }),
     up('partner', 'ptn_basic', { partner_id: 'ptn_basic', name: 'Basic', kind: 'customer', employer_id: 'emp_a', tier: 'basic' }),
     up('partner', 'ptn_ext', {
-      partner_id: 'ptn_ext', name: 'External', kind: 'external', contract_scopes: ['crew:compliance:read', 'crew:documents:read', 'crew:status:subscribe'], contract_vessel_ids: ['ves_x'],
+      partner_id: 'ptn_ext',
+      name: 'External',
+      kind: 'external',
+      contract_scopes: ['crew:compliance:read', 'crew:documents:read', 'crew:status:subscribe'],
+      contract_vessel_ids: ['ves_x'],
     }),
     ...CREW.map((id) => up('crew', id, { crew_unique_id: id, name: `Crew ${id}`, bio: 'v1', verification_status: 'verified' })),
     ...CREW.map((id, i) => up('assignment', `asg_${id}_${VESSELS[i % 3]}`, assignment(id, VESSELS[i % 3]!, 'active'))),
-    ...CREW.flatMap((id, i) => PARTNERS.filter((_, k) => (i + k) % 3 !== 0)
-      .map((p) => up('consent', consentId(id, p), { ...consentId(id, p), categories: ['status', 'profile', 'documents', 'compliance'] }))),
-    ...CREW.flatMap((id, i) => [0, 1].map((k) => up('document', `doc_${id}_${k}`, document(`doc_${id}_${k}`, id, i + k, EXPIRIES[(i + k) % 4]!, 1)))),
+    ...CREW.flatMap((id, i) =>
+      PARTNERS.filter((_, k) => (i + k) % 3 !== 0).map((p) =>
+        up('consent', consentId(id, p), { ...consentId(id, p), categories: ['status', 'profile', 'documents', 'compliance'] }),
+      ),
+    ),
+    ...CREW.flatMap((id, i) =>
+      [0, 1].map((k) => up('document', `doc_${id}_${k}`, document(`doc_${id}_${k}`, id, i + k, EXPIRIES[(i + k) % 4]!, 1))),
+    ),
   ];
 }
 
@@ -71,7 +113,14 @@ export function worldChanges(): TestChange[] {
 export async function addEndpoints(db: Db, at: string): Promise<void> {
   for (const p of PARTNERS) {
     await insertEndpoint(db, {
-      endpointId: `whe_${p}`, partnerId: p, url: 'https://receiver.invalid/hook', subscribedEvents: [...EVENT_TYPES], secret: 'whsec_x', status: 'active', createdAt: at, updatedAt: at,
+      endpointId: `whe_${p}`,
+      partnerId: p,
+      url: 'https://receiver.invalid/hook',
+      subscribedEvents: [...EVENT_TYPES],
+      secret: 'whsec_x',
+      status: 'active',
+      createdAt: at,
+      updatedAt: at,
     });
   }
 }
@@ -99,38 +148,90 @@ export function buildChanges(steps: readonly Step[], erased: readonly string[]):
     const partner = PARTNERS[value % PARTNERS.length]!;
     const version = (id: TestChange['id'], entity: IngestEntity) => (versions.get(key({ entity, id })) ?? 1) + 1;
     switch (kind % 8) {
-      case 0: out.push(next({ entity: 'crew', op: 'patch', id: crew, data: { bio: `bio v${version(crew, 'crew')}`, rank: value % 3 === 0 ? null : `rank ${value % 3}` } }));
+      case 0:
+        out.push(
+          next({
+            entity: 'crew',
+            op: 'patch',
+            id: crew,
+            data: { bio: `bio v${version(crew, 'crew')}`, rank: value % 3 === 0 ? null : `rank ${value % 3}` },
+          }),
+        );
         break;
-      case 1: out.push(next({ entity: 'crew', op: 'upsert', id: crew, data: { name: `Crew ${crew}`, bio: `bio v${version(crew, 'crew')}`, verification_status: value % 2 ? 'verified' : 'pending' } }));
+      case 1:
+        out.push(
+          next({
+            entity: 'crew',
+            op: 'upsert',
+            id: crew,
+            data: { name: `Crew ${crew}`, bio: `bio v${version(crew, 'crew')}`, verification_status: value % 2 ? 'verified' : 'pending' },
+          }),
+        );
         break;
       case 2: {
         // doc_<crew>_2 is new: only upserted or deleted (a patch before its upsert would wait, held, for the end of the stream).
         const id = `doc_${crew}_${value % 3}`;
         const v = version(id, 'document');
-        out.push(next(value % 4 === 3 ? { entity: 'document', op: 'delete', id }
-          : value % 2 && value % 3 !== 2 ? { entity: 'document', op: 'patch', id, data: { title: `title v${v}`, expiry_date: EXPIRIES[value % 4] } }
-            : { entity: 'document', op: 'upsert', id, data: document(id, crew, target + value, EXPIRIES[value % 4]!, v) }));
+        out.push(
+          next(
+            value % 4 === 3
+              ? { entity: 'document', op: 'delete', id }
+              : value % 2 && value % 3 !== 2
+                ? { entity: 'document', op: 'patch', id, data: { title: `title v${v}`, expiry_date: EXPIRIES[value % 4] } }
+                : { entity: 'document', op: 'upsert', id, data: document(id, crew, target + value, EXPIRIES[value % 4]!, v) },
+          ),
+        );
         break;
       }
       case 3: {
         const id = `asg_${crew}_${vessel}`;
-        out.push(next(value % 3 === 2 ? { entity: 'assignment', op: 'delete', id }
-          : { entity: 'assignment', op: 'upsert', id, data: assignment(crew, vessel, value % 3 ? 'on_leave' : 'active') }));
+        out.push(
+          next(
+            value % 3 === 2
+              ? { entity: 'assignment', op: 'delete', id }
+              : { entity: 'assignment', op: 'upsert', id, data: assignment(crew, vessel, value % 3 ? 'on_leave' : 'active') },
+          ),
+        );
         break;
       }
       case 4: {
         const id = consentId(crew, partner);
         const categories = ['status', 'profile', 'documents', 'compliance'].filter((_, i) => (value >> i) % 2 === 1);
-        out.push(next(value % 5 === 4 ? { entity: 'consent', op: 'delete', id } : { entity: 'consent', op: 'upsert', id, data: { ...id, categories } }));
+        out.push(
+          next(
+            value % 5 === 4
+              ? { entity: 'consent', op: 'delete', id }
+              : { entity: 'consent', op: 'upsert', id, data: { ...id, categories } },
+          ),
+        );
         break;
       }
-      case 5: out.push(next({ entity: 'vessel', op: 'patch', id: vessel, data: { flag_state: ['GB', 'PA', 'LR'][target % 3], gross_tonnage: 3000 + 10000 * (target % 4) } }));
+      case 5:
+        out.push(
+          next({
+            entity: 'vessel',
+            op: 'patch',
+            id: vessel,
+            data: { flag_state: ['GB', 'PA', 'LR'][target % 3], gross_tonnage: 3000 + 10000 * (target % 4) },
+          }),
+        );
         break;
-      case 6: out.push(next(partner === 'ptn_ext'
-        ? { entity: 'partner', op: 'patch', id: partner, data: { contract_vessel_ids: VESSELS.filter((_, i) => (target >> i) % 2 === 1) } }
-        : { entity: 'partner', op: 'patch', id: partner, data: { tier: ['management', 'basic', 'recruiter', 'vessel'][target % 4] } }));
+      case 6:
+        out.push(
+          next(
+            partner === 'ptn_ext'
+              ? {
+                  entity: 'partner',
+                  op: 'patch',
+                  id: partner,
+                  data: { contract_vessel_ids: VESSELS.filter((_, i) => (target >> i) % 2 === 1) },
+                }
+              : { entity: 'partner', op: 'patch', id: partner, data: { tier: ['management', 'basic', 'recruiter', 'vessel'][target % 4] } },
+          ),
+        );
         break;
-      default: out.push({ entity: 'crew', op: 'upsert', id: crew, version: 1, data: { name: 'A stale upsert' } });
+      default:
+        out.push({ entity: 'crew', op: 'upsert', id: crew, version: 1, data: { name: 'A stale upsert' } });
     }
   }
   for (const crew of erased) out.push(next({ entity: 'crew', op: 'delete', id: crew }));
@@ -145,7 +246,9 @@ interface EntityState {
 const crewOf = (c: TestChange, state: EntityState | undefined): string | null => {
   if (c.entity === 'crew') return null;
   if (typeof c.id === 'object') return c.id.crew_unique_id;
-  return (c.data?.crew_unique_id ?? state?.record?.crew_unique_id ?? (c.entity === 'document' ? c.id.split('_').slice(1, 3).join('_') : null)) as string | null;
+  return (c.data?.crew_unique_id ??
+    state?.record?.crew_unique_id ??
+    (c.entity === 'document' ? c.id.split('_').slice(1, 3).join('_') : null)) as string | null;
 };
 
 /**
@@ -164,7 +267,7 @@ export function netEffect(world: readonly TestChange[], delivered: readonly Test
     const crew = crewOf(c, s);
     if (crew && erased.has(crew)) continue;
     if (c.op === 'patch' && !s?.record) continue;
-    const record = c.op === 'delete' ? null : c.op === 'patch' ? mergePatch(s!.record, c.data) as Record<string, unknown> : { ...c.data };
+    const record = c.op === 'delete' ? null : c.op === 'patch' ? (mergePatch(s!.record, c.data) as Record<string, unknown>) : { ...c.data };
     state.set(k, { version: c.version, record });
     touched.set(k, c);
     if (c.entity === 'crew' && c.op === 'delete') {

@@ -25,12 +25,15 @@ export interface LogCapture {
 export function capturingLogger(level: Level = 'info'): LogCapture {
   const lines: Record<string, any>[] = [];
   const echo = process.env.TEST_LOG !== undefined;
-  const logger = pino({ level: process.env.TEST_LOG ?? level }, {
-    write: (line: string) => {
-      lines.push(JSON.parse(line));
-      if (echo) process.stderr.write(line);
+  const logger = pino(
+    { level: process.env.TEST_LOG ?? level },
+    {
+      write: (line: string) => {
+        lines.push(JSON.parse(line));
+        if (echo) process.stderr.write(line);
+      },
     },
-  });
+  );
   let checked = 0;
   let expected: Array<string | RegExp> = [];
   const isExpected = (msg: unknown) => expected.some((e) => (typeof e === 'string' ? msg === e : e.test(String(msg))));

@@ -61,7 +61,8 @@ export interface CheckedResponse {
 
 function checkBody(parts: string[], body: unknown, what: string): void {
   const v = validatorFor(parts);
-  if (!v(body)) assert.fail(`${what} does not match the OpenAPI document: ${ajv.errorsText(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+  if (!v(body))
+    assert.fail(`${what} does not match the OpenAPI document: ${ajv.errorsText(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
 }
 
 /**
@@ -90,7 +91,11 @@ export function checkAgainstOpenApi(r: CheckedResponse): void {
   if (response.content === undefined) assert.equal(r.body, undefined, `${what}: a body where none is documented`);
   else assert.ok(type in content, `${what}: content type ${type} not documented (${Object.keys(content).join(', ')})`);
   if (type === 'application/json') {
-    checkBody(['paths', template, r.method.toLowerCase(), 'responses', String(r.status), 'content', 'application/json', 'schema'], r.body, what);
+    checkBody(
+      ['paths', template, r.method.toLowerCase(), 'responses', String(r.status), 'content', 'application/json', 'schema'],
+      r.body,
+      what,
+    );
   }
   if (r.status < 400) {
     for (const name of Object.keys(response.headers ?? {})) {

@@ -20,15 +20,30 @@ export const NOW = new Date(`${TODAY}T10:00:00.000Z`);
 
 const ALL = ['status', 'profile', 'documents', 'compliance'];
 const doc = (id: string, crew: string, expiry: string | null, extra: Record<string, unknown> = {}) => ({
-  document_id: id, crew_unique_id: crew, type: 'certificate', category: 'training', title: `Title of ${id}`,
-  verification_status: 'verified', expiry_date: expiry, file: 'files/doc.pdf',
-  classification: { document_class: 'training', category_code: 'bst' }, ...extra,
+  document_id: id,
+  crew_unique_id: crew,
+  type: 'certificate',
+  category: 'training',
+  title: `Title of ${id}`,
+  verification_status: 'verified',
+  expiry_date: expiry,
+  file: 'files/doc.pdf',
+  classification: { document_class: 'training', category_code: 'bst' },
+  ...extra,
 });
 
 /** Documents of crew_ana: the listable ones and one of every excluded state, all expiring within 30 days. */
 export const ANA_LISTED = ['doc_coc', 'doc_edge', 'doc_expired', 'doc_later', 'doc_nofile', 'doc_pass', 'doc_today'];
 export const ANA_MEDICAL = ['doc_med'];
-export const ANA_EXCLUDED = ['doc_processing', 'doc_rejected', 'doc_duplicate', 'doc_placeholder', 'doc_legacy', 'doc_withdrawn', 'doc_old'];
+export const ANA_EXCLUDED = [
+  'doc_processing',
+  'doc_rejected',
+  'doc_duplicate',
+  'doc_placeholder',
+  'doc_legacy',
+  'doc_withdrawn',
+  'doc_old',
+];
 
 /**
  * A small, deliberate data set. Partner ptn_full (management tier) has employer emp_a: live
@@ -39,13 +54,35 @@ export const ANA_EXCLUDED = ['doc_processing', 'doc_rejected', 'doc_duplicate', 
  */
 export function worldFixture(): Record<string, unknown> {
   const vessel = (id: string, employer: string, extra: Record<string, unknown> = {}) => ({
-    vessel_id: id, employer_id: employer, vessel_name: `MV ${id}`, imo: '9074729', mmsi: '235000001', flag_state: 'GB',
-    vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000, ...extra,
+    vessel_id: id,
+    employer_id: employer,
+    vessel_name: `MV ${id}`,
+    imo: '9074729',
+    mmsi: '235000001',
+    flag_state: 'GB',
+    vessel_type: 'bulk_carrier',
+    gross_tonnage: 30000,
+    propulsion_kw: 9000,
+    ...extra,
   });
-  const asg = (crew: string, vessel: string, status: string) => ({ crew_unique_id: crew, vessel_id: vessel, role: 'master', status, as_of: '2026-10-01T00:00:00Z' });
+  const asg = (crew: string, vessel: string, status: string) => ({
+    crew_unique_id: crew,
+    vessel_id: vessel,
+    role: 'master',
+    status,
+    as_of: '2026-10-01T00:00:00Z',
+  });
   return {
-    employers: [{ employer_id: 'emp_a', name: 'Alpha' }, { employer_id: 'emp_b', name: 'Bravo' }],
-    vessels: [vessel('ves_a1', 'emp_a'), vessel('ves_a2', 'emp_a', { imo: null, mmsi: null }), vessel('ves_at', 'emp_a', { is_test: true }), vessel('ves_b1', 'emp_b')],
+    employers: [
+      { employer_id: 'emp_a', name: 'Alpha' },
+      { employer_id: 'emp_b', name: 'Bravo' },
+    ],
+    vessels: [
+      vessel('ves_a1', 'emp_a'),
+      vessel('ves_a2', 'emp_a', { imo: null, mmsi: null }),
+      vessel('ves_at', 'emp_a', { is_test: true }),
+      vessel('ves_b1', 'emp_b'),
+    ],
     partners: [
       { partner_id: 'ptn_full', name: 'Full Management', kind: 'customer', employer_id: 'emp_a', tier: 'management' },
       { partner_id: 'ptn_b', name: 'Bravo Management', kind: 'customer', employer_id: 'emp_b', tier: 'recruiter' },
@@ -53,13 +90,33 @@ export function worldFixture(): Record<string, unknown> {
     ],
     crew: [
       {
-        crew_unique_id: 'crew_ana', name: 'Ana Silva', rank: 'Master', email: 'Ana.Silva@Example.com', phone: '+351912345678',
-        country_code: 'PT', nationality: 'PT', languages: ['pt', 'en'], skills: ['ecdis'], years_experience: 12, bio: 'Master mariner',
-        date_of_birth: '1980-02-03', address: { line1: null, city: 'Lisbon', region: 'Lisboa', postal_code: '1100-001', country_code: 'PT' },
+        crew_unique_id: 'crew_ana',
+        name: 'Ana Silva',
+        rank: 'Master',
+        email: 'Ana.Silva@Example.com',
+        phone: '+351912345678',
+        country_code: 'PT',
+        nationality: 'PT',
+        languages: ['pt', 'en'],
+        skills: ['ecdis'],
+        years_experience: 12,
+        bio: 'Master mariner',
+        date_of_birth: '1980-02-03',
+        address: { line1: null, city: 'Lisbon', region: 'Lisboa', postal_code: '1100-001', country_code: 'PT' },
         passport: { number: 'P123', issuing_country: 'PT', expiry_date: '2030-01-01' },
         visas: [{ type: 'C1/D', country_code: 'US', number: 'V1', expiry_date: '2028-01-01' }],
-        employment_history: [{ employer_name: 'Alpha', vessel_name: 'MV ves_a1', role: 'master', start_date: '2020-01-01', end_date: null, source: 'employer_verified' }],
-        photo: 'files/photo.png', background_check_status: 'clear',
+        employment_history: [
+          {
+            employer_name: 'Alpha',
+            vessel_name: 'MV ves_a1',
+            role: 'master',
+            start_date: '2020-01-01',
+            end_date: null,
+            source: 'employer_verified',
+          },
+        ],
+        photo: 'files/photo.png',
+        background_check_status: 'clear',
       },
       { crew_unique_id: 'crew_ben', name: 'Ben Okafor', email: 'ben@example.com' },
       { crew_unique_id: 'crew_cho', name: 'Cho Min', background_check_status: 'pending' },
@@ -68,8 +125,12 @@ export function worldFixture(): Record<string, unknown> {
       { crew_unique_id: 'crew_fay', name: 'Fay Bravo', email: 'fay@example.com' },
     ],
     assignments: [
-      asg('crew_ana', 'ves_a1', 'active'), asg('crew_ben', 'ves_a1', 'invited'), asg('crew_cho', 'ves_a2', 'on_leave'),
-      asg('crew_dan', 'ves_a1', 'signed_off'), asg('crew_eve', 'ves_at', 'active'), asg('crew_fay', 'ves_b1', 'active'),
+      asg('crew_ana', 'ves_a1', 'active'),
+      asg('crew_ben', 'ves_a1', 'invited'),
+      asg('crew_cho', 'ves_a2', 'on_leave'),
+      asg('crew_dan', 'ves_a1', 'signed_off'),
+      asg('crew_eve', 'ves_at', 'active'),
+      asg('crew_fay', 'ves_b1', 'active'),
     ],
     consents: [
       { crew_unique_id: 'crew_ana', partner_id: 'ptn_full', categories: ALL },
@@ -82,7 +143,10 @@ export function worldFixture(): Record<string, unknown> {
     ],
     documents: [
       doc('doc_coc', 'crew_ana', '2026-12-10', { classification: { document_class: 'coc', category_code: 'coc' } }),
-      doc('doc_med', 'crew_ana', '2026-12-01', { category: 'medical', classification: { document_class: 'medical', category_code: 'medical_fitness' } }),
+      doc('doc_med', 'crew_ana', '2026-12-01', {
+        category: 'medical',
+        classification: { document_class: 'medical', category_code: 'medical_fitness' },
+      }),
       doc('doc_today', 'crew_ana', TODAY),
       doc('doc_edge', 'crew_ana', '2026-12-22'),
       doc('doc_later', 'crew_ana', '2026-12-23'),
@@ -171,7 +235,12 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
   keys.operator = op.key;
   keyIds.operator = op.record.keyId;
   return {
-    api, db, config, keys, keyIds, log,
+    api,
+    db,
+    config,
+    keys,
+    keyIds,
+    log,
     setNow: (at) => {
       now = at;
     },
@@ -183,10 +252,20 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
     },
     async partnerWith(scopes, consents = ALL, opts = {}) {
       const id = `ptn_ext_${++externalCount}`;
-      await upsertPartners(db, [{
-        partner_id: id, name: `External ${externalCount}`, kind: 'external', employer_id: null, tier: null, scope_overrides: null,
-        upgraded: 0, contract_scopes: JSON.stringify(scopes), rate_limit: opts.rateLimit ?? null, created_at: NOW.toISOString(),
-      }]);
+      await upsertPartners(db, [
+        {
+          partner_id: id,
+          name: `External ${externalCount}`,
+          kind: 'external',
+          employer_id: null,
+          tier: null,
+          scope_overrides: null,
+          upgraded: 0,
+          contract_scopes: JSON.stringify(scopes),
+          rate_limit: opts.rateLimit ?? null,
+          created_at: NOW.toISOString(),
+        },
+      ]);
       await replaceContractVessels(db, id, ['ves_a1', 'ves_at']);
       await replaceConsents(db, 'crew_ana', id, consents as never);
       return issue(id, id, 'live');
@@ -194,7 +273,7 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
     close: async () => {
       await api.close();
       await app.close();
-      log.check('the world\'s close');
+      log.check("the world's close");
     },
   };
 }
@@ -211,7 +290,9 @@ type StoreContext = Parameters<Parameters<typeof describeEachStore>[1]>[0];
 export function describeEachWorld(name: string, body: (w: World, ctx: StoreContext) => void): void;
 export function describeEachWorld(name: string, options: WorldOptions, body: (w: World, ctx: StoreContext) => void): void;
 export function describeEachWorld(
-  name: string, a: WorldOptions | ((w: World, ctx: StoreContext) => void), b?: (w: World, ctx: StoreContext) => void,
+  name: string,
+  a: WorldOptions | ((w: World, ctx: StoreContext) => void),
+  b?: (w: World, ctx: StoreContext) => void,
 ): void {
   const [options, body] = typeof a === 'function' ? [{}, a] : [a, b!];
   describeEachStore(name, (ctx) => {

@@ -54,7 +54,10 @@ export function receiverWorld(store: () => Store): ReceiverWorld {
  *   const receiver = receiverPool(store, 'ptn_a', 'ptn_b');
  *   it('…', async () => { const rx = await receiver(() => ({ status: 503 })); … });
  */
-export function receiverPool(store: () => Store, ...partnerIds: string[]): (respond?: (r: Received, n: number) => Reply) => Promise<Receiver> {
+export function receiverPool(
+  store: () => Store,
+  ...partnerIds: string[]
+): (respond?: (r: Received, n: number) => Reply) => Promise<Receiver> {
   const started: Receiver[] = [];
   deliveryBlock(store, partnerIds);
   after(async () => Promise.all(started.map((r) => r.close())));

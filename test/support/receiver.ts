@@ -45,7 +45,12 @@ export interface Receiver {
 }
 
 function expectedSignature(secret: string, timestamp: string, raw: string): string {
-  return 'v1=' + createHmac('sha256', secret).update(timestamp + '.' + raw, 'utf8').digest('hex');
+  return (
+    'v1=' +
+    createHmac('sha256', secret)
+      .update(timestamp + '.' + raw, 'utf8')
+      .digest('hex')
+  );
 }
 
 function header(req: IncomingMessage, name: string): string {
@@ -58,7 +63,10 @@ function header(req: IncomingMessage, name: string): string {
  * verifies every signature it gets and answers, or misbehaves, as `respond` says for each request
  * (`n` counts every request it got, `r.nth` those of the same event).
  */
-export async function startReceiver(secret: string, respond: (r: Received, n: number) => Reply = () => ({ status: 204 })): Promise<Receiver> {
+export async function startReceiver(
+  secret: string,
+  respond: (r: Received, n: number) => Reply = () => ({ status: 204 }),
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const server = createServer((req, res) => {
@@ -92,10 +100,11 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
         res.write('accepted, and then nothing more');
         return;
       }
-      const answer = () => setTimeout(() => {
-        res.writeHead(reply.status ?? 204, reply.headers ?? {});
-        res.end(reply.body ?? '');
-      }, reply.delayMs ?? 0);
+      const answer = () =>
+        setTimeout(() => {
+          res.writeHead(reply.status ?? 204, reply.headers ?? {});
+          res.end(reply.body ?? '');
+        }, reply.delayMs ?? 0);
       if (reply.until) void reply.until.then(answer);
       else answer();
     });
@@ -105,14 +114,16 @@ export async function startReceiver(secret: string, respond: (r: Received, n: nu
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    arrived: (n) => new Promise<void>((resolve) => {
-      if (received.length >= n) resolve();
-      else waiters.push({ n, resolve });
-    }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    arrived: (n) =>
+      new Promise<void>((resolve) => {
+        if (received.length >= n) resolve();
+        else waiters.push({ n, resolve });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

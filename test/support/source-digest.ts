@@ -8,7 +8,9 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function filesUnder(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => filesUnder(join(path, name)));
 }
 
 /**

@@ -83,7 +83,9 @@ export function describeEachStore(
 }
 
 function describeStores(
-  name: string, body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void, migrated: boolean,
+  name: string,
+  body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void,
+  migrated: boolean,
 ): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && pgSkip) {

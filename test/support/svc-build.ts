@@ -22,7 +22,11 @@ function buildFor(digest: string): string | undefined {
   const temporary = `${name}.${process.pid}.${Date.now()}`;
   try {
     const script = new URL('../../scripts/build.mjs', import.meta.url).href;
-    execFileSync(process.execPath, ['--input-type=module', '-e', `await (await import(${JSON.stringify(script)})).buildInto(${JSON.stringify(temporary)})`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await (await import(${JSON.stringify(script)})).buildInto(${JSON.stringify(temporary)})`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     if (inputsDigest() !== digest) return undefined;
     renameSync(join(builds, temporary), join(builds, name));
   } catch {
@@ -65,9 +69,7 @@ let resolved: SvcCommand | undefined;
 export function svcCommand(): SvcCommand {
   if (resolved) return resolved;
   const main = process.env.SVC_TEST_CHILDREN === 'source' ? undefined : buildFor(inputsDigest());
-  resolved = main
-    ? { command: process.execPath, args: [main], env: {} }
-    : { command: SVC_BIN, args: [], env: { SVC_FROM_SOURCE: '1' } };
+  resolved = main ? { command: process.execPath, args: [main], env: {} } : { command: SVC_BIN, args: [], env: { SVC_FROM_SOURCE: '1' } };
   return resolved;
 }
 

@@ -14,7 +14,10 @@ export interface SvcChild {
 /** Starts `svc <args>` (test/support/svc-build.ts) with `env` over this process's environment. */
 export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcChild {
   const svc = svcCommand();
-  const child = spawn(svc.command, [...svc.args, ...args], { env: { ...process.env, ...svc.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(svc.command, [...svc.args, ...args], {
+    env: { ...process.env, ...svc.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -24,5 +27,9 @@ export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcC
 
 /** Starts `bin/svc sync [flags]` on `dbUrl` with insecure webhooks allowed and one request at a time per endpoint, unless `env` says otherwise. */
 export function spawnSync(dbUrl: string, env: Record<string, string> = {}, flags: string[] = []): SvcChild {
-  return spawnSvc(['sync', ...flags, '--db', dbUrl], { SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', ...env });
+  return spawnSvc(['sync', ...flags, '--db', dbUrl], {
+    SVC_ALLOW_INSECURE_WEBHOOKS: '1',
+    SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1',
+    ...env,
+  });
 }

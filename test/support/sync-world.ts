@@ -1,7 +1,12 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, Db, OutboxEventsTable } from '../../src/store/database.ts';
 import {
-  replaceConsents, upsertAssignments, upsertCrew, upsertEmployers, upsertPartners, upsertVessels,
+  replaceConsents,
+  upsertAssignments,
+  upsertCrew,
+  upsertEmployers,
+  upsertPartners,
+  upsertVessels,
 } from '../../src/store/repositories/reference-data-repo.ts';
 import { CONSENT_CATEGORIES, type EventType } from '../../src/domain/vocabulary.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
@@ -77,36 +82,95 @@ export async function seedPartners(db: Kysely<Database>, ...partnerIds: string[]
 /** The partners (of emp_sync) alone: no crew, no consents. */
 export async function seedPartnerRows(db: Kysely<Database>, ...partnerIds: string[]): Promise<void> {
   await upsertEmployers(db, [{ employer_id: 'emp_sync', name: 'Sync Shipping' }]);
-  await upsertPartners(db, partnerIds.map((partner_id) => ({
-    partner_id, name: `Partner ${partner_id}`, kind: 'customer' as const, employer_id: 'emp_sync', tier: 'management' as const,
-    scope_overrides: null, upgraded: 0 as const, contract_scopes: null, rate_limit: null, created_at: T0,
-  })));
+  await upsertPartners(
+    db,
+    partnerIds.map((partner_id) => ({
+      partner_id,
+      name: `Partner ${partner_id}`,
+      kind: 'customer' as const,
+      employer_id: 'emp_sync',
+      tier: 'management' as const,
+      scope_overrides: null,
+      upgraded: 0 as const,
+      contract_scopes: null,
+      rate_limit: null,
+      created_at: T0,
+    })),
+  );
 }
 
 /** A crew member with an active assignment on emp_sync's vessel (the fleet of seedPartners' partners). */
 export async function seedCrewOnFleet(db: Kysely<Database>, crewUniqueId: string): Promise<void> {
-  await upsertVessels(db, [{
-    vessel_id: 'ves_sync', employer_id: 'emp_sync', vessel_name: 'Sync Star', imo: null, mmsi: null, flag_state: 'GB',
-    vessel_type: 'bulk_carrier', gross_tonnage: 30000, propulsion_kw: 9000, trading_area: 'unlimited', is_test: 0,
-  }]);
-  await upsertCrew(db, [{
-    crew_unique_id: crewUniqueId, name: `Crew ${crewUniqueId}`, rank: null, email: null, email_normalized: null, phone: null, country_code: null,
-    nationality: null, languages: '[]', skills: '[]', years_experience: null, bio: null, date_of_birth: null, address: null,
-    passport: null, visas: '[]', employment_history: '[]', photo_file_id: null, verification_status: 'verified',
-    background_check_status: 'clear', profile_updated_at: T0, updated_at: T0,
-  }]);
-  await upsertAssignments(db, [{
-    assignment_id: `asg_sync_${crewUniqueId}`, crew_unique_id: crewUniqueId, vessel_id: 'ves_sync', role: 'master', position_name: null,
-    status: 'active', as_of: T0,
-  }]);
+  await upsertVessels(db, [
+    {
+      vessel_id: 'ves_sync',
+      employer_id: 'emp_sync',
+      vessel_name: 'Sync Star',
+      imo: null,
+      mmsi: null,
+      flag_state: 'GB',
+      vessel_type: 'bulk_carrier',
+      gross_tonnage: 30000,
+      propulsion_kw: 9000,
+      trading_area: 'unlimited',
+      is_test: 0,
+    },
+  ]);
+  await upsertCrew(db, [
+    {
+      crew_unique_id: crewUniqueId,
+      name: `Crew ${crewUniqueId}`,
+      rank: null,
+      email: null,
+      email_normalized: null,
+      phone: null,
+      country_code: null,
+      nationality: null,
+      languages: '[]',
+      skills: '[]',
+      years_experience: null,
+      bio: null,
+      date_of_birth: null,
+      address: null,
+      passport: null,
+      visas: '[]',
+      employment_history: '[]',
+      photo_file_id: null,
+      verification_status: 'verified',
+      background_check_status: 'clear',
+      profile_updated_at: T0,
+      updated_at: T0,
+    },
+  ]);
+  await upsertAssignments(db, [
+    {
+      assignment_id: `asg_sync_${crewUniqueId}`,
+      crew_unique_id: crewUniqueId,
+      vessel_id: 'ves_sync',
+      role: 'master',
+      position_name: null,
+      status: 'active',
+      as_of: T0,
+    },
+  ]);
 }
 
 export async function seedEndpoint(
-  db: Kysely<Database>, partnerId: string, url: string, secret = SECRET, subscribedEvents: string[] = ['crew.status.changed'],
+  db: Kysely<Database>,
+  partnerId: string,
+  url: string,
+  secret = SECRET,
+  subscribedEvents: string[] = ['crew.status.changed'],
 ): Promise<void> {
   await insertEndpoint(db, {
-    endpointId: `whe_${partnerId}`, partnerId, url, subscribedEvents, secret,
-    status: 'active', createdAt: T0, updatedAt: T0,
+    endpointId: `whe_${partnerId}`,
+    partnerId,
+    url,
+    subscribedEvents,
+    secret,
+    status: 'active',
+    createdAt: T0,
+    updatedAt: T0,
   });
 }
 
@@ -119,20 +183,49 @@ export async function insertOutboxRows(db: Db, rows: readonly Insertable<OutboxE
 
 /** Writes one pending event, as the diff would; returns its id and exact body. */
 export async function seedEvent(
-  db: Kysely<Database>, partnerId: string,
-  options: { eventId?: string; nextAttemptAt?: string; attempts?: number; eventType?: EventType; crewUniqueId?: string; data?: Record<string, unknown> } = {},
+  db: Kysely<Database>,
+  partnerId: string,
+  options: {
+    eventId?: string;
+    nextAttemptAt?: string;
+    attempts?: number;
+    eventType?: EventType;
+    crewUniqueId?: string;
+    data?: Record<string, unknown>;
+  } = {},
 ): Promise<{ eventId: string; body: string }> {
   const eventId = options.eventId ?? `evt_test_${(++seq).toString().padStart(6, '0')}_${partnerId}`;
   const eventType = options.eventType ?? 'crew.status.changed';
   const crewUniqueId = options.crewUniqueId ?? 'crew_1';
   const body = JSON.stringify({
-    schema_version: 1, event_id: eventId, event_type: eventType, occurred_at: T0, partner_id: partnerId,
-    data: options.data ?? { crew_unique_id: crewUniqueId, verification_status: 'verified', background_check_status: 'clear', note: 'café ✓' },
+    schema_version: 1,
+    event_id: eventId,
+    event_type: eventType,
+    occurred_at: T0,
+    partner_id: partnerId,
+    data: options.data ?? {
+      crew_unique_id: crewUniqueId,
+      verification_status: 'verified',
+      background_check_status: 'clear',
+      note: 'café ✓',
+    },
   });
-  await insertOutboxRows(db, [{
-    event_id: eventId, partner_id: partnerId, event_type: eventType, crew_unique_id: crewUniqueId, occurred_at: T0,
-    body, status: 'pending', attempts: options.attempts ?? 0, next_attempt_at: options.nextAttemptAt ?? T0,
-    locked_by: null, locked_until: null, created_at: T0, delivered_at: null,
-  }]);
+  await insertOutboxRows(db, [
+    {
+      event_id: eventId,
+      partner_id: partnerId,
+      event_type: eventType,
+      crew_unique_id: crewUniqueId,
+      occurred_at: T0,
+      body,
+      status: 'pending',
+      attempts: options.attempts ?? 0,
+      next_attempt_at: options.nextAttemptAt ?? T0,
+      locked_by: null,
+      locked_until: null,
+      created_at: T0,
+      delivered_at: null,
+    },
+  ]);
   return { eventId, body };
 }

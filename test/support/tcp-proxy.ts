@@ -72,12 +72,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         }
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const p of pairs) {
-        p.client.destroy();
-        p.upstream.destroy();
-      }
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const p of pairs) {
+          p.client.destroy();
+          p.upstream.destroy();
+        }
+        server.close(() => resolve());
+      }),
   };
 }

@@ -19,7 +19,8 @@ describeEachStore('access is checked when an event is sent, not only when it was
 
   const setAssignment = (status: 'active' | 'signed_off') =>
     store().db.updateTable('assignments').set({ status }).where('crew_unique_id', '=', 'crew_1').execute();
-  const setTier = (tier: 'management' | 'basic') => store().db.updateTable('partners').set({ tier }).where('partner_id', '=', 'ptn_a').execute();
+  const setTier = (tier: 'management' | 'basic') =>
+    store().db.updateTable('partners').set({ tier }).where('partner_id', '=', 'ptn_a').execute();
   const restore = async () => {
     await replaceConsents(store().db, 'crew_1', 'ptn_a', ALL);
     await setAssignment('active');
@@ -70,7 +71,7 @@ describeEachStore('access is checked when an event is sent, not only when it was
     }
   });
 
-  it('the partner\'s plan lost the scope: suppressed (scope)', async () => {
+  it("the partner's plan lost the scope: suppressed (scope)", async () => {
     try {
       await waitThenChange(() => setTier('basic'), 'scope');
     } finally {
@@ -83,7 +84,11 @@ describeEachStore('access is checked when an event is sent, not only when it was
   });
 
   async function seedEndpointSubscribing(types: string[]): Promise<void> {
-    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(types) }).where('partner_id', '=', 'ptn_a').execute();
+    await store()
+      .db.updateTable('webhook_endpoints')
+      .set({ subscribed_events: JSON.stringify(types) })
+      .where('partner_id', '=', 'ptn_a')
+      .execute();
   }
 
   it('an in-run retry checks again: consent withdrawn during the wait stops the second attempt', async () => {
@@ -101,7 +106,10 @@ describeEachStore('access is checked when an event is sent, not only when it was
       });
       const report = await deliverDue(db, deps, 'run_1');
       assert.equal(world.rx.received.length, 1, 'the first attempt only');
-      assert.deepEqual(report.events.map((e) => [e.outcome, e.attempts]), [['suppressed', 1]]);
+      assert.deepEqual(
+        report.events.map((e) => [e.outcome, e.attempts]),
+        [['suppressed', 1]],
+      );
       assert.equal((await findOutboxEvent(db, eventId))?.suppressedReason, 'consent');
     } finally {
       await restore();
@@ -119,7 +127,10 @@ describeEachStore('access is checked when an event is sent, not only when it was
       await replaceConsents(db, 'crew_1', 'ptn_a', []);
       const result = await replayDeadLetters(db, {}, tc.clock);
       assert.equal(result.replayed.length, 0);
-      assert.deepEqual(result.skipped.map((s) => s.reason), Array(9).fill('consent'));
+      assert.deepEqual(
+        result.skipped.map((s) => s.reason),
+        Array(9).fill('consent'),
+      );
       await restore();
       world.reply = () => ({ status: 200 });
       tc.advance(60_000);
@@ -161,10 +172,20 @@ describeEachStore('access is checked when an event is sent, not only when it was
   const MOVED = 'http://127.0.0.1:9/moved';
   const NEW_SECRET = `${SECRET}-new`;
   const changes: Array<{ name: string; change: () => Promise<unknown>; outcome: string; reason?: string }> = [
-    { name: 'consent withdrawn', change: () => replaceConsents(store().db, 'crew_1', 'ptn_a', []), outcome: 'suppressed', reason: 'consent' },
+    {
+      name: 'consent withdrawn',
+      change: () => replaceConsents(store().db, 'crew_1', 'ptn_a', []),
+      outcome: 'suppressed',
+      reason: 'consent',
+    },
     { name: 'crew signed off', change: () => setAssignment('signed_off'), outcome: 'suppressed', reason: 'fleet' },
     { name: 'partner scope reduced', change: () => setTier('basic'), outcome: 'suppressed', reason: 'scope' },
-    { name: 'event type unsubscribed', change: () => seedEndpointSubscribing(['crew.profile.updated']), outcome: 'suppressed', reason: 'subscription' },
+    {
+      name: 'event type unsubscribed',
+      change: () => seedEndpointSubscribing(['crew.profile.updated']),
+      outcome: 'suppressed',
+      reason: 'subscription',
+    },
     {
       name: 'endpoint disabled',
       change: () => store().db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('partner_id', '=', 'ptn_a').execute(),
@@ -172,7 +193,8 @@ describeEachStore('access is checked when an event is sent, not only when it was
     },
     {
       name: 'endpoint moved to a new URL and secret',
-      change: () => store().db.updateTable('webhook_endpoints').set({ url: MOVED, secret: NEW_SECRET }).where('partner_id', '=', 'ptn_a').execute(),
+      change: () =>
+        store().db.updateTable('webhook_endpoints').set({ url: MOVED, secret: NEW_SECRET }).where('partner_id', '=', 'ptn_a').execute(),
       outcome: 'delivered',
     },
   ];
@@ -188,7 +210,10 @@ describeEachStore('access is checked when an event is sent, not only when it was
         const bothHeld = new Promise<void>((resolve) => (release = resolve));
         const fetch = (async (url: string, init: RequestInit) => {
           const h = init.headers as Record<string, string>;
-          const sign = (secret: string) => `v1=${createHmac('sha256', secret).update(`${h['X-Service-Timestamp']}.${init.body as string}`).digest('hex')}`;
+          const sign = (secret: string) =>
+            `v1=${createHmac('sha256', secret)
+              .update(`${h['X-Service-Timestamp']}.${init.body as string}`)
+              .digest('hex')}`;
           const secretUsed = [SECRET, NEW_SECRET].find((s) => sign(s) === h['X-Service-Signature']) ?? null;
           sent.push({ url, secretUsed, afterChange: changed });
           if (sent.length === 2) {
@@ -200,13 +225,21 @@ describeEachStore('access is checked when an event is sent, not only when it was
           return new Response('ok', { status: 200 });
         }) as typeof globalThis.fetch;
         const report = await deliverDue(db, testDeps(testClock(), { fetch }), 'run_1');
-        assert.deepEqual(sent.slice(0, 2).map((x) => x.afterChange), [false, false], 'two in flight when the change committed');
+        assert.deepEqual(
+          sent.slice(0, 2).map((x) => x.afterChange),
+          [false, false],
+          'two in flight when the change committed',
+        );
         const later = sent.filter((x) => x.afterChange);
         const outcomes = report.events.map((e) => e.outcome);
         assert.equal(outcomes.filter((o) => o === 'delivered').length, c.outcome === 'delivered' ? 17 : 2);
         if (c.outcome === 'delivered') {
           assert.equal(later.length, 15);
-          assert.deepEqual(new Set(later.map((x) => `${x.url} ${x.secretUsed}`)), new Set([`${MOVED} ${NEW_SECRET}`]), 'all 15 to the new URL, with the new secret');
+          assert.deepEqual(
+            new Set(later.map((x) => `${x.url} ${x.secretUsed}`)),
+            new Set([`${MOVED} ${NEW_SECRET}`]),
+            'all 15 to the new URL, with the new secret',
+          );
         } else {
           assert.equal(later.length, 0, 'nothing sent after the change committed');
           assert.equal(outcomes.filter((o) => o === c.outcome).length, 15);

@@ -13,7 +13,17 @@ import { migrateToJustBefore } from '../support/earlier-schema.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { openWriter } from '../support/open-writer.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { addDays, baseFixture, diffDeps, documentRow, fullDiffEvents, incrementalRun, PARTNERS, seedWorld, START } from '../support/change-world.ts';
+import {
+  addDays,
+  baseFixture,
+  diffDeps,
+  documentRow,
+  fullDiffEvents,
+  incrementalRun,
+  PARTNERS,
+  seedWorld,
+  START,
+} from '../support/change-world.ts';
 
 const now = () => new Date(START);
 
@@ -21,13 +31,19 @@ const now = () => new Date(START);
 async function writeAsEarlierRelease(db: Db, files: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   for (const entity of WRITE_ORDER) {
     const section = Object.keys(FIXTURE_SECTIONS).find((k) => FIXTURE_SECTIONS[k as FixtureSection] === entity)!;
-    await writeRecords(db, entity, files.flatMap((f) => (f[section] as Array<Record<string, unknown>> | undefined) ?? []), START);
+    await writeRecords(
+      db,
+      entity,
+      files.flatMap((f) => (f[section] as Array<Record<string, unknown>> | undefined) ?? []),
+      START,
+    );
   }
 }
 
 async function changes(db: Db) {
-  return (await db.selectFrom('changes').select(['table_name', 'row_key', 'crew_unique_id', 'partner_id']).orderBy('tx').orderBy('seq').execute())
-    .map((r) => [r.table_name, r.row_key, r.crew_unique_id, r.partner_id]);
+  return (
+    await db.selectFrom('changes').select(['table_name', 'row_key', 'crew_unique_id', 'partner_id']).orderBy('tx').orderBy('seq').execute()
+  ).map((r) => [r.table_name, r.row_key, r.crew_unique_id, r.partner_id]);
 }
 
 describeEachStore('change capture records every write events depend on, whoever writes', ({ store }) => {
@@ -36,9 +52,17 @@ describeEachStore('change capture records every write events depend on, whoever 
     await seedWorld(db);
     await db.deleteFrom('changes').execute();
     await db.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_1').execute();
-    await db.insertInto('documents').values(documentRow('doc_x', 'crew_2', 0, '2027-01-01', START)).execute();
+    await db
+      .insertInto('documents')
+      .values(documentRow('doc_x', 'crew_2', 0, '2027-01-01', START))
+      .execute();
     await db.updateTable('documents').set({ crew_unique_id: 'crew_3' }).where('document_id', '=', 'doc_x').execute();
-    await db.deleteFrom('consents').where('crew_unique_id', '=', 'crew_2').where('partner_id', '=', 'ptn_basic').where('category', '=', 'status').execute();
+    await db
+      .deleteFrom('consents')
+      .where('crew_unique_id', '=', 'crew_2')
+      .where('partner_id', '=', 'ptn_basic')
+      .where('category', '=', 'status')
+      .execute();
     await db.updateTable('vessels').set({ flag_state: 'PA' }).where('vessel_id', '=', 'ves_a').execute();
     await db.deleteFrom('contract_vessels').where('partner_id', '=', 'ptn_ext').execute();
     await db.updateTable('partners').set({ tier: 'basic' }).where('partner_id', '=', 'ptn_mgmt').execute();
@@ -49,18 +73,23 @@ describeEachStore('change capture records every write events depend on, whoever 
     await db.updateTable('requirement_catalogue').set({ position: 99 }).where('requirement_key', '=', 'brm').execute();
     const rows = await changes(db);
     const sorted = (xs: unknown[][]) => xs.map((x) => JSON.stringify(x)).sort();
-    assert.deepEqual(sorted(rows), sorted([
-      ['crew', 'crew_1', 'crew_1', null],
-      ['documents', 'doc_x', 'crew_2', null],
-      ['documents', 'doc_x', 'crew_3', null], ['documents', 'doc_x', 'crew_2', null],
-      ['consents', 'crew_2|ptn_basic|status', 'crew_2', 'ptn_basic'],
-      ['vessels', 'ves_a', null, null],
-      ['contract_vessels', 'ptn_ext|ves_x', null, 'ptn_ext'],
-      ['partners', 'ptn_mgmt', null, 'ptn_mgmt'],
-      ['webhook_endpoints', 'whe_ptn_basic', null, 'ptn_basic'],
-      ['assignments', `asg_crew_4_ves_a`, 'crew_4', null],
-      ['requirement_catalogue', 'brm', null, null],
-    ]), 'a rate limit or a rotated secret changes no event: not captured');
+    assert.deepEqual(
+      sorted(rows),
+      sorted([
+        ['crew', 'crew_1', 'crew_1', null],
+        ['documents', 'doc_x', 'crew_2', null],
+        ['documents', 'doc_x', 'crew_3', null],
+        ['documents', 'doc_x', 'crew_2', null],
+        ['consents', 'crew_2|ptn_basic|status', 'crew_2', 'ptn_basic'],
+        ['vessels', 'ves_a', null, null],
+        ['contract_vessels', 'ptn_ext|ves_x', null, 'ptn_ext'],
+        ['partners', 'ptn_mgmt', null, 'ptn_mgmt'],
+        ['webhook_endpoints', 'whe_ptn_basic', null, 'ptn_basic'],
+        ['assignments', `asg_crew_4_ves_a`, 'crew_4', null],
+        ['requirement_catalogue', 'brm', null, null],
+      ]),
+      'a rate limit or a rotated secret changes no event: not captured',
+    );
   });
 
   it('the fixture loader records the rows it changes; reloading the same catalogue records nothing', async () => {
@@ -87,8 +116,10 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     try {
       // The early writer takes its change (a smaller seq, an older transaction) first and commits last.
       const earlyWriter = await openWriter(early.db, (trx) =>
-        trx.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_2').execute());
-      const lateWrite = () => late.db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_4').execute();
+        trx.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_2').execute(),
+      );
+      const lateWrite = () =>
+        late.db.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_4').execute();
       let during: Awaited<ReturnType<typeof incrementalRun>>;
       if (dialect === 'postgres') {
         // The later writer commits first; the run reads it while the early one is still open.
@@ -104,11 +135,23 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
         during = await running;
       }
       const afterwards = await incrementalRun(db, now);
-      const statusOf = (events: string[]) => events.map((e) => JSON.parse(e)).filter((e) => e[1] === 'crew.status.changed').map((e) => `${e[0]}:${e[2]}`);
+      const statusOf = (events: string[]) =>
+        events
+          .map((e) => JSON.parse(e))
+          .filter((e) => e[1] === 'crew.status.changed')
+          .map((e) => `${e[0]}:${e[2]}`);
       const all = [...statusOf(during.events), ...statusOf(afterwards.events)].sort();
       // Every partner seeing crew_2's or crew_4's status gets exactly one event for each.
-      const expected = (await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state']).where('crew_unique_id', 'in', ['crew_2', 'crew_4']).execute())
-        .filter((r) => JSON.parse(r.state).status).map((r) => `${r.partner_id}:${r.crew_unique_id}`).sort();
+      const expected = (
+        await db
+          .selectFrom('sync_snapshots')
+          .select(['partner_id', 'crew_unique_id', 'state'])
+          .where('crew_unique_id', 'in', ['crew_2', 'crew_4'])
+          .execute()
+      )
+        .filter((r) => JSON.parse(r.state).status)
+        .map((r) => `${r.partner_id}:${r.crew_unique_id}`)
+        .sort();
       assert.ok(expected.some((e) => e.endsWith('crew_2')) && expected.some((e) => e.endsWith('crew_4')));
       assert.deepEqual(all, expected);
       assert.deepEqual((await incrementalRun(db, now)).events, []);
@@ -126,7 +169,8 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
       try {
         // The statuses the race above left, swapped.
         const earlyWriter = await openWriter(early.db, (trx) =>
-          trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute());
+          trx.updateTable('crew').set({ background_check_status: 'review' }).where('crew_unique_id', '=', 'crew_2').execute(),
+        );
         await db.updateTable('crew').set({ background_check_status: 'clear' }).where('crew_unique_id', '=', 'crew_4').execute();
         // Without the wait, the horizon would hold both changes back (the early writer's transaction is older).
         // A wide wait, so that a loaded machine cannot make the run give up before the commit below.
@@ -134,7 +178,12 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
         await new Promise((resolve) => setTimeout(resolve, 200));
         await earlyWriter.commit();
         const during = await running;
-        const crewWithStatus = new Set(during.events.map((e) => JSON.parse(e)).filter((e) => e[1] === 'crew.status.changed').map((e) => e[2]));
+        const crewWithStatus = new Set(
+          during.events
+            .map((e) => JSON.parse(e))
+            .filter((e) => e[1] === 'crew.status.changed')
+            .map((e) => e[2]),
+        );
         assert.deepEqual([...crewWithStatus].sort(), ['crew_2', 'crew_4']);
         assert.deepEqual((await incrementalRun(db, now)).events, []);
       } finally {
@@ -148,7 +197,12 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     const pages = { pageSize: 1, changeChunk: 1 };
     await incrementalRun(db, now, pages);
     const pair = ['ptn_basic', 'ptn_over'];
-    const granted = await db.selectFrom('consents').selectAll().where('crew_unique_id', '=', 'crew_1').where('partner_id', 'in', pair).execute();
+    const granted = await db
+      .selectFrom('consents')
+      .selectAll()
+      .where('crew_unique_id', '=', 'crew_1')
+      .where('partner_id', 'in', pair)
+      .execute();
     await db.deleteFrom('consents').where('crew_unique_id', '=', 'crew_1').where('partner_id', 'in', pair).execute();
     await incrementalRun(db, now, pages);
     // One change row per consent: crew_1 comes back in every chunk, each a page read while the one before is written.
@@ -167,9 +221,12 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     const expected = await fullDiffEvents(db, now);
     assert.ok(expected.length >= 6);
     let pages = 0;
-    await assert.rejects(runDiff(db, diffDeps(now), () => {
-      if (++pages === 2) throw new Error('killed');
-    }), /killed/);
+    await assert.rejects(
+      runDiff(db, diffDeps(now), () => {
+        if (++pages === 2) throw new Error('killed');
+      }),
+      /killed/,
+    );
     const written = (await db.selectFrom('outbox_events').select('body').where('occurred_at', '=', START).execute()).length;
     const rest = await incrementalRun(db, now);
     const total = (await db.selectFrom('outbox_events').select('body').where('occurred_at', '=', START).execute()).length;
@@ -201,16 +258,27 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     const run = await incrementalRun(db, now);
     assert.equal(run.full, false);
     assert.deepEqual(run.events, expected);
-    const left = await db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', 'ptn_mgmt').where('crew_unique_id', 'in', ['crew_2', 'crew_5']).execute();
+    const left = await db
+      .selectFrom('sync_snapshots')
+      .select('crew_unique_id')
+      .where('partner_id', '=', 'ptn_mgmt')
+      .where('crew_unique_id', 'in', ['crew_2', 'crew_5'])
+      .execute();
     assert.deepEqual(left, [], 'crew on ves_b left the employer fleet');
     await db.updateTable('vessels').set({ employer_id: 'emp_a' }).where('vessel_id', '=', 'ves_b').execute();
     const back = await incrementalRun(db, now);
-    assert.ok(back.events.some((e) => e.startsWith('["ptn_mgmt","crew.profile.updated","crew_2"')), 'coming back is a join');
+    assert.ok(
+      back.events.some((e) => e.startsWith('["ptn_mgmt","crew.profile.updated","crew_2"')),
+      'coming back is a join',
+    );
   });
 
   it('a change row for a crew member who no longer exists forgets what was sent, sends nothing', async () => {
     const db = store().db;
-    await db.insertInto('changes').values({ table_name: 'crew', row_key: 'crew_ghost', crew_unique_id: 'crew_ghost', partner_id: null }).execute();
+    await db
+      .insertInto('changes')
+      .values({ table_name: 'crew', row_key: 'crew_ghost', crew_unique_id: 'crew_ghost', partner_id: null })
+      .execute();
     assert.deepEqual((await incrementalRun(db, now)).events, []);
     await db.deleteFrom('crew').where('crew_unique_id', '=', 'crew_1').execute();
     const run = await incrementalRun(db, now);
@@ -230,10 +298,17 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     // snapshots the page writes changes those crew members' status in the page's own transaction.
     const write = `update crew set background_check_status = 'adverse' where crew_unique_id = NEW.crew_unique_id and background_check_status <> 'adverse'`;
     if (dialect === 'postgres') {
-      await sql.raw(`create function test_mid_run_write() returns trigger language plpgsql as $$ begin ${write}; return null; end $$`).execute(db);
-      await sql.raw('create trigger test_mid_run_write after insert or update on sync_snapshots for each row execute function test_mid_run_write()').execute(db);
+      await sql
+        .raw(`create function test_mid_run_write() returns trigger language plpgsql as $$ begin ${write}; return null; end $$`)
+        .execute(db);
+      await sql
+        .raw(
+          'create trigger test_mid_run_write after insert or update on sync_snapshots for each row execute function test_mid_run_write()',
+        )
+        .execute(db);
     } else {
-      for (const op of ['insert', 'update']) await sql.raw(`create trigger test_mid_run_write_${op} after ${op} on sync_snapshots begin ${write}; end`).execute(db);
+      for (const op of ['insert', 'update'])
+        await sql.raw(`create trigger test_mid_run_write_${op} after ${op} on sync_snapshots begin ${write}; end`).execute(db);
     }
     try {
       await incrementalRun(db, later);
@@ -244,29 +319,37 @@ describeEachStore('incremental sync, targeted cases', ({ store, url, dialect }) 
     const changed = await db.selectFrom('crew').select('crew_unique_id').where('background_check_status', '=', 'adverse').execute();
     assert.ok(changed.length > 0, 'the run wrote snapshots, and so the status of their crew changed meanwhile');
     const next = await incrementalRun(db, later);
-    assert.ok(next.events.some((e) => JSON.parse(e)[1] === 'crew.status.changed'), 'the next run sends the status changes');
+    assert.ok(
+      next.events.some((e) => JSON.parse(e)[1] === 'crew.status.changed'),
+      'the next run sends the status changes',
+    );
     assert.deepEqual(await fullDiffEvents(db, later), [], 'nothing left unsent');
   });
 });
 
-describeEachStore('a store migrated while data existed', ({ store }) => {
-  it('starts with a full run, then goes incremental', async () => {
-    const db = store().db;
-    await migrateToJustBefore(db, '0300-change-capture');
-    await writeAsEarlierRelease(db, [JSON.parse(readFileSync('data/requirements.json', 'utf8')), baseFixture()]);
-    // An earlier release had recorded every partner's baseline; no change was captured then.
-    for (const p of PARTNERS) await db.insertInto('sync_state').values({ partner_id: p, baseline_at: START, last_run_at: START }).execute();
-    await migrateToLatest(db);
-    await seedWorld(db).catch(() => {});
-    await db.updateTable('webhook_endpoints').set({ status: 'active' }).execute();
-    await db.deleteFrom('changes').execute();
-    const expected = await fullDiffEvents(db, now);
-    const first = await incrementalRun(db, now);
-    assert.equal(first.full, true);
-    assert.deepEqual(first.events, expected);
-    assert.ok(first.events.length > 0);
-    const second = await incrementalRun(db, now);
-    assert.deepEqual(second, { events: [], full: false });
-    assert.equal((await sql<{ n: number }>`select count(*) as n from changes`.execute(db)).rows.length, 1);
-  });
-}, { migrate: false });
+describeEachStore(
+  'a store migrated while data existed',
+  ({ store }) => {
+    it('starts with a full run, then goes incremental', async () => {
+      const db = store().db;
+      await migrateToJustBefore(db, '0300-change-capture');
+      await writeAsEarlierRelease(db, [JSON.parse(readFileSync('data/requirements.json', 'utf8')), baseFixture()]);
+      // An earlier release had recorded every partner's baseline; no change was captured then.
+      for (const p of PARTNERS)
+        await db.insertInto('sync_state').values({ partner_id: p, baseline_at: START, last_run_at: START }).execute();
+      await migrateToLatest(db);
+      await seedWorld(db).catch(() => {});
+      await db.updateTable('webhook_endpoints').set({ status: 'active' }).execute();
+      await db.deleteFrom('changes').execute();
+      const expected = await fullDiffEvents(db, now);
+      const first = await incrementalRun(db, now);
+      assert.equal(first.full, true);
+      assert.deepEqual(first.events, expected);
+      assert.ok(first.events.length > 0);
+      const second = await incrementalRun(db, now);
+      assert.deepEqual(second, { events: [], full: false });
+      assert.equal((await sql<{ n: number }>`select count(*) as n from changes`.execute(db)).rows.length, 1);
+    });
+  },
+  { migrate: false },
+);

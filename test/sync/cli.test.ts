@@ -26,16 +26,57 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   after(async () => rx.close());
 
   it('register-webhook creates, then rotates; prints the endpoint with its (generated) secret', async () => {
-    const created = await svc('admin', 'register-webhook', '--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed, crew.profile.updated');
+    const created = await svc(
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_b',
+      '--url',
+      rx.url,
+      '--events',
+      'crew.status.changed, crew.profile.updated',
+    );
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /^registered webhook endpoint whe_/);
     const endpoint = JSON.parse(created.stdout);
-    assert.deepEqual(Object.keys(endpoint), ['endpoint_id', 'partner_id', 'url', 'subscribed_events', 'secret', 'status', 'created_at', 'updated_at', 'health']);
+    assert.deepEqual(Object.keys(endpoint), [
+      'endpoint_id',
+      'partner_id',
+      'url',
+      'subscribed_events',
+      'secret',
+      'status',
+      'created_at',
+      'updated_at',
+      'health',
+    ]);
     assert.deepEqual(endpoint.subscribed_events, ['crew.status.changed', 'crew.profile.updated']);
     assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    const rotated = await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
+    const rotated = await svc(
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_a',
+      '--url',
+      rx.url,
+      '--events',
+      'crew.status.changed',
+      '--secret',
+      SECRET,
+    );
     assert.match(rotated.stderr, /^registered/);
-    const again = await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
+    const again = await svc(
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_a',
+      '--url',
+      rx.url,
+      '--events',
+      'crew.status.changed',
+      '--secret',
+      SECRET,
+    );
     assert.match(again.stderr, /^rotated webhook endpoint/);
     assert.equal(JSON.parse(again.stdout).secret, SECRET);
     const list = await svc('admin', 'list-webhooks');
@@ -44,7 +85,18 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('register-webhook with a bad body exits 65 naming each problem', async () => {
-    const res = await cli(['--db', url(), 'admin', 'register-webhook', '--partner', 'ptn_a', '--url', 'http://hooks.example/x', '--events', 'crew.nope']);
+    const res = await cli([
+      '--db',
+      url(),
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_a',
+      '--url',
+      'http://hooks.example/x',
+      '--events',
+      'crew.nope',
+    ]);
     assert.equal(res.code, 65);
     assert.match(res.stderr, /--url: must use https/);
     assert.match(res.stderr, /--events value "crew\.nope": Input should be 'crew\.document\.processed'/);
@@ -62,8 +114,14 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.match(res.stdout, /^ptn_a\t0\t1\t0\t0\t0$/m);
     assert.equal(rx.received.at(-1)?.eventId, eventId);
     const history = await svc('admin', 'deliveries', '--event', eventId);
-    assert.match(history.stdout, /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\tnext_attempt_at\n/);
-    assert.match(history.stdout, new RegExp(`^${wireTime(T0)}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'));
+    assert.match(
+      history.stdout,
+      /^attempted_at\tevent_id\tpartner_id\tevent_type\tattempt_no\toutcome\tstatus_code\tlatency_ms\terror\turl\tnext_attempt_at\n/,
+    );
+    assert.match(
+      history.stdout,
+      new RegExp(`^${wireTime(T0)}\\t${eventId}\\tptn_a\\tcrew\\.status\\.changed\\t1\\tdelivered\\t204\\t\\d+\\t-\\t`, 'm'),
+    );
   });
 
   it('sync --dry-run lists what it would send and sends nothing', async () => {
@@ -93,8 +151,11 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.match((await svc('sync')).stdout, /1 dead-lettered/);
     const listed = await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--event-type', 'crew.status.changed');
-    assert.equal(listed.stdout, 'event_id\tpartner_id\tevent_type\tdead_at\treplayed_at\treason\n' +
-      `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\t-\tpermanent failure: HTTP 410\n`);
+    assert.equal(
+      listed.stdout,
+      'event_id\tpartner_id\tevent_type\tdead_at\treplayed_at\treason\n' +
+        `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\t-\tpermanent failure: HTTP 410\n`,
+    );
     status = 204;
     const replay = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a', '--since', '2026-11-22');
     assert.equal(replay.code, 0, replay.stderr);

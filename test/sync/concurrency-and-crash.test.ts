@@ -56,14 +56,24 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
         assert.deepEqual([...r1.errors, ...r2.errors], []);
         const perEvent = status === 204 ? 1 : 3;
         assert.equal(r1.due + r2.due >= ids.length, true);
-        assert.equal(r1.events.filter((e) => e.outcome !== 'claim_lost').length + r2.events.filter((e) => e.outcome !== 'claim_lost').length, ids.length);
+        assert.equal(
+          r1.events.filter((e) => e.outcome !== 'claim_lost').length + r2.events.filter((e) => e.outcome !== 'claim_lost').length,
+          ids.length,
+        );
         const received = countBy(rx.received, (r) => r.eventId);
-        assert.deepEqual([...received.values()].filter((n) => n !== perEvent), [], 'each event received exactly once per attempt');
+        assert.deepEqual(
+          [...received.values()].filter((n) => n !== perEvent),
+          [],
+          'each event received exactly once per attempt',
+        );
         assert.equal(received.size, ids.length);
         const attempts = await listDeliveryAttempts(db, { limit: 1000 });
         const keys = countBy(attempts, (a) => `${a.eventId}#${a.attemptNo}`);
         assert.equal(keys.size, ids.length * perEvent);
-        assert.ok([...keys.values()].every((n) => n === 1), 'no attempt number stored twice');
+        assert.ok(
+          [...keys.values()].every((n) => n === 1),
+          'no attempt number stored twice',
+        );
       } finally {
         await one.close();
         await other.close();
@@ -77,7 +87,10 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
     await seedEvent(db, 'ptn_a');
     const tc = testClock();
     const held = await acquireSyncLease(db, 'run_first', tc.clock);
-    const err = await runSync(db, testDeps(tc)).then(() => undefined, (e: unknown) => e);
+    const err = await runSync(db, testDeps(tc)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.deepEqual([(err as any)?.code, (err as any)?.exitCode], ['sync_locked', 75]);
     assert.match((err as Error).message, /another sync run is in progress \(run_first/);
     assert.equal(rx.received.length, 0);
@@ -143,7 +156,13 @@ describeEachStore('concurrent runs, the sync lock and crashed runs', ({ store, u
     const tc = testClock(new Date(now.getTime() + 11 * MIN).toISOString());
     const summary = await runSync(db, testDeps(tc));
     assert.equal(summary.delivery?.totals.delivered, 1);
-    assert.deepEqual(rx.received.map((r) => [r.eventId, r.signatureValid]), [[eventId, true], [eventId, true]]);
+    assert.deepEqual(
+      rx.received.map((r) => [r.eventId, r.signatureValid]),
+      [
+        [eventId, true],
+        [eventId, true],
+      ],
+    );
     assert.equal((await findOutboxEvent(db, eventId))?.status, 'delivered');
   });
 

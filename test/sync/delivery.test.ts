@@ -53,11 +53,19 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
       assert.deepEqual(deps.sleeps, [2000, 8000]);
       assert.equal(rx.received.length, 3);
       assert.ok(rx.received.every((r) => r.signatureValid && r.eventId === eventId));
-      assert.deepEqual(rx.received.map((r) => r.timestamp - Date.parse(T0) / 1000), [0, 2, 10], 'fresh timestamp per attempt');
+      assert.deepEqual(
+        rx.received.map((r) => r.timestamp - Date.parse(T0) / 1000),
+        [0, 2, 10],
+        'fresh timestamp per attempt',
+      );
       const event = await findOutboxEvent(db, eventId);
       assert.deepEqual([event?.status, event?.attempts, event?.nextAttemptAt, event?.lockedBy], ['pending', 3, at(10_000 + 5 * MIN), null]);
       const attempts = await listDeliveryAttempts(db, { eventId });
-      assert.deepEqual(attempts.map((a) => [a.attemptNo, a.statusCode, a.outcome]).reverse(), [[1, status, 'retry'], [2, status, 'retry'], [3, status, 'retry']]);
+      assert.deepEqual(attempts.map((a) => [a.attemptNo, a.statusCode, a.outcome]).reverse(), [
+        [1, status, 'retry'],
+        [2, status, 'retry'],
+        [3, status, 'retry'],
+      ]);
       assert.equal(attempts[0]!.responseBody!.length, 2048, 'the first 2 KiB of the answer is kept');
     });
   }
@@ -100,7 +108,10 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     await deliverDue(db, testDeps(testClock(), { timeoutMs: 150 }), 'run_1');
     assert.equal(rx.received.length, 3);
     const attempts = await listDeliveryAttempts(db, { eventId });
-    assert.ok(attempts.every((a) => a.outcome === 'retry' && a.statusCode === null && a.error === 'timeout after 150 ms'), JSON.stringify(attempts));
+    assert.ok(
+      attempts.every((a) => a.outcome === 'retry' && a.statusCode === null && a.error === 'timeout after 150 ms'),
+      JSON.stringify(attempts),
+    );
   });
 
   it('connection refused is retried', async () => {
@@ -111,7 +122,10 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     assert.equal(report.totals.retrying, 1);
     const attempts = await listDeliveryAttempts(db, { eventId });
     assert.equal(attempts.length, 3);
-    assert.ok(attempts.every((a) => a.statusCode === null && /ECONNREFUSED/.test(a.error ?? '')), JSON.stringify(attempts));
+    assert.ok(
+      attempts.every((a) => a.statusCode === null && /ECONNREFUSED/.test(a.error ?? '')),
+      JSON.stringify(attempts),
+    );
   });
 
   it('a redirect is not followed and counts as a failure', async () => {
@@ -122,7 +136,14 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     const { eventId } = await seedEvent(db, 'ptn_a');
     await deliverDue(db, testDeps(testClock()), 'run_1');
     assert.equal(elsewhere.received.length, 0);
-    assert.deepEqual((await listDeliveryAttempts(db, { eventId })).map((a) => [a.statusCode, a.outcome]), [[302, 'retry'], [302, 'retry'], [302, 'retry']]);
+    assert.deepEqual(
+      (await listDeliveryAttempts(db, { eventId })).map((a) => [a.statusCode, a.outcome]),
+      [
+        [302, 'retry'],
+        [302, 'retry'],
+        [302, 'retry'],
+      ],
+    );
   });
 
   for (const status of [400, 401, 404, 410, 422]) {
@@ -140,7 +161,10 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
       const [attempt] = await listDeliveryAttempts(db, { eventId });
       assert.deepEqual([attempt?.outcome, attempt?.responseBody], ['failed_permanent', 'no such hook']);
       const [letter] = await listDeadLetters(db, { partnerId: 'ptn_a' });
-      assert.deepEqual([letter?.eventId, letter?.reason, letter?.deadAt, letter?.replayedAt], [eventId, `permanent failure: HTTP ${status}`, T0, null]);
+      assert.deepEqual(
+        [letter?.eventId, letter?.reason, letter?.deadAt, letter?.replayedAt],
+        [eventId, `permanent failure: HTTP ${status}`, T0, null],
+      );
     });
   }
 
@@ -169,9 +193,10 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     const report = await deliverDue(db, deps, 'run_1');
     assert.equal(report.totals.deadLettered, 1);
     const [attempt] = await listDeliveryAttempts(db, { eventId });
-    assert.deepEqual([attempt?.outcome, attempt?.statusCode, attempt?.error], [
-      'failed_permanent', null, 'destination refused: url host hooks.partner.example resolves to 10.0.0.7, a private address',
-    ]);
+    assert.deepEqual(
+      [attempt?.outcome, attempt?.statusCode, attempt?.error],
+      ['failed_permanent', null, 'destination refused: url host hooks.partner.example resolves to 10.0.0.7, a private address'],
+    );
   });
 
   it('a public destination is posted to once resolved: POST, redirects not followed', async () => {
@@ -199,6 +224,9 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     await db.updateTable('webhook_endpoints').set({ url: rx.url, secret: 'whsec_test-secret-for-the-receiver-0123456789' }).execute();
     await deliverDue(db, testDeps(testClock()), 'run_1');
     assert.equal(old.received.length, 0);
-    assert.deepEqual(rx.received.map((r) => r.signatureValid), [true]);
+    assert.deepEqual(
+      rx.received.map((r) => r.signatureValid),
+      [true],
+    );
   });
 });

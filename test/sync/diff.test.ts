@@ -9,7 +9,13 @@ import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { checkWebhookBody } from '../support/openapi-check.ts';
 import { describeEachStore } from '../support/stores.ts';
 
-const ALL_EVENTS = ['crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated'];
+const ALL_EVENTS = [
+  'crew.document.processed',
+  'crew.document.updated',
+  'crew.compliance.changed',
+  'crew.status.changed',
+  'crew.profile.updated',
+];
 let minute = 0;
 /** Each fixture load happens a minute after the previous one, as real edits would. */
 const clock = () => new Date(Date.UTC(2026, 10, 22, 10, minute));
@@ -24,16 +30,26 @@ function base() {
   ];
   f.assignments.push({ crew_unique_id: 'crew_2', vessel_id: 'ves_a', role: 'cook', status: 'active', as_of: '2026-10-01T00:00:00Z' });
   f.documents.push({
-    document_id: 'doc_bst', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Basic safety training',
-    verification_status: 'verified', expiry_date: '2029-01-01',
+    document_id: 'doc_bst',
+    crew_unique_id: 'crew_1',
+    type: 'certificate',
+    category: 'training',
+    title: 'Basic safety training',
+    verification_status: 'verified',
+    expiry_date: '2029-01-01',
     classification: { document_class: 'training', category_code: 'bst', stcw_codes: ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'] },
   });
   return f;
 }
 
 async function outbox(db: Db, partnerId = 'ptn_a') {
-  const rows = await db.selectFrom('outbox_events').select(['event_id', 'event_type', 'crew_unique_id', 'body']).where('partner_id', '=', partnerId)
-    .orderBy('event_type').orderBy('event_id').execute();
+  const rows = await db
+    .selectFrom('outbox_events')
+    .select(['event_id', 'event_type', 'crew_unique_id', 'body'])
+    .where('partner_id', '=', partnerId)
+    .orderBy('event_type')
+    .orderBy('event_id')
+    .execute();
   const events = rows.map((r) => ({ id: r.event_id, type: r.event_type, crew: r.crew_unique_id, body: JSON.parse(r.body) }));
   // Every event the diff writes is one the OpenAPI document's `webhooks` describe.
   for (const e of events) checkWebhookBody(e.type, e.body);
@@ -56,8 +72,14 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     await load(base());
     for (const partnerId of ['ptn_a', 'ptn_b']) {
       await insertEndpoint(store().db, {
-        endpointId: `ep_${partnerId}`, partnerId, url: 'https://example.test/hook', subscribedEvents: ALL_EVENTS, secret: 'whsec_x',
-        status: 'active', createdAt: clock().toISOString(), updatedAt: clock().toISOString(),
+        endpointId: `ep_${partnerId}`,
+        partnerId,
+        url: 'https://example.test/hook',
+        subscribedEvents: ALL_EVENTS,
+        secret: 'whsec_x',
+        status: 'active',
+        createdAt: clock().toISOString(),
+        updatedAt: clock().toISOString(),
       });
     }
     assert.deepEqual(await sync(), []);
@@ -71,8 +93,14 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
   it('a new processed document is one crew.document.processed, with the envelope of the spec', async () => {
     const f = base();
     f.documents.push({
-      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
-      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+      document_id: 'doc_sec',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: 'Security awareness',
+      verification_status: 'verified',
+      no_expiry: true,
+      classification: { document_class: 'training', category_code: 'security_awareness' },
     });
     await load(f);
     const events = await sync();
@@ -92,14 +120,22 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
   it('a corrected date is crew.document.updated; an unchanged recalculation sends nothing', async () => {
     const f = base();
     f.documents.push({
-      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
-      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+      document_id: 'doc_sec',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: 'Security awareness',
+      verification_status: 'verified',
+      no_expiry: true,
+      classification: { document_class: 'training', category_code: 'security_awareness' },
     });
     f.documents[2].expiry_date = '2029-06-01';
     await load(f);
     const events = await sync();
-    assert.deepEqual(events.filter((e) => e.type.startsWith('crew.document')).map((e) => [e.type, e.body.data.document_id]),
-      [['crew.document.updated', 'doc_bst']]);
+    assert.deepEqual(
+      events.filter((e) => e.type.startsWith('crew.document')).map((e) => [e.type, e.body.data.document_id]),
+      [['crew.document.updated', 'doc_bst']],
+    );
     assert.deepEqual(await sync(), []);
   });
 
@@ -110,8 +146,14 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     f.documents[2].superseded_by = 'doc_bst2';
     f.documents.push({ ...f.documents[2], document_id: 'doc_bst2', is_current: true, superseded_by: null, expiry_date: '2031-01-01' });
     f.documents.push({
-      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
-      verification_status: 'verified', no_expiry: true, classification: { document_class: 'training', category_code: 'security_awareness' },
+      document_id: 'doc_sec',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: 'Security awareness',
+      verification_status: 'verified',
+      no_expiry: true,
+      classification: { document_class: 'training', category_code: 'security_awareness' },
     });
     await load(f);
     const docs = (await sync()).filter((e) => e.type.startsWith('crew.document'));
@@ -129,10 +171,23 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     const f = base();
     f.documents[2].is_current = false;
     f.documents[2].superseded_by = 'doc_bst2';
-    f.documents.push({ ...f.documents[2], document_id: 'doc_bst2', is_current: true, superseded_by: null, expiry_date: '2031-01-01', is_live: false });
     f.documents.push({
-      document_id: 'doc_sec', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'Security awareness',
-      verification_status: 'verified', no_expiry: true, processing_state: 'rejected',
+      ...f.documents[2],
+      document_id: 'doc_bst2',
+      is_current: true,
+      superseded_by: null,
+      expiry_date: '2031-01-01',
+      is_live: false,
+    });
+    f.documents.push({
+      document_id: 'doc_sec',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: 'Security awareness',
+      verification_status: 'verified',
+      no_expiry: true,
+      processing_state: 'rejected',
       classification: { document_class: 'training', category_code: 'security_awareness' },
     });
     await load(f);
@@ -167,42 +222,81 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     f.crew.push({ crew_unique_id: 'crew_3', name: 'Chen Wang', background_check_status: 'pending' });
     f.assignments.push({ crew_unique_id: 'crew_3', vessel_id: 'ves_a', role: 'bosun', status: 'invited', as_of: '2026-11-20T00:00:00Z' });
     f.consents.push({ crew_unique_id: 'crew_3', partner_id: 'ptn_a', categories: ['status', 'profile', 'documents', 'compliance'] });
-    f.documents.push({
-      document_id: 'doc_c3_med', crew_unique_id: 'crew_3', type: 'certificate', category: 'medical', title: 'Medical fitness',
-      verification_status: 'verified', expiry_date: '2027-09-01', classification: { document_class: 'medical', category_code: 'medical_fitness' },
-    }, {
-      document_id: 'doc_c3_bst', crew_unique_id: 'crew_3', type: 'certificate', category: 'training', title: 'BST',
-      verification_status: 'verified', expiry_date: '2028-09-01', classification: { document_class: 'training', category_code: 'bst', stcw_codes: ['A-VI/1-1'] },
-    });
+    f.documents.push(
+      {
+        document_id: 'doc_c3_med',
+        crew_unique_id: 'crew_3',
+        type: 'certificate',
+        category: 'medical',
+        title: 'Medical fitness',
+        verification_status: 'verified',
+        expiry_date: '2027-09-01',
+        classification: { document_class: 'medical', category_code: 'medical_fitness' },
+      },
+      {
+        document_id: 'doc_c3_bst',
+        crew_unique_id: 'crew_3',
+        type: 'certificate',
+        category: 'training',
+        title: 'BST',
+        verification_status: 'verified',
+        expiry_date: '2028-09-01',
+        classification: { document_class: 'training', category_code: 'bst', stcw_codes: ['A-VI/1-1'] },
+      },
+    );
     await load(f);
     const events = (await sync()).filter((e) => e.crew === 'crew_3');
     assert.deepEqual(events.map((e) => e.type).sort(), [
-      'crew.compliance.changed', 'crew.document.processed', 'crew.document.processed', 'crew.profile.updated', 'crew.status.changed',
+      'crew.compliance.changed',
+      'crew.document.processed',
+      'crew.document.processed',
+      'crew.profile.updated',
+      'crew.status.changed',
     ]);
     const compliance = events.find((e) => e.type === 'crew.compliance.changed')!.body.data;
-    assert.deepEqual(Object.keys(compliance), ['crew_unique_id', 'vessel_id', 'overall_status', 'requirements_met', 'requirements_total', 'requirements_expiring', 'next_expiry_date']);
+    assert.deepEqual(Object.keys(compliance), [
+      'crew_unique_id',
+      'vessel_id',
+      'overall_status',
+      'requirements_met',
+      'requirements_total',
+      'requirements_expiring',
+      'next_expiry_date',
+    ]);
     assert.equal(compliance.overall_status, 'non_compliant');
   });
 
   it('crew without consent produce no events; consenting later is a join for that category', async () => {
-    assert.deepEqual((await outbox(store().db)).filter((e) => e.crew === 'crew_2'), []);
+    assert.deepEqual(
+      (await outbox(store().db)).filter((e) => e.crew === 'crew_2'),
+      [],
+    );
     const f = base();
     f.consents.push({ crew_unique_id: 'crew_2', partner_id: 'ptn_a', categories: ['status'] });
     await load(f);
     const events = (await sync()).filter((e) => e.crew === 'crew_2');
-    assert.deepEqual(events.map((e) => e.type), ['crew.status.changed']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['crew.status.changed'],
+    );
   });
 
   it('only subscribed event types are written, while the snapshot still moves on', async () => {
-    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(['crew.profile.updated']) })
-      .where('partner_id', '=', 'ptn_a').execute();
+    await store()
+      .db.updateTable('webhook_endpoints')
+      .set({ subscribed_events: JSON.stringify(['crew.profile.updated']) })
+      .where('partner_id', '=', 'ptn_a')
+      .execute();
     const f = base();
     f.consents.push({ crew_unique_id: 'crew_2', partner_id: 'ptn_a', categories: ['status'] });
     f.crew[1].background_check_status = 'review';
     await load(f);
     assert.deepEqual(await sync(), []);
-    await store().db.updateTable('webhook_endpoints').set({ subscribed_events: JSON.stringify(ALL_EVENTS) })
-      .where('partner_id', '=', 'ptn_a').execute();
+    await store()
+      .db.updateTable('webhook_endpoints')
+      .set({ subscribed_events: JSON.stringify(ALL_EVENTS) })
+      .where('partner_id', '=', 'ptn_a')
+      .execute();
     assert.deepEqual(await sync(), []);
   });
 
@@ -212,19 +306,28 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     f.crew[1].background_check_status = 'review';
     f.assignments[1].status = 'signed_off';
     await load(f);
-    assert.deepEqual((await sync()).filter((e) => e.crew === 'crew_2'), []);
+    assert.deepEqual(
+      (await sync()).filter((e) => e.crew === 'crew_2'),
+      [],
+    );
     f.assignments[1].status = 'active';
     await load(f);
-    assert.deepEqual((await sync()).map((e) => [e.type, e.crew]), [['crew.status.changed', 'crew_2']]);
+    assert.deepEqual(
+      (await sync()).map((e) => [e.type, e.crew]),
+      [['crew.status.changed', 'crew_2']],
+    );
   });
 
-  it('event ids are evt_ and a version-7 UUID: distinct, and a later run\'s sort after an earlier one\'s', async () => {
+  it("event ids are evt_ and a version-7 UUID: distinct, and a later run's sort after an earlier one's", async () => {
     const rows = await store().db.selectFrom('outbox_events').select(['event_id', 'created_at']).execute();
     assert.ok(rows.length > 10);
     for (const r of rows) assert.match(r.event_id, /^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(new Set(rows.map((r) => r.event_id)).size, rows.length);
     const byTime = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.event_id.localeCompare(b.event_id));
     const byId = [...rows].sort((a, b) => a.event_id.localeCompare(b.event_id));
-    assert.deepEqual(byId.map((r) => r.created_at), byTime.map((r) => r.created_at));
+    assert.deepEqual(
+      byId.map((r) => r.created_at),
+      byTime.map((r) => r.created_at),
+    );
   });
 });

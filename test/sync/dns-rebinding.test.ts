@@ -52,7 +52,11 @@ describe('webhook connections are pinned to checked addresses (DNS rebinding)', 
 
   it('a name that resolves public for the check and loopback for the connection is never connected to', async () => {
     const rebinding = scripted([PUBLIC], ['127.0.0.1']);
-    const deps = deliveryDepsFromConfig(loadConfig({}), { clock: () => new Date(), wallClock: () => new Date() }, { resolve: rebinding, timeoutMs: 5000 });
+    const deps = deliveryDepsFromConfig(
+      loadConfig({}),
+      { clock: () => new Date(), wallClock: () => new Date() },
+      { resolve: rebinding, timeoutMs: 5000 },
+    );
     const result = await sendAttempt(`https://hooks.rebind.example:${port}/x`, {}, '{}', deps);
     assert.equal(result.statusCode, null);
     assert.match(result.error ?? '', /resolves to 127\.0\.0\.1, a loopback address/);
@@ -62,7 +66,11 @@ describe('webhook connections are pinned to checked addresses (DNS rebinding)', 
 
   it('connections use the addresses the resolver gave, on every attempt', async () => {
     const resolve = scripted(['127.0.0.1']);
-    const deps = deliveryDepsFromConfig(loadConfig({}), { clock: () => new Date(), wallClock: () => new Date() }, { resolve, allowInsecure: true, timeoutMs: 5000 });
+    const deps = deliveryDepsFromConfig(
+      loadConfig({}),
+      { clock: () => new Date(), wallClock: () => new Date() },
+      { resolve, allowInsecure: true, timeoutMs: 5000 },
+    );
     for (let attempt = 1; attempt <= 2; attempt++) {
       // A name no system resolver knows: only the injected one can make this connect.
       const result = await sendAttempt(`http://hooks.svc-test.localhost:${port}/x`, {}, '{}', deps);

@@ -17,7 +17,8 @@ const now = () => new Date(START);
 
 /** What ptn_mgmt was sent about one document by a run: [event type, verification_status]. */
 function sentAbout(events: string[], documentId: string): Array<[string, unknown]> {
-  return events.map((key) => JSON.parse(key) as [string, string, string, Record<string, unknown>])
+  return events
+    .map((key) => JSON.parse(key) as [string, string, string, Record<string, unknown>])
     .filter(([partner, , , data]) => partner === 'ptn_mgmt' && data.document_id === documentId)
     .map(([, type, , data]) => [type, data.verification_status]);
 }
@@ -36,13 +37,19 @@ describeEachStore('a document is announced once its verification is complete', (
     const db = store().db;
     await seedWorld(db);
     assert.deepEqual((await incrementalRun(db, now)).events, [], 'the first run records a baseline');
-    await db.insertInto('documents').values({ ...documentRow('doc_wait', 'crew_2', 3, null, START), verification_status: 'pending' }).execute();
+    await db
+      .insertInto('documents')
+      .values({ ...documentRow('doc_wait', 'crew_2', 3, null, START), verification_status: 'pending' })
+      .execute();
 
     assert.deepEqual(sentAbout(await verify(db, 'doc_wait', 'pending'), 'doc_wait'), [], 'processed but pending: nothing yet');
     assert.deepEqual(sentAbout((await incrementalRun(db, now)).events, 'doc_wait'), [], 'nor at the next run');
     assert.deepEqual(sentAbout(await verify(db, 'doc_wait', 'verified'), 'doc_wait'), [['crew.document.processed', 'verified']]);
-    assert.deepEqual(sentAbout(await verify(db, 'doc_wait', 'pending'), 'doc_wait'), [['crew.document.updated', 'pending']],
-      'announced stays announced: re-verification is a change to it, not a removal');
+    assert.deepEqual(
+      sentAbout(await verify(db, 'doc_wait', 'pending'), 'doc_wait'),
+      [['crew.document.updated', 'pending']],
+      'announced stays announced: re-verification is a change to it, not a removal',
+    );
     assert.deepEqual(sentAbout(await verify(db, 'doc_wait', 'unverified'), 'doc_wait'), [['crew.document.updated', 'unverified']]);
     assert.deepEqual(sentAbout((await incrementalRun(db, now, { full: true })).events, 'doc_wait'), [], 'a full run sends nothing more');
   });
@@ -53,7 +60,10 @@ describeEachStore('a document whose verification completes as unverified is anno
     const db = store().db;
     await seedWorld(db);
     assert.deepEqual((await incrementalRun(db, now)).events, [], 'the first run records a baseline');
-    await db.insertInto('documents').values({ ...documentRow('doc_refused', 'crew_2', 5, '2028-01-01', START), verification_status: 'pending' }).execute();
+    await db
+      .insertInto('documents')
+      .values({ ...documentRow('doc_refused', 'crew_2', 5, '2028-01-01', START), verification_status: 'pending' })
+      .execute();
     assert.deepEqual(sentAbout(await verify(db, 'doc_refused', 'pending'), 'doc_refused'), []);
     assert.deepEqual(sentAbout(await verify(db, 'doc_refused', 'unverified'), 'doc_refused'), [['crew.document.processed', 'unverified']]);
   });
@@ -73,17 +83,28 @@ describeEachStore('documents announced after random writes', ({ store }) => {
       const run = await incrementalRun(db, runNow);
       for (const key of run.events) {
         const [, type, , data] = JSON.parse(key) as [string, string, string, Record<string, unknown>];
-        if (type === 'crew.document.processed') assert.notEqual(data.verification_status, 'pending', `announced pending after ${JSON.stringify(o)}`);
+        if (type === 'crew.document.processed')
+          assert.notEqual(data.verification_status, 'pending', `announced pending after ${JSON.stringify(o)}`);
       }
       // The listed documents, by the rows (medical-class ones left out: whether a partner sees them depends on its scopes).
-      const listed = await db.selectFrom('documents').select(['document_id', 'crew_unique_id', 'verification_status'])
-        .where('processing_state', '=', 'processed').where('is_current', '=', 1).where('is_live', '=', 1).where('document_class', '!=', 'medical').execute();
+      const listed = await db
+        .selectFrom('documents')
+        .select(['document_id', 'crew_unique_id', 'verification_status'])
+        .where('processing_state', '=', 'processed')
+        .where('is_current', '=', 1)
+        .where('is_live', '=', 1)
+        .where('document_class', '!=', 'medical')
+        .execute();
       for (const [pair, shown] of await sentDocuments(db)) {
         const crew = pair.split('|')[1];
         for (const doc of listed.filter((row) => row.crew_unique_id === crew)) {
           const sent = before.get(pair)?.has(doc.document_id) ?? false;
           const expected = sent || doc.verification_status !== 'pending';
-          assert.equal(shown.has(doc.document_id), expected, `${pair} ${doc.document_id} (${doc.verification_status}, sent: ${sent}) after ${JSON.stringify(o)}`);
+          assert.equal(
+            shown.has(doc.document_id),
+            expected,
+            `${pair} ${doc.document_id} (${doc.verification_status}, sent: ${sent}) after ${JSON.stringify(o)}`,
+          );
           if (doc.verification_status === 'pending') seen[sent ? 'kept' : 'waiting']++;
         }
       }
@@ -93,9 +114,12 @@ describeEachStore('documents announced after random writes', ({ store }) => {
     const ids = (await db.selectFrom('documents').select('document_id').orderBy('document_id').execute()).map((row) => row.document_id);
     await step({ kind: 'reverify', doc: ids.indexOf('doc_crew_2_3'), verification: 'pending', review: 'pending' });
     await step({ kind: 'add-document', crew: 1, code: 3, days: 100, verification: 'pending' });
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
-      for (const o of ops) await step(o);
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
+        for (const o of ops) await step(o);
+      }),
+      { numRuns: RUNS },
+    );
     assert.ok(seen.waiting > 0 && seen.kept > 0, `pending documents waited, and sent ones went back to pending: ${JSON.stringify(seen)}`);
   });
 });

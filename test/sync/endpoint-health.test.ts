@@ -31,8 +31,11 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
 
     await run(tc);
     let e = await health();
-    assert.deepEqual([e.status, e.health?.consecutiveFailures, e.health?.failingSince, e.health?.disabledReason], ['active', 3, T0, null],
-      'three in-run attempts failed; failing since the first');
+    assert.deepEqual(
+      [e.status, e.health?.consecutiveFailures, e.health?.failingSince, e.health?.disabledReason],
+      ['active', 3, T0, null],
+      'three in-run attempts failed; failing since the first',
+    );
     assert.deepEqual(await endpointHealth(db), { disabled: 0, failing: 1 });
 
     // An hour short of five days: still active, the failures add up.
@@ -74,7 +77,10 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
     await seedEvent(db, 'ptn_a', { nextAttemptAt: at(3 * DAY) });
     await run(tc);
     let e = await health();
-    assert.deepEqual([e.status, e.health?.consecutiveFailures, e.health?.failingSince, e.health?.lastSuccessAt], ['active', 0, null, at(3 * DAY)]);
+    assert.deepEqual(
+      [e.status, e.health?.consecutiveFailures, e.health?.failingSince, e.health?.lastSuccessAt],
+      ['active', 0, null, at(3 * DAY)],
+    );
     assert.deepEqual(await endpointHealth(db), { disabled: 0, failing: 0 });
 
     moveTo(tc, 4 * DAY);
@@ -119,11 +125,25 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
 
     world.reply = () => ({ status: 204 });
     moveTo(tc, 6 * DAY);
-    const { endpoint } = await registerWebhookEndpoint(db, 'ptn_a', {
-      url: world.rx.url, subscribed_events: ['crew.status.changed'], secret: SECRET, status: 'active',
-    }, { clock: tc.clock, allowInsecure: true, resolve: async () => ['127.0.0.1'] });
+    const { endpoint } = await registerWebhookEndpoint(
+      db,
+      'ptn_a',
+      {
+        url: world.rx.url,
+        subscribed_events: ['crew.status.changed'],
+        secret: SECRET,
+        status: 'active',
+      },
+      { clock: tc.clock, allowInsecure: true, resolve: async () => ['127.0.0.1'] },
+    );
     assert.equal(endpoint.status, 'active');
-    assert.deepEqual(endpoint.health, { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, disabledReason: null, disabledAt: null });
+    assert.deepEqual(endpoint.health, {
+      consecutiveFailures: 0,
+      failingSince: null,
+      lastSuccessAt: null,
+      disabledReason: null,
+      disabledAt: null,
+    });
     const report = await run(tc);
     assert.equal(report.totals.delivered, 3);
     for (const id of ids) assert.equal((await findOutboxEvent(db, id))?.status, 'delivered');
@@ -134,7 +154,11 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
   it('two deliverers at once: once one disables the endpoint, no attempt starts; the reason counts what the counter holds', async () => {
     const db = store().db;
     await seedEndpoint(db, 'ptn_a', 'http://127.0.0.1:9/hook');
-    await db.updateTable('webhook_endpoints').set({ failing_since: T0, consecutive_failures: 6 }).where('partner_id', '=', 'ptn_a').execute();
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: T0, consecutive_failures: 6 })
+      .where('partner_id', '=', 'ptn_a')
+      .execute();
     for (let i = 0; i < 20; i++) await seedEvent(db, 'ptn_a', { nextAttemptAt: at(5 * DAY) });
     const tc = testClock();
     moveTo(tc, 5 * DAY + HOUR);
@@ -155,7 +179,10 @@ describeEachStore('endpoint health: an endpoint failing every attempt for SVC_WE
     assert.ok(afterDisabled <= 2, `${afterDisabled} requests reached the receiver after the endpoint was disabled`);
     const counted = Number(/\((\d+) in a row/.exec(e.health?.disabledReason ?? '')?.[1]);
     assert.equal(counted, e.health?.consecutiveFailures, `the reason (${e.health?.disabledReason}) agrees with the counter`);
-    const stored = await db.selectFrom('delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('delivery_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(stored.n), calls, 'every request is stored as an attempt of its event');
   });
 });

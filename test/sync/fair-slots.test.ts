@@ -4,10 +4,11 @@ import { FairSlots } from '../../src/sync/delivery/fair-slots.ts';
 
 /** Acquires a slot for `lane` and records the order in which lanes were granted. */
 function taker(slots: FairSlots, granted: string[]) {
-  return (lane: string) => slots.acquire(lane).then((release) => {
-    granted.push(lane);
-    return release;
-  });
+  return (lane: string) =>
+    slots.acquire(lane).then((release) => {
+      granted.push(lane);
+      return release;
+    });
 }
 
 describe('the run shares its delivery slots fairly between endpoints', () => {
@@ -44,7 +45,9 @@ describe('the run shares its delivery slots fairly between endpoints', () => {
     // The failing endpoint now holds one slot; one more request from it waits though a slot is free.
     healthyRelease();
     let second = false;
-    void take('hangs').then(() => { second = true; });
+    void take('hangs').then(() => {
+      second = true;
+    });
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(second, false, 'a failing endpoint holds at most one slot');
   });

@@ -14,7 +14,11 @@ describeEachStore('svc sync --full and SVC_NOW', ({ store, url }) => {
     const db = store().db;
     await seedWorld(db);
     await incrementalRun(db, now);
-    await db.updateTable('crew').set({ profile_updated_at: '2026-11-22T11:00:00.000Z' }).where('crew_unique_id', 'in', ['crew_1', 'crew_2']).execute();
+    await db
+      .updateTable('crew')
+      .set({ profile_updated_at: '2026-11-22T11:00:00.000Z' })
+      .where('crew_unique_id', 'in', ['crew_1', 'crew_2'])
+      .execute();
     const dry = await cli(['--db', url(), 'sync', '--dry-run']);
     const full = await cli(['--db', url(), 'sync', '--full', '--dry-run']);
     assert.equal(dry.code, 0, dry.stderr);
@@ -52,7 +56,11 @@ describeEachStore('svc sync --full and SVC_NOW', ({ store, url }) => {
   });
 
   it('an invalid SVC_NOW is refused at start, naming the setting, by every command that uses the clock', async () => {
-    for (const argv of [['sync', '--dry-run'], ['compliance', 'check', 'crew_1'], ['serve', '--port', '0']]) {
+    for (const argv of [
+      ['sync', '--dry-run'],
+      ['compliance', 'check', 'crew_1'],
+      ['serve', '--port', '0'],
+    ]) {
       for (const bad of ['tomorrow', '2026-02-30T10:00:00Z', '2026-11-22']) {
         const res = await cli(['--db', url(), ...argv], { SVC_NOW: bad });
         assert.equal(res.code, 64, `${argv[0]} ${bad}: ${res.stderr}`);
@@ -64,5 +72,6 @@ describeEachStore('svc sync --full and SVC_NOW', ({ store, url }) => {
 
 it('SVC_NOW accepts ISO 8601 date-times with an offset and is unset by default', () => {
   assert.equal(loadConfig({}).now, undefined);
-  for (const ok of ['2026-11-22T10:00:00Z', '2026-11-22T10:00Z', '2026-11-22T10:00:00.123+05:30']) assert.equal(loadConfig({ SVC_NOW: ok }).now, ok);
+  for (const ok of ['2026-11-22T10:00:00Z', '2026-11-22T10:00Z', '2026-11-22T10:00:00.123+05:30'])
+    assert.equal(loadConfig({ SVC_NOW: ok }).now, ok);
 });

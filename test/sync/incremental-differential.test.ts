@@ -25,18 +25,21 @@ describeEachStore('incremental sync creates exactly the events a full re-diff wo
     // Pages and change chunks of generated small sizes, so a run spans several pages (each read while
     // the one before is written) and several chunks of changes, cut at different places.
     const sizes = fc.record({ pageSize: fc.integer({ min: 1, max: 4 }), changeChunk: fc.integer({ min: 1, max: 6 }) });
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), sizes, async (ops, pages) => {
-      for (const o of ops) {
-        await apply(db, o, clock);
-        const expected = await fullDiffEvents(db, now);
-        const run = await incrementalRun(db, now, pages);
-        assert.deepEqual(run.events, expected, `after ${JSON.stringify(o)}`);
-        if (LOCAL.has(o.kind)) assert.equal(run.full, false, `a ${o.kind} write must not need a full pass`);
-        if (!run.full) incrementalSteps++;
-        eventsSeen += run.events.length;
-        assert.deepEqual((await incrementalRun(db, now, pages)).events, [], 'a rerun creates nothing');
-      }
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), sizes, async (ops, pages) => {
+        for (const o of ops) {
+          await apply(db, o, clock);
+          const expected = await fullDiffEvents(db, now);
+          const run = await incrementalRun(db, now, pages);
+          assert.deepEqual(run.events, expected, `after ${JSON.stringify(o)}`);
+          if (LOCAL.has(o.kind)) assert.equal(run.full, false, `a ${o.kind} write must not need a full pass`);
+          if (!run.full) incrementalSteps++;
+          eventsSeen += run.events.length;
+          assert.deepEqual((await incrementalRun(db, now, pages)).events, [], 'a rerun creates nothing');
+        }
+      }),
+      { numRuns: RUNS },
+    );
     assert.ok(incrementalSteps > 0 && eventsSeen > 0, 'the comparison exercised incremental runs that created events');
   });
 });

@@ -7,7 +7,17 @@ import { ingestStream } from '../../src/services/ingest/ingest-stream.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import type { Db } from '../../src/store/database.ts';
 import { incrementalRun } from '../support/change-world.ts';
-import { addEndpoints, asFixture, buildChanges, CREW, incoming, netEffect, worldChanges, type Step, type TestChange } from '../support/ingest-world.ts';
+import {
+  addEndpoints,
+  asFixture,
+  buildChanges,
+  CREW,
+  incoming,
+  netEffect,
+  worldChanges,
+  type Step,
+  type TestChange,
+} from '../support/ingest-world.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { createPostgresStoreUrl, createSqliteStoreUrl, describeEachStore, type DialectLabel } from '../support/stores.ts';
 
@@ -25,7 +35,18 @@ const START = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-11-23T10:00:00.000Z';
 const at = (iso: string) => () => new Date(iso);
 const deps = (iso: string): IngestDeps => ({ clock: at(iso), holdMs: 24 * 3_600_000 });
-const TABLES = ['employers', 'partners', 'contract_vessels', 'vessels', 'crew', 'assignments', 'consents', 'documents', 'files', 'requirement_catalogue'] as const;
+const TABLES = [
+  'employers',
+  'partners',
+  'contract_vessels',
+  'vessels',
+  'crew',
+  'assignments',
+  'consents',
+  'documents',
+  'files',
+  'requirement_catalogue',
+] as const;
 
 async function* from(items: readonly Incoming[]) {
   yield* items;
@@ -47,7 +68,13 @@ async function worldStore(dialect: DialectLabel): Promise<{ store: Store; dispos
   assert.equal(world.counts.applied, world.changes, JSON.stringify(world.rejected));
   await addEndpoints(store.db, START);
   assert.deepEqual((await incrementalRun(store.db, at(START))).events, [], 'the first run records a baseline');
-  return { store, dispose: async () => { await store.close(); await test.dispose(); } };
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await test.dispose();
+    },
+  };
 }
 
 const step: fc.Arbitrary<Step> = fc.tuple(fc.nat(7), fc.nat(15), fc.nat(15));
@@ -55,46 +82,92 @@ const step: fc.Arbitrary<Step> = fc.tuple(fc.nat(7), fc.nat(15), fc.nat(15));
 describeEachStore('ingested change streams leave what their net effect leaves, rows and events', ({ dialect }) => {
   it('a random stream and its net effect give the same rows and the same events at the next sync', async () => {
     const seen = { events: 0, erasures: 0, stale: 0, fixtureLoads: 0 };
-    await fc.assert(fc.asyncProperty(
-      fc.array(step, { minLength: 1, maxLength: 24 }), fc.subarray([...CREW], { maxLength: 2 }),
-      fc.array(fc.nat(1000), { minLength: 40, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 4 }), fc.integer({ min: 1, max: 7 }),
-      async (steps, erased, order, duplicates, batchSize) => {
-        const changes = buildChanges(steps, erased);
-        const sent: TestChange[] = [...changes, ...duplicates.map((i) => changes[i % changes.length]!)];
-        const delivered = sent.map((c, i) => ({ c, o: order[i % order.length]! })).sort((x, y) => x.o - y.o).map((x) => x.c);
-        const [a, b] = [await worldStore(dialect), await worldStore(dialect)];
-        try {
-          const fed = await ingestStream(a.store.db, from(incoming(delivered, 'stream')), deps(LATER), { batchSize });
-          const net = netEffect(worldChanges(), delivered);
-          if (net.every((c) => c.op === 'upsert')) {
-            await loadFixtures(b.store.db, [writeFixture(asFixture(net))], at(LATER));
-            seen.fixtureLoads += 1;
-          } else {
-            const applied = await ingestStream(b.store.db, from(incoming(net, 'net')), deps(LATER));
-            assert.equal(applied.counts.applied + applied.counts.stale, applied.changes, `the net effect applies: ${JSON.stringify(applied.rejected)}`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 24 }),
+        fc.subarray([...CREW], { maxLength: 2 }),
+        fc.array(fc.nat(1000), { minLength: 40, maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (steps, erased, order, duplicates, batchSize) => {
+          const changes = buildChanges(steps, erased);
+          const sent: TestChange[] = [...changes, ...duplicates.map((i) => changes[i % changes.length]!)];
+          const delivered = sent
+            .map((c, i) => ({ c, o: order[i % order.length]! }))
+            .sort((x, y) => x.o - y.o)
+            .map((x) => x.c);
+          const [a, b] = [await worldStore(dialect), await worldStore(dialect)];
+          try {
+            const fed = await ingestStream(a.store.db, from(incoming(delivered, 'stream')), deps(LATER), { batchSize });
+            const net = netEffect(worldChanges(), delivered);
+            if (net.every((c) => c.op === 'upsert')) {
+              await loadFixtures(b.store.db, [writeFixture(asFixture(net))], at(LATER));
+              seen.fixtureLoads += 1;
+            } else {
+              const applied = await ingestStream(b.store.db, from(incoming(net, 'net')), deps(LATER));
+              assert.equal(
+                applied.counts.applied + applied.counts.stale,
+                applied.changes,
+                `the net effect applies: ${JSON.stringify(applied.rejected)}`,
+              );
+            }
+            assert.deepEqual(await rows(a.store.db), await rows(b.store.db));
+            const [fromStream, fromNet] = [await incrementalRun(a.store.db, at(LATER)), await incrementalRun(b.store.db, at(LATER))];
+            assert.deepEqual(fromStream.events, fromNet.events);
+            for (const crew of erased)
+              assert.ok(!fromStream.events.some((e) => e.includes(`"${crew}"`)), `no event about the erased ${crew}`);
+            seen.events += fromStream.events.length;
+            seen.erasures += erased.length;
+            seen.stale += fed.counts.stale;
+          } finally {
+            await b.dispose();
+            await a.dispose();
           }
-          assert.deepEqual(await rows(a.store.db), await rows(b.store.db));
-          const [fromStream, fromNet] = [await incrementalRun(a.store.db, at(LATER)), await incrementalRun(b.store.db, at(LATER))];
-          assert.deepEqual(fromStream.events, fromNet.events);
-          for (const crew of erased) assert.ok(!fromStream.events.some((e) => e.includes(`"${crew}"`)), `no event about the erased ${crew}`);
-          seen.events += fromStream.events.length;
-          seen.erasures += erased.length;
-          seen.stale += fed.counts.stale;
-        } finally {
-          await b.dispose();
-          await a.dispose();
-        }
+        },
+      ),
+      {
+        numRuns: RUNS,
+        // Two streams always tried: every kind of change with crew_2 erased, two duplicates, delivered in
+        // reverse; and one without deletes, whose final state the other store loads as a fixture file.
+        examples: [
+          [
+            [
+              [0, 0, 1],
+              [2, 1, 0],
+              [3, 2, 1],
+              [4, 3, 1],
+              [7, 0, 0],
+              [5, 1, 1],
+              [6, 0, 2],
+              [1, 1, 1],
+              [2, 1, 5],
+            ],
+            ['crew_2'],
+            Array.from({ length: 40 }, (_, i) => 1000 - i),
+            [0, 3],
+            2,
+          ],
+          [
+            [
+              [0, 1, 1],
+              [1, 2, 2],
+              [5, 0, 0],
+              [6, 1, 1],
+              [4, 0, 1],
+              [2, 3, 1],
+              [7, 2, 0],
+            ],
+            [],
+            Array.from({ length: 40 }, (_, i) => i),
+            [1],
+            3,
+          ],
+        ],
       },
-    ), {
-      numRuns: RUNS,
-      // Two streams always tried: every kind of change with crew_2 erased, two duplicates, delivered in
-      // reverse; and one without deletes, whose final state the other store loads as a fixture file.
-      examples: [
-        [[[0, 0, 1], [2, 1, 0], [3, 2, 1], [4, 3, 1], [7, 0, 0], [5, 1, 1], [6, 0, 2], [1, 1, 1], [2, 1, 5]], ['crew_2'],
-          Array.from({ length: 40 }, (_, i) => 1000 - i), [0, 3], 2],
-        [[[0, 1, 1], [1, 2, 2], [5, 0, 0], [6, 1, 1], [4, 0, 1], [2, 3, 1], [7, 2, 0]], [], Array.from({ length: 40 }, (_, i) => i), [1], 3],
-      ],
-    });
-    assert.ok(seen.events > 0 && seen.erasures > 0 && seen.stale > 0 && seen.fixtureLoads > 0, `the runs exercised events, erasures, stale changes and fixture loads: ${JSON.stringify(seen)}`);
+    );
+    assert.ok(
+      seen.events > 0 && seen.erasures > 0 && seen.stale > 0 && seen.fixtureLoads > 0,
+      `the runs exercised events, erasures, stale changes and fixture loads: ${JSON.stringify(seen)}`,
+    );
   });
 });

@@ -32,8 +32,14 @@ function fleet(brm?: string) {
   f.consents = [{ crew_unique_id: 'crew_1', partner_id: 'ptn_a', categories: ['status', 'profile', 'documents', 'compliance'] }];
   if (brm) {
     f.documents.push({
-      document_id: 'doc_brm', crew_unique_id: 'crew_1', type: 'certificate', category: 'training', title: 'BRM',
-      verification_status: 'verified', expiry_date: brm, classification: { document_class: 'training', category_code: 'brm' },
+      document_id: 'doc_brm',
+      crew_unique_id: 'crew_1',
+      type: 'certificate',
+      category: 'training',
+      title: 'BRM',
+      verification_status: 'verified',
+      expiry_date: brm,
+      classification: { document_class: 'training', category_code: 'brm' },
     });
   }
   return f;
@@ -52,8 +58,12 @@ describeEachStore('a compliance summary holding a medical expiry follows the med
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return (res.json.items as Array<{ event: any }>).map((i) => i.event);
   };
-  const setScopes = (scopes: readonly string[] | null) => store().db.updateTable('partners')
-    .set({ scope_overrides: scopes && JSON.stringify(scopes) }).where('partner_id', '=', 'ptn_a').execute();
+  const setScopes = (scopes: readonly string[] | null) =>
+    store()
+      .db.updateTable('partners')
+      .set({ scope_overrides: scopes && JSON.stringify(scopes) })
+      .where('partner_id', '=', 'ptn_a')
+      .execute();
   const withoutMedical = FULL_TIER_SCOPES.filter((s) => s !== 'crew:medical:read');
 
   before(async () => {
@@ -80,7 +90,10 @@ describeEachStore('a compliance summary holding a medical expiry follows the med
     await sync();
     const [medical] = await feed();
     assert.equal(medical?.data.next_expiry_date, MEDICAL_EXPIRY, 'the medical fitness certificate expires first');
-    assert.ok(receiver.received.some((r) => r.eventId === medical.event_id), 'attempted while the scope was held');
+    assert.ok(
+      receiver.received.some((r) => r.eventId === medical.event_id),
+      'attempted while the scope was held',
+    );
 
     await setScopes(withoutMedical);
     assert.deepEqual(await feed(), [], 'the feed no longer lists it');
@@ -91,11 +104,23 @@ describeEachStore('a compliance summary holding a medical expiry follows the med
     const stored = await findOutboxEvent(db, medical.event_id);
     assert.deepEqual([stored?.status, stored?.suppressedReason], ['suppressed', 'scope']);
     const sent = receiver.received.slice(sentBefore).map((r) => JSON.parse(r.body));
-    assert.ok(sent.every((e) => e.data.next_expiry_date !== MEDICAL_EXPIRY), 'no medical expiry leaves after the scope went');
+    assert.ok(
+      sent.every((e) => e.data.next_expiry_date !== MEDICAL_EXPIRY),
+      'no medical expiry leaves after the scope went',
+    );
     const listed = await feed();
-    assert.ok(listed.every((e) => e.data.next_expiry_date !== MEDICAL_EXPIRY), JSON.stringify(listed));
-    assert.ok(listed.some((e) => e.data.next_expiry_date === '2030-01-01'), 'the summary without medical rows (dated by the BRM) instead');
-    assert.ok(sent.some((e) => e.data.next_expiry_date === '2030-01-01'), 'and it is delivered');
+    assert.ok(
+      listed.every((e) => e.data.next_expiry_date !== MEDICAL_EXPIRY),
+      JSON.stringify(listed),
+    );
+    assert.ok(
+      listed.some((e) => e.data.next_expiry_date === '2030-01-01'),
+      'the summary without medical rows (dated by the BRM) instead',
+    );
+    assert.ok(
+      sent.some((e) => e.data.next_expiry_date === '2030-01-01'),
+      'and it is delivered',
+    );
   });
 
   it('a dead-lettered one is not replayed once the scope is gone; one whose date is not medical still is', async () => {
@@ -116,7 +141,10 @@ describeEachStore('a compliance summary holding a medical expiry follows the med
     const result = await replayDeadLetters(db, {}, tc.clock);
     const skipped = new Map(result.skipped.map((s) => [s.eventId, s.reason]));
     assert.equal(skipped.get(dates.get(MEDICAL_EXPIRY)!), 'scope');
-    assert.ok(result.replayed.some((d) => d.eventId === dates.get('2027-01-10')), 'the summary dated by the BRM is replayed');
+    assert.ok(
+      result.replayed.some((d) => d.eventId === dates.get('2027-01-10')),
+      'the summary dated by the BRM is replayed',
+    );
     assert.ok((await feed()).some((e) => e.event_id === dates.get('2027-01-10')));
     await setScopes(null);
   });

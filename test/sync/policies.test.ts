@@ -3,11 +3,23 @@ import { describe, it } from 'node:test';
 import { nonPublicReason } from '../../src/domain/address-policy.ts';
 import { destinationProblem } from '../../src/services/webhooks/destination.ts';
 import {
-  attemptsThisRun, decideAfterAttempt, judgeAttempt, nextWaitMs, parseRetryAfter, type AttemptResult,
+  attemptsThisRun,
+  decideAfterAttempt,
+  judgeAttempt,
+  nextWaitMs,
+  parseRetryAfter,
+  type AttemptResult,
 } from '../../src/sync/failure-policy.ts';
 
-const result = (statusCode: number | null, extra: Partial<AttemptResult> = {}): AttemptResult =>
-  ({ statusCode, error: null, responseBody: null, latencyMs: 1, retryAfterMs: null, refused: false, ...extra });
+const result = (statusCode: number | null, extra: Partial<AttemptResult> = {}): AttemptResult => ({
+  statusCode,
+  error: null,
+  responseBody: null,
+  latencyMs: 1,
+  retryAfterMs: null,
+  refused: false,
+  ...extra,
+});
 
 describe('which attempt results are final', () => {
   it('2xx delivers; 4xx other than 408/429 and refused destinations are permanent; the rest retries', () => {
@@ -33,18 +45,45 @@ describe('the decision after an attempt', () => {
 
 describe('the retry schedule', () => {
   it('in-run waits are about 2 s and 8 s (±20 % jitter); persisted waits are exact', () => {
-    assert.equal(nextWaitMs(1, null, () => 0), 1600);
-    assert.equal(nextWaitMs(1, null, () => 0.999999), 2400);
-    assert.equal(nextWaitMs(2, null, () => 0.5), 8000);
-    assert.deepEqual([3, 4, 5, 6, 7].map((n) => nextWaitMs(n, null, () => 0)), [300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]);
+    assert.equal(
+      nextWaitMs(1, null, () => 0),
+      1600,
+    );
+    assert.equal(
+      nextWaitMs(1, null, () => 0.999999),
+      2400,
+    );
+    assert.equal(
+      nextWaitMs(2, null, () => 0.5),
+      8000,
+    );
+    assert.deepEqual(
+      [3, 4, 5, 6, 7].map((n) => nextWaitMs(n, null, () => 0)),
+      [300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000],
+    );
   });
 
   it('Retry-After only lengthens, and counts for at most an hour', () => {
-    assert.equal(nextWaitMs(1, 1000, () => 0.5), 2000);
-    assert.equal(nextWaitMs(1, 30_000, () => 0.5), 30_000);
-    assert.equal(nextWaitMs(3, 60_000, () => 0.5), 300_000);
-    assert.equal(nextWaitMs(3, 7_200_000, () => 0.5), 3_600_000);
-    assert.equal(nextWaitMs(7, 3_600_000, () => 0.5), 36_000_000);
+    assert.equal(
+      nextWaitMs(1, 1000, () => 0.5),
+      2000,
+    );
+    assert.equal(
+      nextWaitMs(1, 30_000, () => 0.5),
+      30_000,
+    );
+    assert.equal(
+      nextWaitMs(3, 60_000, () => 0.5),
+      300_000,
+    );
+    assert.equal(
+      nextWaitMs(3, 7_200_000, () => 0.5),
+      3_600_000,
+    );
+    assert.equal(
+      nextWaitMs(7, 3_600_000, () => 0.5),
+      36_000_000,
+    );
   });
 
   it('three attempts in the first run, then one per run', () => {
@@ -64,12 +103,30 @@ describe('the retry schedule', () => {
 describe('destination addresses', () => {
   it('classifies special-purpose IPv4 and IPv6 ranges, including embedded IPv4', () => {
     const cases: [string, string | null][] = [
-      ['93.184.216.34', null], ['8.8.8.8', null], ['127.0.0.1', 'loopback'], ['10.0.0.1', 'private'], ['172.31.255.255', 'private'],
-      ['172.32.0.1', null], ['192.168.1.1', 'private'], ['169.254.169.254', 'link-local'], ['100.64.0.1', 'shared (CGNAT)'],
-      ['0.0.0.0', 'unspecified'], ['224.0.0.1', 'multicast'], ['255.255.255.255', 'reserved'], ['::1', 'loopback'],
-      ['::', 'unspecified'], ['fe80::1', 'link-local'], ['fd12:3456::1', 'private (unique local)'], ['ff02::1', 'multicast'],
-      ['2001:db8::1', 'documentation'], ['2606:4700:4700::1111', null], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'],
-      ['::ffff:8.8.8.8', null], ['64:ff9b::10.0.0.1', 'private'], ['64:ff9b::8.8.8.8', null],
+      ['93.184.216.34', null],
+      ['8.8.8.8', null],
+      ['127.0.0.1', 'loopback'],
+      ['10.0.0.1', 'private'],
+      ['172.31.255.255', 'private'],
+      ['172.32.0.1', null],
+      ['192.168.1.1', 'private'],
+      ['169.254.169.254', 'link-local'],
+      ['100.64.0.1', 'shared (CGNAT)'],
+      ['0.0.0.0', 'unspecified'],
+      ['224.0.0.1', 'multicast'],
+      ['255.255.255.255', 'reserved'],
+      ['::1', 'loopback'],
+      ['::', 'unspecified'],
+      ['fe80::1', 'link-local'],
+      ['fd12:3456::1', 'private (unique local)'],
+      ['ff02::1', 'multicast'],
+      ['2001:db8::1', 'documentation'],
+      ['2606:4700:4700::1111', null],
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['::ffff:7f00:1', 'loopback'],
+      ['::ffff:8.8.8.8', null],
+      ['64:ff9b::10.0.0.1', 'private'],
+      ['64:ff9b::8.8.8.8', null],
     ];
     for (const [address, reason] of cases) assert.equal(nonPublicReason(address), reason, address);
   });
@@ -78,8 +135,10 @@ describe('destination addresses', () => {
     const url = new URL('https://hooks.partner.example/x');
     const dns = (addresses: string[]) => async () => addresses;
     assert.equal(await destinationProblem(url, { allowInsecure: false }, dns(['93.184.216.34'])), null);
-    assert.equal(await destinationProblem(url, { allowInsecure: false }, dns(['93.184.216.34', '::1'])),
-      'url host hooks.partner.example resolves to ::1, a loopback address');
+    assert.equal(
+      await destinationProblem(url, { allowInsecure: false }, dns(['93.184.216.34', '::1'])),
+      'url host hooks.partner.example resolves to ::1, a loopback address',
+    );
     assert.equal(await destinationProblem(url, { allowInsecure: false }, dns([])), 'url host hooks.partner.example resolves to no address');
     assert.equal(await destinationProblem(url, { allowInsecure: true }, dns(['10.0.0.1'])), null);
   });

@@ -32,20 +32,34 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
   let rx: Awaited<ReturnType<typeof startExample>>;
   before(async () => (rx = await startExample()));
   after(async () => rx.close());
-  const body = JSON.stringify({ schema_version: 1, event_id: 'evt_x1', event_type: 'crew.status.changed', occurred_at: T0, partner_id: 'p', data: {} });
+  const body = JSON.stringify({
+    schema_version: 1,
+    event_id: 'evt_x1',
+    event_type: 'crew.status.changed',
+    occurred_at: T0,
+    partner_id: 'p',
+    data: {},
+  });
   const ts = NOW / 1000;
 
   it('accepts a correctly signed delivery with 2xx, then answers a duplicate with 2xx without processing it again', async () => {
     assert.equal((await signedPost(rx.url, body, ts)).status, 202);
     assert.equal((await signedPost(rx.url, body, ts + 1)).status, 200);
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(rx.events.map((e) => e.event_id), ['evt_x1']);
+    assert.deepEqual(
+      rx.events.map((e) => e.event_id),
+      ['evt_x1'],
+    );
   });
 
   it('rejects a wrong secret, a body changed by one byte and a timestamp over 300 s away', async () => {
     assert.equal((await signedPost(rx.url, body, ts, 'whsec_wrong')).status, 401);
     const sig = `v1=${createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex')}`;
-    const tampered = await fetch(rx.url, { method: 'POST', body: body.replace('evt_x1', 'evt_x2'), headers: { 'X-Service-Timestamp': String(ts), 'X-Service-Signature': sig } });
+    const tampered = await fetch(rx.url, {
+      method: 'POST',
+      body: body.replace('evt_x1', 'evt_x2'),
+      headers: { 'X-Service-Timestamp': String(ts), 'X-Service-Signature': sig },
+    });
     assert.equal(tampered.status, 401);
     assert.equal((await signedPost(rx.url, body, ts - 301)).status, 401);
     assert.equal((await signedPost(rx.url, body, ts + 301)).status, 401);
@@ -76,18 +90,29 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
   });
 
   it('run as a program, it listens on loopback only', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../examples/webhook-receiver.ts', import.meta.url))], {
-      env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../../examples/webhook-receiver.ts', import.meta.url))],
+      {
+        env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
       const port = Number(/^webhook receiver listening on http:\/\/127\.0\.0\.1:(\d+)\/$/m.exec(line)?.[1]);
       assert.ok(port > 0, line);
       assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 405);
-      const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal);
       if (outside) {
         // Refused: nothing listens on that port of another interface.
-        await assert.rejects(fetch(`http://${outside.address}:${port}/`), (err: any) => err.cause?.code === 'ECONNREFUSED', 'not reachable on another interface');
+        await assert.rejects(
+          fetch(`http://${outside.address}:${port}/`),
+          (err: any) => err.cause?.code === 'ECONNREFUSED',
+          'not reachable on another interface',
+        );
       }
     } finally {
       child.kill();
@@ -110,7 +135,10 @@ describeEachStore('the service delivering to the example receiver', ({ store, ur
       assert.equal((await deliverDue(db, testDeps(testClock()), 'run_2')).totals.delivered, 1);
       assert.equal((await findOutboxEvent(db, eventId))?.attempts, 2);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(rx.events.map((e) => e.event_id), [eventId]);
+      assert.deepEqual(
+        rx.events.map((e) => e.event_id),
+        [eventId],
+      );
     } finally {
       await rx.close();
     }
@@ -124,11 +152,18 @@ describeEachStore('the service delivering to the example receiver', ({ store, ur
       await seedEndpoint(db, 'ptn_a', rx.url);
       const { eventId } = await seedEvent(db, 'ptn_a');
       // The CLI's injected clock is the real time the receiver also has (T0); SVC_NOW moves only the business clock.
-      const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: '2027-11-22T10:00:00Z', SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
+      const res = await cli(
+        ['--db', url(), 'sync', '--deliver-only'],
+        { SVC_NOW: '2027-11-22T10:00:00Z', SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' },
+        T0,
+      );
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /: 0 created, 1 delivered/);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(rx.events.map((e) => e.event_id), [eventId]);
+      assert.deepEqual(
+        rx.events.map((e) => e.event_id),
+        [eventId],
+      );
     } finally {
       await rx.close();
     }

@@ -17,12 +17,18 @@ const RUNS = Number(process.env.SVC_DIFF_RUNS ?? 4);
 
 /** The documents replaced by a newer edition, read from their rows: id → the edition that replaced it. */
 async function replacedRows(db: Db): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('documents').select(['document_id', 'superseded_by'])
-    .where('processing_state', '=', 'processed').where('is_live', '=', 1).where('is_current', '=', 0).where('superseded_by', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('documents')
+    .select(['document_id', 'superseded_by'])
+    .where('processing_state', '=', 'processed')
+    .where('is_live', '=', 1)
+    .where('is_current', '=', 0)
+    .where('superseded_by', 'is not', null)
+    .execute();
   return new Map(rows.map((row) => [row.document_id, row.superseded_by!]));
 }
 
-describeEachStore('a document that leaves a partner\'s list', ({ store }) => {
+describeEachStore("a document that leaves a partner's list", ({ store }) => {
   it('is an update with its final state when a newer edition replaced it, and silent otherwise, after random writes', async () => {
     const db = store().db;
     await seedWorld(db);
@@ -49,8 +55,12 @@ describeEachStore('a document that leaves a partner\'s list', ({ store }) => {
           seen[replaced.has(doc) ? 'replaced' : 'silent']++;
         }
       }
-      const actual = run.events.map((key) => JSON.parse(key) as [string, string, string, Record<string, unknown>])
-        .filter(([partner, type, crew, data]) => type.startsWith('crew.document.') && !after.get(`${partner}|${crew}`)?.has(data.document_id as string))
+      const actual = run.events
+        .map((key) => JSON.parse(key) as [string, string, string, Record<string, unknown>])
+        .filter(
+          ([partner, type, crew, data]) =>
+            type.startsWith('crew.document.') && !after.get(`${partner}|${crew}`)?.has(data.document_id as string),
+        )
         .map(([partner, type, crew, data]) => {
           assert.equal(type, 'crew.document.updated', `a document off the list is only ever updated: ${JSON.stringify(data)}`);
           assert.deepEqual([data.status, data.is_current], ['superseded', false], 'its final state');
@@ -67,8 +77,11 @@ describeEachStore('a document that leaves a partner\'s list', ({ store }) => {
     await step({ kind: 'withdraw', doc: doc('doc_crew_2_2'), how: 'rejected' });
     await step({ kind: 'replace', doc: doc('doc_crew_2_4'), days: 300 }, { kind: 'withdraw', doc: doc('doc_crew_2_4'), how: 'rejected' });
     assert.ok(seen.replaced > 0 && seen.silent > 1, 'the scripted steps replaced one document and withdrew two');
-    await fc.assert(fc.asyncProperty(fc.array(fc.oneof(leaving, op), { minLength: 1, maxLength: 8 }), async (ops) => {
-      for (const o of ops) await step(o);
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(leaving, op), { minLength: 1, maxLength: 8 }), async (ops) => {
+        for (const o of ops) await step(o);
+      }),
+      { numRuns: RUNS },
+    );
   });
 });

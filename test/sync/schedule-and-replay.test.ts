@@ -34,7 +34,13 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     const deps = testDeps(tc);
     await deliverDue(db, deps, 'run_1');
     assert.equal(rx.received.length, 3);
-    for (const [n, wait] of [[4, 5 * MIN], [5, 30 * MIN], [6, 2 * HOUR], [7, 5 * HOUR], [8, 10 * HOUR]] as const) {
+    for (const [n, wait] of [
+      [4, 5 * MIN],
+      [5, 30 * MIN],
+      [6, 2 * HOUR],
+      [7, 5 * HOUR],
+      [8, 10 * HOUR],
+    ] as const) {
       const before = await findOutboxEvent(db, eventId);
       const lastAttempt = Date.parse((await listDeliveryAttempts(db, { eventId, limit: 1 }))[0]!.attemptedAt);
       assert.equal(before?.nextAttemptAt, new Date(lastAttempt + wait).toISOString(), `wait before attempt ${n}`);
@@ -48,8 +54,14 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     const event = await findOutboxEvent(db, eventId);
     assert.deepEqual([event?.status, event?.attempts], ['dead', 8]);
     const attempts = (await listDeliveryAttempts(db, { eventId })).reverse();
-    assert.deepEqual(attempts.map((a) => a.attemptNo), [1, 2, 3, 4, 5, 6, 7, 8]);
-    assert.deepEqual(attempts.map((a) => a.outcome), ['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'dead']);
+    assert.deepEqual(
+      attempts.map((a) => a.attemptNo),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    assert.deepEqual(
+      attempts.map((a) => a.outcome),
+      ['retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'retry', 'dead'],
+    );
     assert.ok(rx.received.every((r) => r.eventId === eventId && r.signatureValid));
     const [letter] = await listDeadLetters(db);
     assert.deepEqual([letter?.eventId, letter?.reason], [eventId, 'gave up after 8 attempts: HTTP 500']);
@@ -69,17 +81,31 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     tc.advance(HOUR);
     status = 200;
     const { replayed } = await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock);
-    assert.deepEqual(replayed.map((d) => [d.eventId, d.replayedAt]), [[eventId, tc.iso()]]);
+    assert.deepEqual(
+      replayed.map((d) => [d.eventId, d.replayedAt]),
+      [[eventId, tc.iso()]],
+    );
     const event = await findOutboxEvent(db, eventId);
     assert.deepEqual([event?.status, event?.attempts, event?.nextAttemptAt], ['pending', 0, tc.iso()]);
-    assert.deepEqual(await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock), { replayed: [], skipped: [] }, 'replaying twice does nothing more');
+    assert.deepEqual(
+      await replayDeadLetters(db, { partnerId: 'ptn_a' }, tc.clock),
+      { replayed: [], skipped: [] },
+      'replaying twice does nothing more',
+    );
 
     const report = await deliverDue(db, testDeps(tc), 'run_2');
     assert.equal(report.totals.delivered, 1);
     const last = rx.received.at(-1)!;
     assert.deepEqual([last.eventId, last.body, last.signatureValid], [eventId, body, true]);
     const history = (await listDeliveryAttempts(db, { eventId })).reverse();
-    assert.deepEqual(history.map((a) => [a.attemptNo, a.outcome]), [[1, 'failed_permanent'], [1, 'delivered']], 'history is kept');
+    assert.deepEqual(
+      history.map((a) => [a.attemptNo, a.outcome]),
+      [
+        [1, 'failed_permanent'],
+        [1, 'delivered'],
+      ],
+      'history is kept',
+    );
   });
 
   it('replay filters by partner, event type and dead-letter time, both bounds inclusive', async () => {
@@ -96,13 +122,22 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
     await deliverDue(db, testDeps(tc), 'run_2');
     assert.equal((await findDeadLetters(db, {})).length, 3);
 
-    assert.deepEqual((await findDeadLetters(db, { since: tc.iso() })).map((d) => d.eventId), [a2.eventId]);
-    assert.deepEqual((await findDeadLetters(db, { until: T0, partnerId: 'ptn_b' })).map((d) => d.eventId), [b1.eventId]);
+    assert.deepEqual(
+      (await findDeadLetters(db, { since: tc.iso() })).map((d) => d.eventId),
+      [a2.eventId],
+    );
+    assert.deepEqual(
+      (await findDeadLetters(db, { until: T0, partnerId: 'ptn_b' })).map((d) => d.eventId),
+      [b1.eventId],
+    );
     await assert.rejects(replayDeadLetters(db, { eventType: 'crew.nope' }, tc.clock), { code: 'invalid_input' });
     await assert.rejects(replayDeadLetters(db, { since: 'yesterday' }, tc.clock), { code: 'invalid_input' });
 
     const { replayed } = await replayDeadLetters(db, { partnerId: 'ptn_a', eventType: 'crew.status.changed', until: T0 }, tc.clock);
-    assert.deepEqual(replayed.map((d) => d.eventId), [a1.eventId]);
+    assert.deepEqual(
+      replayed.map((d) => d.eventId),
+      [a1.eventId],
+    );
     assert.equal((await findOutboxEvent(db, a2.eventId))?.status, 'dead');
     assert.equal((await findOutboxEvent(db, b1.eventId))?.status, 'dead');
   });

@@ -41,10 +41,17 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
     const [before, afterAt] = world.rx.received;
     assert.deepEqual([signedWith(SECRET, before!), signedWith(NEXT, before!)], [true, false], 'before activate-at: the current secret');
     assert.deepEqual([signedWith(SECRET, afterAt!), signedWith(NEXT, afterAt!)], [false, true], 'from activate-at: the next one');
-    assert.ok(world.rx.received.every((r) => /^v1=[0-9a-f]{64}$/.test(r.signature)), 'one signature per delivery');
+    assert.ok(
+      world.rx.received.every((r) => /^v1=[0-9a-f]{64}$/.test(r.signature)),
+      'one signature per delivery',
+    );
 
     const later = await cli(['--db', url(), 'admin', 'list-webhooks', '--json'], {}, '2026-11-22T12:00:01.000Z');
-    assert.equal(JSON.parse(later.stdout)[0].rotation_pending_until, null, 'no longer pending once active (null, as every absent value in --json)');
+    assert.equal(
+      JSON.parse(later.stdout)[0].rotation_pending_until,
+      null,
+      'no longer pending once active (null, as every absent value in --json)',
+    );
   });
 
   it('a generated secret by default, switching in 24 hours; bad input changes nothing', async () => {
@@ -77,13 +84,25 @@ describeEachWorld('admin: rotating a webhook secret over HTTP', { config: { allo
 
   it('201 with the next secret (no-store); 404 without an endpoint; 422 for bad input; partner keys refused', async () => {
     assert.equal((await w.api.request('POST', path('ptn_full'), { key: w.keys.operator, body: {} })).status, 404);
-    assert.equal((await w.api.request('POST', '/api/v2/admin/partners/ptn_full/webhook-endpoints', {
-      key: w.keys.operator, body: { url: 'http://127.0.0.1:9/hook', subscribed_events: ['crew.status.changed'] },
-    })).status, 201);
-    const res = await w.api.request('POST', path('ptn_full'), { key: w.keys.operator, body: { secret: NEXT, activate_at: '2099-01-01T00:00:00Z' } });
+    assert.equal(
+      (
+        await w.api.request('POST', '/api/v2/admin/partners/ptn_full/webhook-endpoints', {
+          key: w.keys.operator,
+          body: { url: 'http://127.0.0.1:9/hook', subscribed_events: ['crew.status.changed'] },
+        })
+      ).status,
+      201,
+    );
+    const res = await w.api.request('POST', path('ptn_full'), {
+      key: w.keys.operator,
+      body: { secret: NEXT, activate_at: '2099-01-01T00:00:00Z' },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.json));
     assert.equal(res.headers.get('cache-control'), 'no-store');
-    assert.deepEqual({ ...res.json, endpoint_id: undefined }, { endpoint_id: undefined, partner_id: 'ptn_full', next_secret: NEXT, activate_at: '2099-01-01T00:00:00Z' });
+    assert.deepEqual(
+      { ...res.json, endpoint_id: undefined },
+      { endpoint_id: undefined, partner_id: 'ptn_full', next_secret: NEXT, activate_at: '2099-01-01T00:00:00Z' },
+    );
     const bad = await w.api.request('POST', path('ptn_full'), { key: w.keys.operator, body: { secret: 'x', when: 1 } });
     assert.equal(bad.status, 422);
     assert.ok(!JSON.stringify(bad.json).includes('"x"'), 'the rejected secret is redacted');

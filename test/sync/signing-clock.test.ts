@@ -27,7 +27,10 @@ describeEachStore('the signature timestamp is the real time, whatever the busine
     assert.equal(got?.timestamp, Date.parse(T0) / 1000, 'X-Service-Timestamp: the wall clock');
     assert.equal(got?.signatureValid, true, 'signed over that timestamp');
     assert.equal((await findOutboxEvent(db, eventId))?.deliveredAt, LATER);
-    assert.deepEqual((await listDeliveryAttempts(db, { eventId })).map((a) => a.attemptedAt), [LATER]);
+    assert.deepEqual(
+      (await listDeliveryAttempts(db, { eventId })).map((a) => a.attemptedAt),
+      [LATER],
+    );
   });
 
   it('svc sync under SVC_NOW: the receiver gets the real time in the signature', async () => {
@@ -35,11 +38,18 @@ describeEachStore('the signature timestamp is the real time, whatever the busine
     await seedEndpoint(db, 'ptn_a', world.rx.url);
     const { eventId } = await seedEvent(db, 'ptn_a');
     // The CLI's injected clock is the real one; SVC_NOW starts the business clock seven months on.
-    const res = await cli(['--db', url(), 'sync', '--deliver-only'], { SVC_NOW: LATER, SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, T0);
+    const res = await cli(
+      ['--db', url(), 'sync', '--deliver-only'],
+      { SVC_NOW: LATER, SVC_NOW_ALLOW_WRITES: '1', SVC_ALLOW_INSECURE_WEBHOOKS: '1' },
+      T0,
+    );
     assert.equal(res.code, 0, res.stderr);
     const [got] = world.rx.received;
     assert.equal(got?.timestamp, Date.parse(T0) / 1000);
     assert.equal(got?.signatureValid, true);
-    assert.deepEqual((await listDeliveryAttempts(db, { eventId })).map((a) => a.attemptedAt), [LATER]);
+    assert.deepEqual(
+      (await listDeliveryAttempts(db, { eventId })).map((a) => a.attemptedAt),
+      [LATER],
+    );
   });
 });

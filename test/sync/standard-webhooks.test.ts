@@ -15,7 +15,10 @@ const S2 = `whsec_${Buffer.alloc(24, 0x3c).toString('base64')}`;
 
 /** The contract's scheme, computed here independently of the code under test. */
 function contractValid(secret: string, r: Received): boolean {
-  return r.headers['x-service-signature'] === `v1=${createHmac('sha256', secret).update(`${r.headers['x-service-timestamp']}.${r.body}`).digest('hex')}`;
+  return (
+    r.headers['x-service-signature'] ===
+    `v1=${createHmac('sha256', secret).update(`${r.headers['x-service-timestamp']}.${r.body}`).digest('hex')}`
+  );
 }
 
 /** What a receiver written with the standardwebhooks package does with one request. */
@@ -32,7 +35,7 @@ function standardVerifies(secret: string, r: Received): boolean {
 // The standard library compares webhook-timestamp with the real clock (5 minutes either way), so the signing clock is the real one.
 const realWall = { wallClock: () => new Date() };
 
-describeEachStore('Standard Webhooks headers beside the contract\'s', ({ store, url }) => {
+describeEachStore("Standard Webhooks headers beside the contract's", ({ store, url }) => {
   const world = receiverWorld(store);
   const svc = (args: string[], now = T0) => cli(['--db', url(), ...args], { SVC_ALLOW_INSECURE_WEBHOOKS: '1' }, now);
 
@@ -83,7 +86,10 @@ describeEachStore('Standard Webhooks headers beside the contract\'s', ({ store, 
     await deliverDue(db, testDeps(testClock(), realWall), 'run_1');
     const [old] = world.rx.received;
     assert.equal(old!.signatureValid, true);
-    assert.deepEqual(Object.keys(old!.headers).filter((h) => h.startsWith('webhook-')), []);
+    assert.deepEqual(
+      Object.keys(old!.headers).filter((h) => h.startsWith('webhook-')),
+      [],
+    );
 
     const listed = await svc(['admin', 'list-webhooks']);
     assert.match(listed.stdout, /\tx-service\t[^\n]*\n$/);

@@ -8,9 +8,16 @@ import { seedEndpoint, seedEvent, T0 } from '../support/sync-world.ts';
 describeEachStore('svc sync records each run in the store, for monitoring', ({ store, url }) => {
   const world = receiverWorld(store);
   // The CLI's injected clock is the real one; SVC_NOW moves the business clock a month on.
-  const sync = (...flags: string[]) => cli(['--db', url(), 'sync', ...flags], {
-    SVC_ALLOW_INSECURE_WEBHOOKS: '1', SVC_NOW: '2026-12-22T10:00:00Z', SVC_NOW_ALLOW_WRITES: '1',
-  }, T0);
+  const sync = (...flags: string[]) =>
+    cli(
+      ['--db', url(), 'sync', ...flags],
+      {
+        SVC_ALLOW_INSECURE_WEBHOOKS: '1',
+        SVC_NOW: '2026-12-22T10:00:00Z',
+        SVC_NOW_ALLOW_WRITES: '1',
+      },
+      T0,
+    );
   const runs = () => store().db.selectFrom('sync_runs').selectAll().orderBy('started_at').orderBy('run_id').execute();
 
   it('start, end, events created, delivered and dead-lettered, and the outcome; the real clock under SVC_NOW; a dry run records nothing', async () => {

@@ -38,10 +38,13 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     return ids;
   }
 
-  const state = (ids: string[]) => Promise.all(ids.map(async (id) => {
-    const e = (await findOutboxEvent(store().db, id))!;
-    return [id, e.status, e.attempts, e.lockedBy];
-  }));
+  const state = (ids: string[]) =>
+    Promise.all(
+      ids.map(async (id) => {
+        const e = (await findOutboxEvent(store().db, id))!;
+        return [id, e.status, e.attempts, e.lockedBy];
+      }),
+    );
 
   it('SIGTERM: the delivery in flight finishes and is stored, nothing more is claimed, the lock is released, exit 143', async () => {
     const ids = await seedFive();
@@ -56,9 +59,19 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
 
     assert.equal(code, 143, running.stderr());
     const first = world.rx.received[0]!.eventId;
-    assert.deepEqual(world.rx.received.map((r) => r.eventId), [first], 'no event was sent after the signal');
-    assert.deepEqual(await state(ids), ids.map((id) => (id === first ? [id, 'delivered', 1, null] : [id, 'pending', 0, null])));
-    assert.deepEqual((await listDeliveryAttempts(store().db, { eventId: first })).map((a) => [a.attemptNo, a.outcome]), [[1, 'delivered']]);
+    assert.deepEqual(
+      world.rx.received.map((r) => r.eventId),
+      [first],
+      'no event was sent after the signal',
+    );
+    assert.deepEqual(
+      await state(ids),
+      ids.map((id) => (id === first ? [id, 'delivered', 1, null] : [id, 'pending', 0, null])),
+    );
+    assert.deepEqual(
+      (await listDeliveryAttempts(store().db, { eventId: first })).map((a) => [a.attemptNo, a.outcome]),
+      [[1, 'delivered']],
+    );
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined, 'the sync lock is released');
     assert.match(running.stdout(), /1 delivered.*4 left for the next run/);
     assert.match(running.stderr(), /stopped by SIGTERM/);
@@ -81,7 +94,11 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     assert.equal(code, 130, running.stderr());
     assert.match(running.stderr(), /SIGINT: abandoning the deliveries still in flight/);
     assert.equal(world.rx.received.length, 1);
-    assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]), 'no attempt counted, every claim released');
+    assert.deepEqual(
+      await state(ids),
+      ids.map((id) => [id, 'pending', 0, null]),
+      'no attempt counted, every claim released',
+    );
     assert.deepEqual(await listDeliveryAttempts(store().db), []);
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
     assert.match(running.stdout(), /1 interrupted.*4 left for the next run/);
@@ -97,11 +114,14 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     running.child.kill('SIGTERM');
     const [code] = await running.exited;
     assert.equal(code, 143, running.stderr());
-    assert.deepEqual(await state(ids), ids.map((id) => [id, 'pending', 0, null]));
+    assert.deepEqual(
+      await state(ids),
+      ids.map((id) => [id, 'pending', 0, null]),
+    );
     assert.equal(await findLease(store().db, SYNC_LEASE), undefined);
   });
 
-  it('after a SIGKILL the next run takes over the lease and the killed run\'s claims without an operator', async () => {
+  it("after a SIGKILL the next run takes over the lease and the killed run's claims without an operator", async () => {
     const ids = await seedFive();
     world.reply = (n) => (n === 1 ? { hang: true } : { status: 204 });
     running = spawnSync(url());
@@ -110,7 +130,10 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     await running.exited;
     const lease = (await findLease(store().db, SYNC_LEASE))!;
     assert.equal(lease.holder.endsWith(` pid ${running.child.pid} on ${hostname()}`), true, lease.holder);
-    assert.ok((await state(ids)).some(([, , , lockedBy]) => lockedBy !== null), 'the killed run left its claims');
+    assert.ok(
+      (await state(ids)).some(([, , , lockedBy]) => lockedBy !== null),
+      'the killed run left its claims',
+    );
     const heldSlots = () => store().db.selectFrom('endpoint_send_slots').select('held_by').where('held_by', 'is not', null).execute();
     assert.equal((await heldSlots()).length, 1, "and the endpoint's request slot it held");
 
@@ -118,10 +141,17 @@ describeEachStore('svc sync stopped by SIGTERM or SIGINT', ({ store, url }) => {
     const next = spawnSync(url());
     const [nextCode] = await next.exited;
     assert.equal(nextCode, 0, next.stderr());
-    assert.deepEqual((await state(ids)).map(([, status]) => status), Array(5).fill('delivered'));
+    assert.deepEqual(
+      (await state(ids)).map(([, status]) => status),
+      Array(5).fill('delivered'),
+    );
     assert.deepEqual(world.rx.received.map((r) => r.eventId).sort(), [ids[0], ...ids].sort());
     assert.deepEqual(await heldSlots(), [], 'the slot was given back with the lease, and the next run gave back its own');
-    const killedRun = await store().db.selectFrom('sync_runs').select(['outcome', 'finished_at']).where('run_id', '=', lease.holder.split(' ')[0]!).executeTakeFirstOrThrow();
+    const killedRun = await store()
+      .db.selectFrom('sync_runs')
+      .select(['outcome', 'finished_at'])
+      .where('run_id', '=', lease.holder.split(' ')[0]!)
+      .executeTakeFirstOrThrow();
     assert.equal(killedRun.outcome, 'error', 'the killed run is recorded as ended, not running forever');
     assert.notEqual(killedRun.finished_at, null);
   });

@@ -8,17 +8,29 @@ import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 
 function auditRow(entry: AuditEntry): ListRow {
   return {
-    at: timeCell(entry.at), request_id: entry.requestId, partner_id: entry.partnerId, key_id: entry.keyId, method: entry.method, route: entry.route,
-    path: entry.path, status: entry.status, latency_ms: entry.latencyMs, crew_unique_id: entry.crewUniqueId, document_id: entry.documentId,
+    at: timeCell(entry.at),
+    request_id: entry.requestId,
+    partner_id: entry.partnerId,
+    key_id: entry.keyId,
+    method: entry.method,
+    route: entry.route,
+    path: entry.path,
+    status: entry.status,
+    latency_ms: entry.latencyMs,
+    crew_unique_id: entry.crewUniqueId,
+    document_id: entry.documentId,
     client_ip: entry.clientIp,
   };
 }
 
 /** `svc admin audit`: added to the admin command. */
 export function addAuditCommand(admin: Command, deps: CliDeps): void {
-  admin.command('audit')
-    .description('read the audit log, newest first: every API call and every state-changing admin command ' +
-      '(method CLI, status 0 when it succeeded)')
+  admin
+    .command('audit')
+    .description(
+      'read the audit log, newest first: every API call and every state-changing admin command ' +
+        '(method CLI, status 0 when it succeeded)',
+    )
     .option('--partner <id>', 'only calls of this partner (or admin actions on it)')
     .option('--request <id>', 'only the row of this request: the X-Request-Id of an API call, or the cli_ id of an admin command')
     .option('--since <iso>', 'at or after this time (YYYY-MM-DD, midnight UTC, or an ISO 8601 date-time with a time zone)')
@@ -26,13 +38,31 @@ export function addAuditCommand(admin: Command, deps: CliDeps): void {
     .option('--status <status>', 'only this status (404), class (4xx), or 0 for admin commands that succeeded', statusRange)
     .option('--limit <n>', `at most this many (default ${AUDIT_DEFAULT_LIMIT})`, positiveInt)
     .option(...JSON_OPTION)
-    .action(async (opts: { partner?: string; request?: string; since?: string; until?: string; status?: { from: number; to: number }; limit?: number; json?: boolean }, cmd: Command) => {
-      await withStore(commandConfig(deps, cmd), async (store) => {
-        await requireKnownIds(store.db, { partnerId: opts.partner });
-        const entries = await readAuditLog(store.db, {
-          partnerId: opts.partner, requestId: opts.request, since: opts.since, until: opts.until, status: opts.status, limit: opts.limit,
+    .action(
+      async (
+        opts: {
+          partner?: string;
+          request?: string;
+          since?: string;
+          until?: string;
+          status?: { from: number; to: number };
+          limit?: number;
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        await withStore(commandConfig(deps, cmd), async (store) => {
+          await requireKnownIds(store.db, { partnerId: opts.partner });
+          const entries = await readAuditLog(store.db, {
+            partnerId: opts.partner,
+            requestId: opts.request,
+            since: opts.since,
+            until: opts.until,
+            status: opts.status,
+            limit: opts.limit,
+          });
+          printList(deps, entries.map(auditRow), { json: opts.json, empty: 'no audit rows match' });
         });
-        printList(deps, entries.map(auditRow), { json: opts.json, empty: 'no audit rows match' });
-      });
-    });
+      },
+    );
 }

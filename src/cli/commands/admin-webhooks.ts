@@ -13,9 +13,12 @@ const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
 export function addWebhookCommands(admin: Command, deps: CliDeps): void {
-  admin.command('register-webhook')
-    .description("register a partner's webhook endpoint, or rotate the one it has (URL, events, secret, status); " +
-      'prints the endpoint with its secret as JSON')
+  admin
+    .command('register-webhook')
+    .description(
+      "register a partner's webhook endpoint, or rotate the one it has (URL, events, secret, status); " +
+        'prints the endpoint with its secret as JSON',
+    )
     .requiredOption('--partner <id>', 'partner id')
     .requiredOption('--url <url>', 'https URL (http only to loopback with SVC_ALLOW_INSECURE_WEBHOOKS=1)')
     .requiredOption('--events <names>', 'comma-separated event types, e.g. crew.document.processed,crew.status.changed')
@@ -24,61 +27,96 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     .action(async (opts: { partner: string; url: string; events: string; secret?: string; status?: string }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       const route = 'svc admin register-webhook';
-      await withStore(config, (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
-        const body = {
-          url: opts.url,
-          subscribed_events: opts.events.split(',').map((s) => s.trim()).filter((s) => s !== ''),
-          ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
-          ...(opts.status !== undefined ? { status: opts.status } : {}),
-        };
-        const { created, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () => registerWebhookEndpoint(store.db, opts.partner, body, {
-          clock: deps.clock, allowInsecure: config.allowInsecureWebhooks,
-        }));
-        println(deps.stderr, `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
-          'give the secret to the partner, it signs every delivery');
-        println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
-      }));
+      await withStore(config, (store) =>
+        withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
+          const body = {
+            url: opts.url,
+            subscribed_events: opts.events
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== ''),
+            ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
+            ...(opts.status !== undefined ? { status: opts.status } : {}),
+          };
+          const { created, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>
+            registerWebhookEndpoint(store.db, opts.partner, body, {
+              clock: deps.clock,
+              allowInsecure: config.allowInsecureWebhooks,
+            }),
+          );
+          println(
+            deps.stderr,
+            `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
+              'give the secret to the partner, it signs every delivery',
+          );
+          println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
+        }),
+      );
     });
 
-  admin.command('list-webhooks')
-    .description('list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
-      'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both, and health: ' +
-      'failed attempts in a row, failing since, last success, and why and when svc sync disabled it); never the secrets')
+  admin
+    .command('list-webhooks')
+    .description(
+      'list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
+        'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both, and health: ' +
+        'failed attempts in a row, failing since, last success, and why and when svc sync disabled it); never the secrets',
+    )
     .option(...JSON_OPTION)
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
         const now = deps.clock();
         const endpoints = await listWebhookEndpoints(store.db);
         const rows = endpoints.map((endpoint): ListRow => ({
-          partner_id: endpoint.partnerId, endpoint_id: endpoint.endpointId, status: endpoint.status, url: endpoint.url,
-          subscribed_events: endpoint.subscribedEvents, updated_at: timeCell(endpoint.updatedAt), rotation_pending_until: pendingRotation(endpoint, now),
+          partner_id: endpoint.partnerId,
+          endpoint_id: endpoint.endpointId,
+          status: endpoint.status,
+          url: endpoint.url,
+          subscribed_events: endpoint.subscribedEvents,
+          updated_at: timeCell(endpoint.updatedAt),
+          rotation_pending_until: pendingRotation(endpoint, now),
           signatures: endpointSendsStandardWebhooks(endpoint, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
           ...toHealthWire(endpoint),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
         const older = endpoints.filter((e) => !endpointSendsStandardWebhooks(e, now)).length;
         if (older > 0) {
-          println(deps.stderr, `${older} endpoint(s) sign with an older secret that serves the X-Service-* headers only, not Standard ` +
-            'Webhooks: svc admin rotate-secret gives them one that serves both');
+          println(
+            deps.stderr,
+            `${older} endpoint(s) sign with an older secret that serves the X-Service-* headers only, not Standard ` +
+              'Webhooks: svc admin rotate-secret gives them one that serves both',
+          );
         }
       });
     });
 
-  admin.command('rotate-secret')
-    .description("store the next signing secret of a partner's endpoint and print it once; deliveries sign with the " +
-      'current secret until --activate-at (default: in 24 hours), then with the next; the partner accepts both meanwhile')
+  admin
+    .command('rotate-secret')
+    .description(
+      "store the next signing secret of a partner's endpoint and print it once; deliveries sign with the " +
+        'current secret until --activate-at (default: in 24 hours), then with the next; the partner accepts both meanwhile',
+    )
     .requiredOption('--partner <id>', 'partner id')
     .option('--secret <secret>', 'the next secret; generated (whsec_…) when absent')
     .option('--activate-at <iso>', 'when deliveries switch to the next secret (ISO 8601 date-time with a time zone, not in the past)')
     .action(async (opts: { partner: string; secret?: string; activateAt?: string }, cmd: Command) => {
       const route = 'svc admin rotate-secret';
-      await withStore(commandConfig(deps, cmd), (store) => withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
-        const body = { ...(opts.secret !== undefined ? { secret: opts.secret } : {}), ...(opts.activateAt !== undefined ? { activate_at: opts.activateAt } : {}) };
-        const rotated = await inFlagWords(ROTATE_FLAGS, route, () => rotateWebhookSecret(store.db, opts.partner, body, { clock: deps.clock }));
-        const wire = toRotationWire(rotated);
-        println(deps.stderr, `next secret stored for partner ${opts.partner}; deliveries sign with it from ${wire.activate_at}. ` +
-          'Give it to the partner now (it is not shown again): until then it accepts both');
-        println(deps.stdout, JSON.stringify(wire, null, 2));
-      }));
+      await withStore(commandConfig(deps, cmd), (store) =>
+        withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
+          const body = {
+            ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
+            ...(opts.activateAt !== undefined ? { activate_at: opts.activateAt } : {}),
+          };
+          const rotated = await inFlagWords(ROTATE_FLAGS, route, () =>
+            rotateWebhookSecret(store.db, opts.partner, body, { clock: deps.clock }),
+          );
+          const wire = toRotationWire(rotated);
+          println(
+            deps.stderr,
+            `next secret stored for partner ${opts.partner}; deliveries sign with it from ${wire.activate_at}. ` +
+              'Give it to the partner now (it is not shown again): until then it accepts both',
+          );
+          println(deps.stdout, JSON.stringify(wire, null, 2));
+        }),
+      );
     });
 }

@@ -7,7 +7,8 @@ import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
 export function fixturesCommand(deps: CliDeps): Command {
   const fixtures = new Command('fixtures').description('load documented JSON data sets (docs/fixtures.md)');
 
-  fixtures.command('load')
+  fixtures
+    .command('load')
     .description('validate FILE… and load them in one transaction; nothing is written when any is bad')
     .argument('<files...>', 'fixture JSON files, e.g. data/requirements.json fixtures/demo.json')
     .action(async (files: string[], _opts, cmd: Command) => {
@@ -19,7 +20,8 @@ export function fixturesCommand(deps: CliDeps): Command {
       });
     });
 
-  fixtures.command('generate')
+  fixtures
+    .command('generate')
     .description('write a deterministic, realistic data set of any size straight into the store (for benchmarks)')
     .requiredOption('--crew <n>', 'crew members', positiveInt)
     .requiredOption('--vessels <n>', 'vessels', positiveInt)

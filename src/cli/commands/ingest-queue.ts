@@ -19,21 +19,35 @@ export interface QueueFlags {
  * first SIGINT/SIGTERM takes no new message; the one in hand is finished and the run ends with its summary.
  */
 export async function ingestFromQueue(
-  deps: CliDeps, config: Config, flags: QueueFlags, ingestDeps: IngestDeps, onResults?: (results: readonly ChangeResult[]) => void,
+  deps: CliDeps,
+  config: Config,
+  flags: QueueFlags,
+  ingestDeps: IngestDeps,
+  onResults?: (results: readonly ChangeResult[]) => void,
 ): Promise<QueueSummary> {
   if (!flags.queue) throw new AppError('invalid_setting', '--from needs --queue NAME (the queue to consume)');
   const queue = flags.queue;
   // Loaded only here: no other command needs the AMQP client (docs/architecture.md).
-  const [{ connect }, { displayAmqpUrl, ingestQueue }] = await Promise.all([import('amqplib'), import('../../services/ingest/amqp-source.ts')]);
+  const [{ connect }, { displayAmqpUrl, ingestQueue }] = await Promise.all([
+    import('amqplib'),
+    import('../../services/ingest/amqp-source.ts'),
+  ]);
   const where = displayAmqpUrl(flags.from);
   const stop = stopOnSignals(config.shutdownGraceMs, (signal, phase) => {
     if (phase === 'drain') println(deps.stderr, `svc: ${signal}: stopping: no new message is taken; the one in hand is finished`);
   });
   try {
-    return await withStore(config, (store) => ingestQueue(store.db, (url) => connect(url), ingestDeps, {
-      url: flags.from, queue, deadLetterQueue: flags.deadLetterQueue ?? `${queue}.dead`, follow: flags.follow ?? false, stop: stop.drain, onResults,
-      onConsuming: () => println(deps.stderr, `svc: following queue "${queue}" on ${where} (SIGINT or SIGTERM stops)`),
-    }));
+    return await withStore(config, (store) =>
+      ingestQueue(store.db, (url) => connect(url), ingestDeps, {
+        url: flags.from,
+        queue,
+        deadLetterQueue: flags.deadLetterQueue ?? `${queue}.dead`,
+        follow: flags.follow ?? false,
+        stop: stop.drain,
+        onResults,
+        onConsuming: () => println(deps.stderr, `svc: following queue "${queue}" on ${where} (SIGINT or SIGTERM stops)`),
+      }),
+    );
   } finally {
     stop.dispose();
   }

@@ -26,25 +26,38 @@ interface ServeOptions {
  */
 export function serveCommand(deps: CliDeps): Command {
   return new Command('serve')
-    .description('run the HTTP API (logs on standard output: readable on a terminal, JSON lines otherwise; stops cleanly on SIGTERM/SIGINT)')
+    .description(
+      'run the HTTP API (logs on standard output: readable on a terminal, JSON lines otherwise; stops cleanly on SIGTERM/SIGINT)',
+    )
     .option('--port <n>', 'port to listen on (default: $SVC_PORT, else 8080; 0 picks a free one)', port)
     .option('--host <address>', 'address to bind (default: $SVC_HOST, else 127.0.0.1)')
     .option('--tls-cert <file>', 'PEM certificate: serve HTTPS (with --tls-key)')
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--trust-proxy', 'behind a TLS-terminating proxy: trust X-Forwarded-Proto/-Host/-For')
     .option('--allow-insecure-webhooks', 'accept webhook URLs on loopback/private addresses and http to loopback (local testing only)')
-    .option('--metrics-port <n>', 'serve Prometheus metrics (GET /metrics) on this port, apart from the API (default: $SVC_METRICS_PORT, else none)', port)
+    .option(
+      '--metrics-port <n>',
+      'serve Prometheus metrics (GET /metrics) on this port, apart from the API (default: $SVC_METRICS_PORT, else none)',
+      port,
+    )
     .option('--metrics-host <address>', 'address of the metrics listener (default: $SVC_METRICS_HOST, else 127.0.0.1)')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const config = commandConfig(deps, cmd, {
-        port: opts.port, host: opts.host, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
-        trustProxy: opts.trustProxy || undefined, allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
-        metricsPort: opts.metricsPort, metricsHost: opts.metricsHost,
+        port: opts.port,
+        host: opts.host,
+        tlsCert: opts.tlsCert,
+        tlsKey: opts.tlsKey,
+        trustProxy: opts.trustProxy || undefined,
+        allowInsecureWebhooks: opts.allowInsecureWebhooks || undefined,
+        metricsPort: opts.metricsPort,
+        metricsHost: opts.metricsHost,
       });
       assertServeSettings(config);
       // Loaded when serve runs: the HTTP stack is most of the CLI's modules, and no other command needs it (docs/architecture.md).
       const [{ createApp }, { listen }, { createLogger }] = await Promise.all([
-        import('../../http/app.ts'), import('../../http/server.ts'), import('../logger.ts'),
+        import('../../http/app.ts'),
+        import('../../http/server.ts'),
+        import('../logger.ts'),
       ]);
       const logger = createLogger(config, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
@@ -57,14 +70,22 @@ export function serveCommand(deps: CliDeps): Command {
       }
       const clock = commandClock(deps, config);
       // prom-client is loaded only by a server that serves metrics.
-      const metrics = config.metricsPort === undefined ? undefined
-        : (await import('../../http/metrics/registry.ts')).createServeMetrics({ db: store.db, clock: deps.clock, auditBacklog: () => app.services.audit.backlog });
+      const metrics =
+        config.metricsPort === undefined
+          ? undefined
+          : (await import('../../http/metrics/registry.ts')).createServeMetrics({
+              db: store.db,
+              clock: deps.clock,
+              auditBacklog: () => app.services.audit.backlog,
+            });
       const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {
         running = await listen(app.callback(), {
-          host: config.host, port: config.port, tls,
+          host: config.host,
+          port: config.port,
+          tls,
           // Requests Node refuses before the app sees them get a log line under their request id too.
           onClientError: (a) => logger.info({ reqId: a.requestId, status: a.status, reason: a.reason }, 'request'),
         });
@@ -75,7 +96,9 @@ export function serveCommand(deps: CliDeps): Command {
       let metricsListener: MetricsListener | undefined;
       if (metrics && config.metricsPort !== undefined) {
         try {
-          metricsListener = await (await import('../../http/metrics/listener.ts')).listenMetrics(metrics, config.metricsHost, config.metricsPort);
+          metricsListener = await (
+            await import('../../http/metrics/listener.ts')
+          ).listenMetrics(metrics, config.metricsHost, config.metricsPort);
         } catch (err) {
           await running.stop(0);
           await store.close();
@@ -84,7 +107,9 @@ export function serveCommand(deps: CliDeps): Command {
         logger.info({ url: metricsListener.url }, 'metrics listening');
       }
       if (!tls && !config.trustProxy && !isLoopbackHost(config.host)) {
-        logger.warn('serving plain HTTP on a non-loopback address: API keys travel in clear; use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy');
+        logger.warn(
+          'serving plain HTTP on a non-loopback address: API keys travel in clear; use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy',
+        );
       }
       logger.info({ url: running.url, store: store.displayUrl, tls: Boolean(tls), trustProxy: config.trustProxy }, 'listening');
 

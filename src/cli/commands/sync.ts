@@ -21,8 +21,10 @@ function progressLine(stream: CliDeps['stderr']): ((p: DeliveryProgress) => void
     if (now - last < 100 && progress.done < progress.total) return;
     last = now;
     const totals = progress.totals;
-    stream.write(`\rdelivering ${howFar(progress.done, progress.total)} events: ${totals.delivered} delivered, ${totals.retrying} retrying, ` +
-      `${totals.deadLettered} dead-lettered\x1b[K`);
+    stream.write(
+      `\rdelivering ${howFar(progress.done, progress.total)} events: ${totals.delivered} delivered, ${totals.retrying} retrying, ` +
+        `${totals.deadLettered} dead-lettered\x1b[K`,
+    );
     if (progress.done === progress.total) stream.write('\n');
   };
 }
@@ -50,72 +52,112 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
   const delivery = summary.delivery!;
   const created = [...summary.created.values()].reduce((a, b) => a + b, 0);
   const totals = delivery.totals;
-  out(`sync ${summary.runId}: ${created} created, ${totals.delivered} delivered, ${totals.retrying} retrying, ${totals.deadLettered} dead-lettered` +
-    `${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.interrupted ? `, ${totals.interrupted} interrupted` : ''}` +
-    `${totals.failed ? `, ${totals.failed} failed` : ''}${delivery.notStarted ? `, ${delivery.notStarted} left for the next run` : ''}` +
-    `${totals.suppressed ? `, ${totals.suppressed} suppressed (access refused now)` : ''}` +
-    `${totals.breakerOpen ? `, ${totals.breakerOpen} left by an open breaker` : ''}` +
-    `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
-    `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`);
+  out(
+    `sync ${summary.runId}: ${created} created, ${totals.delivered} delivered, ${totals.retrying} retrying, ${totals.deadLettered} dead-lettered` +
+      `${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.interrupted ? `, ${totals.interrupted} interrupted` : ''}` +
+      `${totals.failed ? `, ${totals.failed} failed` : ''}${delivery.notStarted ? `, ${delivery.notStarted} left for the next run` : ''}` +
+      `${totals.suppressed ? `, ${totals.suppressed} suppressed (access refused now)` : ''}` +
+      `${totals.breakerOpen ? `, ${totals.breakerOpen} left by an open breaker` : ''}` +
+      `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
+      `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`,
+  );
   const partners = [...new Set([...summary.created.keys(), ...delivery.perPartner.keys(), ...summary.held.keys()])].sort();
   if (partners.length === 0) return;
   out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
   for (const partnerId of partners) {
     const tally: Partial<PartnerTally> = delivery.perPartner.get(partnerId) ?? {};
-    out([partnerId, summary.created.get(partnerId) ?? 0, tally.delivered ?? 0, tally.retrying ?? 0, tally.deadLettered ?? 0,
-      summary.held.get(partnerId) ?? 0].join('\t'));
+    out(
+      [
+        partnerId,
+        summary.created.get(partnerId) ?? 0,
+        tally.delivered ?? 0,
+        tally.retrying ?? 0,
+        tally.deadLettered ?? 0,
+        summary.held.get(partnerId) ?? 0,
+      ].join('\t'),
+    );
   }
   for (const error of delivery.errors) {
-    println(deps.stderr, error.eventId ? `svc: event ${error.eventId} not delivered: ${error.message}`
-      : `svc: events of ${error.partnerId} not claimed: ${error.message}`);
+    println(
+      deps.stderr,
+      error.eventId
+        ? `svc: event ${error.eventId} not delivered: ${error.message}`
+        : `svc: events of ${error.partnerId} not claimed: ${error.message}`,
+    );
   }
 }
 
 /** Says on stderr what a signal does to the run. */
 function announceStop(deps: CliDeps, graceMs: number): Parameters<typeof stopOnSignals>[1] {
-  return (signal, phase) => println(deps.stderr, phase === 'drain'
-    ? `svc: ${signal}: stopping: no new events are claimed; deliveries in flight get ${graceMs} ms (SVC_SHUTDOWN_GRACE_MS) ` +
-      'to finish, then are abandoned and their claims released; a second signal abandons them now'
-    : `svc: ${signal}: abandoning the deliveries still in flight; their claims are released`);
+  return (signal, phase) =>
+    println(
+      deps.stderr,
+      phase === 'drain'
+        ? `svc: ${signal}: stopping: no new events are claimed; deliveries in flight get ${graceMs} ms (SVC_SHUTDOWN_GRACE_MS) ` +
+            'to finish, then are abandoned and their claims released; a second signal abandons them now'
+        : `svc: ${signal}: abandoning the deliveries still in flight; their claims are released`,
+    );
 }
 
 export function syncCommand(deps: CliDeps): Command {
   return new Command('sync')
-    .description('one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
-      'exits 76 when it dead-lettered events or recorded delivery errors, 75 at once when another run holds the lock; ' +
-      'with SVC_NOW set it writes and delivers only with SVC_NOW_ALLOW_WRITES=1; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
-      'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143')
+    .description(
+      'one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
+        'exits 76 when it dead-lettered events or recorded delivery errors, 75 at once when another run holds the lock; ' +
+        'with SVC_NOW set it writes and delivers only with SVC_NOW_ALLOW_WRITES=1; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
+        'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143',
+    )
     .option('--dry-run', 'print what would be created and sent; write and send nothing')
     .option('--full', 're-diff every crew member of every fleet, not only what changed (reconcile)')
     .option('--json', 'print the summary as one JSON object')
-    .option('--deliver-only', 'deliver what is due and nothing else: no diff, no sync lock, so several may run at once ' +
-      '(on several hosts, sharing one Postgres outbox) beside the cron job')
+    .option(
+      '--deliver-only',
+      'deliver what is due and nothing else: no diff, no sync lock, so several may run at once ' +
+        '(on several hosts, sharing one Postgres outbox) beside the cron job',
+    )
     .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       assertClockMayWrite(config, opts.dryRun ?? false);
       // Loaded when sync runs: the webhook client and the diff are needed by no other command (docs/architecture.md).
       const [{ deliveryDepsFromConfig }, { fleetDiffStep }, { runSync }] = await Promise.all([
-        import('../../sync/delivery/delivery-deps.ts'), import('../../sync/fleet-diff-step.ts'), import('../../sync/run-sync.ts'),
+        import('../../sync/delivery/delivery-deps.ts'),
+        import('../../sync/fleet-diff-step.ts'),
+        import('../../sync/run-sync.ts'),
       ]);
-      const deliveryDeps = deliveryDepsFromConfig(config, { clock: commandClock(deps, config), wallClock: deps.clock }, { onProgress: progressLine(deps.stderr) });
+      const deliveryDeps = deliveryDepsFromConfig(
+        config,
+        { clock: commandClock(deps, config), wallClock: deps.clock },
+        { onProgress: progressLine(deps.stderr) },
+      );
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
       let exitCode = 0;
       try {
-        await withStore(config, async (store) => {
-          const summary = await runSync(store.db, { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel }, {
-            dryRun: opts.dryRun, deliverOnly: opts.deliverOnly, diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
-            retentionDays: config.eventRetentionDays, takeOver: { host: hostname(), isAlive: processAlive, wallClock: deps.clock },
-          }).catch(async (err: unknown) => {
-            throw await storeOutageOr(err, store);
-          });
-          const signal = stop.received();
-          exitCode = signal ? signalExitCode(signal) : syncExitCode(summary);
-          if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary, exitCode), null, 2));
-          else if (summary.dryRun) printDryRun(deps, summary);
-          else printSummary(deps, summary);
-        }, { poolSize });
+        await withStore(
+          config,
+          async (store) => {
+            const summary = await runSync(
+              store.db,
+              { ...deliveryDeps, drain: stop.drain, cancel: stop.cancel },
+              {
+                dryRun: opts.dryRun,
+                deliverOnly: opts.deliverOnly,
+                diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
+                retentionDays: config.eventRetentionDays,
+                takeOver: { host: hostname(), isAlive: processAlive, wallClock: deps.clock },
+              },
+            ).catch(async (err: unknown) => {
+              throw await storeOutageOr(err, store);
+            });
+            const signal = stop.received();
+            exitCode = signal ? signalExitCode(signal) : syncExitCode(summary);
+            if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary, exitCode), null, 2));
+            else if (summary.dryRun) printDryRun(deps, summary);
+            else printSummary(deps, summary);
+          },
+          { poolSize },
+        );
       } finally {
         stop.dispose();
       }
@@ -124,7 +166,10 @@ export function syncCommand(deps: CliDeps): Command {
         println(deps.stderr, `svc: stopped by ${signal}; the sync lock is released, the next run carries on`);
         process.exitCode = signalExitCode(signal);
       } else if (exitCode !== 0) {
-        println(deps.stderr, `svc: the run dead-lettered events or could not record deliveries (see above, and \`svc admin list-dead-letters\`); exit ${exitCode}`);
+        println(
+          deps.stderr,
+          `svc: the run dead-lettered events or could not record deliveries (see above, and \`svc admin list-dead-letters\`); exit ${exitCode}`,
+        );
         process.exitCode = exitCode;
       }
     });

@@ -22,12 +22,14 @@ export interface TreeCommand {
 export function commandTree(root: Command): TreeCommand[] {
   const out: TreeCommand[] = [];
   const walk = (cmd: Command, path: string[]) => {
-    const options: TreeOption[] = cmd.options.filter((option) => !option.hidden).map((option) => ({
-      names: [option.long, option.short].filter((name): name is string => Boolean(name)),
-      takesValue: option.required || option.optional,
-      choices: option.argChoices ?? [],
-      description: option.description,
-    }));
+    const options: TreeOption[] = cmd.options
+      .filter((option) => !option.hidden)
+      .map((option) => ({
+        names: [option.long, option.short].filter((name): name is string => Boolean(name)),
+        takesValue: option.required || option.optional,
+        choices: option.argChoices ?? [],
+        description: option.description,
+      }));
     options.push({ names: ['--help', '-h'], takesValue: false, choices: [], description: 'display help for command' });
     out.push({
       path,

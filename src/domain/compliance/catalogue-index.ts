@@ -43,9 +43,7 @@ function compileFor(def: RequirementDefinition, role: string): CompiledRequireme
     kind: def.matching ?? 'documents',
     vesselTypes: def.vessel_types && def.vessel_types.length > 0 ? new Set(def.vessel_types) : null,
     match: compileMatch(byRole ?? def.match),
-    modules: def.modules && def.modules.length > 0
-      ? def.modules.map((m) => ({ def: m, match: compileMatch(m.match) }))
-      : null,
+    modules: def.modules && def.modules.length > 0 ? def.modules.map((m) => ({ def: m, match: compileMatch(m.match) })) : null,
     cocFlagDiffers: def.condition === 'coc_flag_differs',
     required: def.required ?? true,
   };

@@ -18,8 +18,7 @@ export function capacityRoleCovers(capacityRole: string, role: string): boolean 
   if (capacityRole === role) return true;
   const held = RANKS[capacityRole];
   const wanted = RANKS[role];
-  return held !== undefined && wanted !== undefined
-    && held.department === wanted.department && held.rank >= wanted.rank;
+  return held !== undefined && wanted !== undefined && held.department === wanted.department && held.rank >= wanted.rank;
 }
 
 function areaCovers(area: string, vessel: VesselFacts): boolean {
@@ -28,11 +27,13 @@ function areaCovers(area: string, vessel: VesselFacts): boolean {
 
 /** Whether one CoC capacity allows serving as `role` on `vessel` (docs/compliance-rules.md). */
 export function capacityCovers(cap: Capacity, role: string, vessel: VesselFacts): boolean {
-  return capacityRoleCovers(cap.role, role)
-    && (cap.gt_max === null || cap.gt_max >= vessel.grossTonnage)
-    && (cap.kw_max === null || cap.power_unrestricted || cap.kw_max >= vessel.propulsionKw)
-    && (cap.vessel_types.length === 0 || cap.vessel_types.includes(vessel.vesselType))
-    && areaCovers(cap.area, vessel);
+  return (
+    capacityRoleCovers(cap.role, role) &&
+    (cap.gt_max === null || cap.gt_max >= vessel.grossTonnage) &&
+    (cap.kw_max === null || cap.power_unrestricted || cap.kw_max >= vessel.propulsionKw) &&
+    (cap.vessel_types.length === 0 || cap.vessel_types.includes(vessel.vesselType)) &&
+    areaCovers(cap.area, vessel)
+  );
 }
 
 export function anyCapacityCovers(caps: readonly Capacity[], role: string, vessel: VesselFacts): boolean {

@@ -17,8 +17,10 @@ function checkIsoDate(value: string): boolean {
 export const isIsoDate: (value: string) => boolean = boundedMemo(DATES_KEPT, checkIsoDate);
 
 /** Whole days since 1970-01-01 of a `YYYY-MM-DD` date (any time part is ignored). */
-export const dayNumber: (date: string) => number = boundedMemo(DATES_KEPT, (date: string) =>
-  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS);
+export const dayNumber: (date: string) => number = boundedMemo(
+  DATES_KEPT,
+  (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS,
+);
 
 export function addDays(date: string, days: number): string {
   return new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);

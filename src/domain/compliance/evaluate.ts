@@ -2,9 +2,7 @@ import { compileCatalogue } from './catalogue-index.ts';
 import { indexDocuments } from './candidates.ts';
 import { addDays, dayNumber, isIsoDate } from './dates.ts';
 import { requirementRow, type RowContext } from './requirement-rows.ts';
-import type {
-  ComplianceEvaluation, ComplianceSummary, EvaluationInput, OverallStatus, RequirementRow,
-} from './types.ts';
+import type { ComplianceEvaluation, ComplianceSummary, EvaluationInput, OverallStatus, RequirementRow } from './types.ts';
 
 function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
   const summary: ComplianceSummary = { total: rows.length, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 };

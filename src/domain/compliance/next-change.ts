@@ -19,7 +19,10 @@ export function shift(date: string, days: number): string {
 export class TimeHorizon {
   private next: string | null = null;
 
-  constructor(private readonly today: string, private readonly windowDays: number) {}
+  constructor(
+    private readonly today: string,
+    private readonly windowDays: number,
+  ) {}
 
   /** A date at which something may flip; kept when it is after today and earlier than the rest. */
   at(date: string): void {

@@ -1,7 +1,13 @@
 import type { CompiledRequirement } from './catalogue-index.ts';
 import {
-  assess, compareBest, matchingDocuments, toCandidate,
-  type Assessment, type Candidate, type DateWindow, type DocumentIndex,
+  assess,
+  compareBest,
+  matchingDocuments,
+  toCandidate,
+  type Assessment,
+  type Candidate,
+  type DateWindow,
+  type DocumentIndex,
 } from './candidates.ts';
 import { anyCapacityCovers } from './coc-capacity.ts';
 import { dayNumber } from './dates.ts';
@@ -26,12 +32,21 @@ function daysUntil(expiry: string | null, dateWindow: DateWindow): number | null
 }
 
 function satisfyingDocument(candidate: Candidate): SatisfyingDocument {
-  return { documentId: candidate.doc.documentId, title: candidate.doc.title, expiryDate: candidate.doc.expiryDate, documentClass: candidate.doc.documentClass };
+  return {
+    documentId: candidate.doc.documentId,
+    title: candidate.doc.title,
+    expiryDate: candidate.doc.expiryDate,
+    documentClass: candidate.doc.documentClass,
+  };
 }
 
 function row(
-  req: CompiledRequirement, status: RequirementStatus, expiry: string | null,
-  satisfying: readonly Candidate[], modules: ModuleRow[] | null, dateWindow: DateWindow,
+  req: CompiledRequirement,
+  status: RequirementStatus,
+  expiry: string | null,
+  satisfying: readonly Candidate[],
+  modules: ModuleRow[] | null,
+  dateWindow: DateWindow,
 ): RequirementRow {
   const { def } = req;
   const missing = status === 'missing';
@@ -58,8 +73,9 @@ function assessDocuments(docs: readonly EvaluationDocument[], dateWindow: DateWi
 function assessCoc(req: CompiledRequirement, ctx: RowContext): Assessment {
   let assessment = ctx.cocMemo.get(req);
   if (!assessment) {
-    const held = matchingDocuments(ctx.index, req.match)
-      .filter((d) => anyCapacityCovers(d.classification.coc_capacities, ctx.role, ctx.vessel));
+    const held = matchingDocuments(ctx.index, req.match).filter((d) =>
+      anyCapacityCovers(d.classification.coc_capacities, ctx.role, ctx.vessel),
+    );
     assessment = assessDocuments(held, ctx.window);
     ctx.cocMemo.set(req, assessment);
   }
@@ -124,9 +140,15 @@ export function requirementRow(req: CompiledRequirement, ctx: RowContext): Requi
     case 'flag_endorsement': {
       const flag = upper(ctx.vessel.flagState);
       const coc = cocAssessment(ctx)?.best ?? null;
-      const held = matchingDocuments(ctx.index, req.match)
-        .filter((d) => upper(d.classification.flag_state) === flag);
-      return simpleRow(req, assess(held.map((d) => capByCoc(toCandidate(d), coc)), ctx.window), ctx.window);
+      const held = matchingDocuments(ctx.index, req.match).filter((d) => upper(d.classification.flag_state) === flag);
+      return simpleRow(
+        req,
+        assess(
+          held.map((d) => capByCoc(toCandidate(d), coc)),
+          ctx.window,
+        ),
+        ctx.window,
+      );
     }
     default:
       return req.modules

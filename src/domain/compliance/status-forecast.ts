@@ -51,13 +51,16 @@ function changedKeys(before: ComplianceEvaluation, after: ComplianceEvaluation, 
  * every day; between two of them every row keeps its status.
  */
 export function nextStatusChange(
-  evaluateOn: (date: string) => ComplianceEvaluation, from: string, options: ForecastOptions, first = evaluateOn(from),
+  evaluateOn: (date: string) => ComplianceEvaluation,
+  from: string,
+  options: ForecastOptions,
+  first = evaluateOn(from),
 ): StatusChange | null {
   const end = addDays(from, options.horizonDays ?? FORECAST_HORIZON_DAYS);
   const hidden = options.hidden;
   const held = new Map(hidden ? first.requirements.filter(hidden).map((r) => [r.key, r.status]) : []);
   const visible = (evaluation: ComplianceEvaluation): ComplianceEvaluation =>
-    (held.size === 0 ? evaluation : { ...evaluation, requirements: evaluation.requirements.filter((r) => !held.has(r.key)) });
+    held.size === 0 ? evaluation : { ...evaluation, requirements: evaluation.requirements.filter((r) => !held.has(r.key)) };
   const base = overallWith(first, held);
   let previous = first;
   let day = from;

@@ -6,9 +6,22 @@ import type { OverallStatus, RequirementStatus, TradingArea } from '../vocabular
  * The fields of a document the evaluator reads (a CrewDocument is one); the fleet list and the
  * matrix read only these from the store, a third less to convert per row.
  */
-export type EvaluationDocument = Pick<CrewDocument,
-  'documentId' | 'crewUniqueId' | 'title' | 'verificationStatus' | 'reviewStatus' | 'issueDate' | 'expiryDate' | 'noExpiry'
-  | 'processingState' | 'isCurrent' | 'isLive' | 'documentClass' | 'classification'>;
+export type EvaluationDocument = Pick<
+  CrewDocument,
+  | 'documentId'
+  | 'crewUniqueId'
+  | 'title'
+  | 'verificationStatus'
+  | 'reviewStatus'
+  | 'issueDate'
+  | 'expiryDate'
+  | 'noExpiry'
+  | 'processingState'
+  | 'isCurrent'
+  | 'isLive'
+  | 'documentClass'
+  | 'classification'
+>;
 
 export type { OverallStatus, RequirementStatus } from '../vocabulary.ts';
 export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];

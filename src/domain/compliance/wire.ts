@@ -103,7 +103,12 @@ function rowWire(row: RequirementRow, options: WireOptions): RequirementRowWire 
     required: row.required,
     satisfied_by: row.satisfiedBy
       .filter((d) => !hideDoc(d.documentClass))
-      .map((d) => ({ document_id: d.documentId, title: d.title, expiry_date: d.expiryDate, download_path: options.downloadPath(d.documentId) })),
+      .map((d) => ({
+        document_id: d.documentId,
+        title: d.title,
+        expiry_date: d.expiryDate,
+        download_path: options.downloadPath(d.documentId),
+      })),
     modules: row.modules === null ? null : row.modules.map((m) => moduleWire(m, hideDoc(m.documentClass))),
   };
 }
@@ -146,7 +151,11 @@ export function nextExpiryIsMedical(evaluation: ComplianceEvaluation, medicalVis
   return medicalVisible && nextExpiryDate(evaluation, true) !== nextExpiryDate(evaluation, false);
 }
 
-export function complianceChangedPayload(evaluation: ComplianceEvaluation, crewUniqueId: string, medicalVisible = true): ComplianceChangedPayload {
+export function complianceChangedPayload(
+  evaluation: ComplianceEvaluation,
+  crewUniqueId: string,
+  medicalVisible = true,
+): ComplianceChangedPayload {
   return {
     crew_unique_id: crewUniqueId,
     vessel_id: evaluation.vesselId,

@@ -27,31 +27,68 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
   const snapshots = new SharedRead((now) => readOperationsSnapshot(deps.db, now), deps.clock, deps.snapshotMaxAgeMs ?? 1000);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
-  const requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests by route template, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
-    name: 'svc_http_request_duration_seconds', help: 'HTTP request latency by route template and method', labelNames: ['route', 'method'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    name: 'svc_http_request_duration_seconds',
+    help: 'HTTP request latency by route template and method',
+    labelNames: ['route', 'method'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
   });
-  const rateLimited = new Counter({ name: 'svc_http_rate_limited_total', help: 'Calls refused by the per-partner rate limit (429)', registers: [registry] });
+  const rateLimited = new Counter({
+    name: 'svc_http_rate_limited_total',
+    help: 'Calls refused by the per-partner rate limit (429)',
+    registers: [registry],
+  });
   const storeErrors = new Counter({
-    name: 'svc_store_errors_total', help: 'Store failures: calls that failed because the store did not answer or refused, and failed scrape reads',
-    labelNames: ['source'], registers: [registry],
+    name: 'svc_store_errors_total',
+    help: 'Store failures: calls that failed because the store did not answer or refused, and failed scrape reads',
+    labelNames: ['source'],
+    registers: [registry],
   });
-  new Gauge({ name: 'svc_audit_queue_depth', help: 'Audit rows recorded in memory and not yet written', registers: [registry], collect() {
-    this.set(deps.auditBacklog());
-  } });
+  new Gauge({
+    name: 'svc_audit_queue_depth',
+    help: 'Audit rows recorded in memory and not yet written',
+    registers: [registry],
+    collect() {
+      this.set(deps.auditBacklog());
+    },
+  });
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-  const storeUp = gauge('svc_store_read_up', '1 when the store-side gauges below come from a store read that succeeded (shared by the scrapes of its window), 0 when the store did not answer');
+  const storeUp = gauge(
+    'svc_store_read_up',
+    '1 when the store-side gauges below come from a store read that succeeded (shared by the scrapes of its window), 0 when the store did not answer',
+  );
   const pending = gauge('svc_outbox_pending_events', 'Outbox events not yet delivered or dead-lettered, due or not');
   const due = gauge('svc_outbox_due_events', 'Outbox events whose next attempt is due now');
-  const oldestDue = gauge('svc_outbox_oldest_due_age_seconds', 'Seconds since the longest-waiting due event became due (0 when none is due)');
+  const oldestDue = gauge(
+    'svc_outbox_oldest_due_age_seconds',
+    'Seconds since the longest-waiting due event became due (0 when none is due)',
+  );
   const deadLetters = gauge('svc_dead_letters', 'Dead letters not replayed since they died');
-  const endpoints = gauge('svc_webhook_endpoints_unhealthy', 'Webhook endpoints disabled, or active with a failed latest delivery attempt', ['state']);
-  const runStart = gauge('svc_sync_last_run_start_timestamp_seconds', 'Start of the svc sync run started last (Unix seconds; 0: none recorded)');
+  const endpoints = gauge(
+    'svc_webhook_endpoints_unhealthy',
+    'Webhook endpoints disabled, or active with a failed latest delivery attempt',
+    ['state'],
+  );
+  const runStart = gauge(
+    'svc_sync_last_run_start_timestamp_seconds',
+    'Start of the svc sync run started last (Unix seconds; 0: none recorded)',
+  );
   const runEnd = gauge('svc_sync_last_run_end_timestamp_seconds', 'End of the svc sync run started last (0 while it runs)');
   const runCounts = gauge('svc_sync_last_run_events', 'Events of the svc sync run started last, by what happened to them', ['kind']);
-  const runOutcome = gauge('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', ['outcome']);
-  const lastFinished = gauge('svc_sync_last_finished_timestamp_seconds', 'End of the last svc sync run that finished, whatever its outcome (0: none)');
+  const runOutcome = gauge('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', [
+    'outcome',
+  ]);
+  const lastFinished = gauge(
+    'svc_sync_last_finished_timestamp_seconds',
+    'End of the last svc sync run that finished, whatever its outcome (0: none)',
+  );
 
   const show = (snapshot: OperationsSnapshot, now: Date) => {
     pending.set(snapshot.outbox.pending);

@@ -27,7 +27,7 @@ export function audit(service: AuditService, clock: Clock): Middleware<AppState>
       const facts = ctx.state.audit;
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       const route = facts.route ?? (typeof matched === 'string' ? pathTemplate(matched) : null);
-      const params = ((ctx as { params?: Record<string, string> }).params ?? {});
+      const params = (ctx as { params?: Record<string, string> }).params ?? {};
       if (ctx.state.auditAdmitted) {
         service.record({
           requestId: ctx.state.requestId,

@@ -10,14 +10,17 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     try {
       await next();
     } finally {
-      logger.info({
-        reqId: ctx.state.requestId,
-        method: ctx.method,
-        path: redactSignedTokens(ctx.state.audit?.path ?? ctx.path),
-        status: ctx.status,
-        partnerId: ctx.state.audit?.partnerId ?? undefined,
-        ms: Math.round(performance.now() - started),
-      }, 'request');
+      logger.info(
+        {
+          reqId: ctx.state.requestId,
+          method: ctx.method,
+          path: redactSignedTokens(ctx.state.audit?.path ?? ctx.path),
+          status: ctx.status,
+          partnerId: ctx.state.audit?.partnerId ?? undefined,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
     }
   };
   // The level can change while the process runs; when info is off, nothing of the line is built.

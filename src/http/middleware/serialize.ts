@@ -27,7 +27,10 @@ export function serializeJson(logger: Logger): Middleware<AppState> {
       logger.error({ reqId: ctx.state.requestId, err }, 'response body cannot be serialised');
       ctx.status = 500;
       text = JSON.stringify({
-        detail: { code: 'internal_error', message: `an unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it` },
+        detail: {
+          code: 'internal_error',
+          message: `an unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it`,
+        },
       });
     }
     ctx.body = text;

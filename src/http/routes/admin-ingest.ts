@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
-  CHANGES_TYPES, IDEMPOTENCY_KEY, MAX_CHANGES, MAX_CHANGES_BYTES, REQUEST_HOLD_MS, UPLOAD_TYPES, type ChangesType, type UploadType,
+  CHANGES_TYPES,
+  IDEMPOTENCY_KEY,
+  MAX_CHANGES,
+  MAX_CHANGES_BYTES,
+  REQUEST_HOLD_MS,
+  UPLOAD_TYPES,
+  type ChangesType,
+  type UploadType,
 } from '../../domain/ingest-requests.ts';
 import type { IngestDeps } from '../../services/ingest/apply-changes.ts';
 import { MAX_FILE_BYTES } from '../../services/ingest/file-source.ts';
@@ -21,7 +28,9 @@ const SHA256 = '^[0-9a-f]{64}$';
 function requireUntiedOperator(ctx: AppContext): void {
   const operator = operatorOf(ctx);
   if (operator.partnerId !== null) {
-    throw operatorScopeError(`this operator key is tied to partner ${operator.partnerId}; changes and files take an operator key of no partner`);
+    throw operatorScopeError(
+      `this operator key is tied to partner ${operator.partnerId}; changes and files take an operator key of no partner`,
+    );
   }
 }
 
@@ -40,7 +49,8 @@ function acceptedType<T extends string>(ctx: AppContext, types: readonly T[]): T
 function idempotencyKey(ctx: AppContext): string | undefined {
   const key = ctx.get('Idempotency-Key');
   if (key === '') return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throwValidation([issues.stringPatternMismatch(['header', 'idempotency-key'], key, IDEMPOTENCY_KEY.source)]);
+  if (!IDEMPOTENCY_KEY.test(key))
+    throwValidation([issues.stringPatternMismatch(['header', 'idempotency-key'], key, IDEMPOTENCY_KEY.source)]);
   return key;
 }
 
@@ -51,7 +61,8 @@ async function readAll(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
 }
 
 const errorAnswer = (description: string) => ({ description, schema: 'Error' });
-const NOT_UNTIED = 'Operator key (`svc_op_…`) of no partner only: a partner key, or an operator key tied to a partner, gets 403 `insufficient_scope`.';
+const NOT_UNTIED =
+  'Operator key (`svc_op_…`) of no partner only: a partner key, or an operator key tied to a partner, gets 403 `insufficient_scope`.';
 
 /**
  * The operators' HTTP ways in (docs/ingest.md, docs/api.md "Admin: sending changes and files"):
@@ -68,35 +79,47 @@ export const adminIngestRoutes = routeModule('admin-ingest', [
       readBy: 'route',
       description: `At most ${MAX_CHANGES_BYTES / MIB} MiB and ${MAX_CHANGES} changes.`,
       content: {
-        'application/x-ndjson': { schema: { type: 'string', description: 'one IngestChange (a JSON object) per line; blank lines are skipped' } },
+        'application/x-ndjson': {
+          schema: { type: 'string', description: 'one IngestChange (a JSON object) per line; blank lines are skipped' },
+        },
         'application/json': { schema: { $ref: '#/components/schemas/IngestChanges' } },
       },
     },
     doc: {
       operationId: 'applyChanges',
       tags: ['admin'],
-      summary: 'Send the platform\'s changes: NDJSON or a JSON array, a result per change',
-      description: `${NOT_UNTIED} The changes are applied in one transaction, in the order sent, as \`svc ingest\` applies a file `
-        + '(docs/ingest.md): each is `applied`, `stale`, `held` or `rejected`, and a bad change is reported with its field path while '
-        + 'the others apply. A change sent before the entity it refers to in the same request applies once that entity has. Changes '
-        + 'held by earlier requests or runs are tried again after a request that applied one. With an `Idempotency-Key`, the answer '
-        + 'is kept 24 hours: the same key with the same body gets it again (`Idempotent-Replayed: true`, else `false`) and applies nothing; with '
-        + 'another body, 409 `idempotency_key_reused`. Without one, a repeat is harmless: its changes are `stale`.',
-      headers: [{
-        name: 'Idempotency-Key', in: 'header', required: false,
-        description: 'names this batch (a UUID, say): a repeat within 24 hours is answered from the first, nothing applied twice',
-        schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
-      }],
+      summary: "Send the platform's changes: NDJSON or a JSON array, a result per change",
+      description:
+        `${NOT_UNTIED} The changes are applied in one transaction, in the order sent, as \`svc ingest\` applies a file ` +
+        '(docs/ingest.md): each is `applied`, `stale`, `held` or `rejected`, and a bad change is reported with its field path while ' +
+        'the others apply. A change sent before the entity it refers to in the same request applies once that entity has. Changes ' +
+        'held by earlier requests or runs are tried again after a request that applied one. With an `Idempotency-Key`, the answer ' +
+        'is kept 24 hours: the same key with the same body gets it again (`Idempotent-Replayed: true`, else `false`) and applies nothing; with ' +
+        'another body, 409 `idempotency_key_reused`. Without one, a repeat is harmless: its changes are `stale`.',
+      headers: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'names this batch (a UUID, say): a repeat within 24 hours is answered from the first, nothing applied twice',
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
+        },
+      ],
       responses: {
         200: {
-          description: 'Every change\'s result, and the counts',
+          description: "Every change's result, and the counts",
           schema: 'ChangesAnswer',
           headers: {
-            'Idempotent-Replayed': { description: '`true` when the answer is the one kept for this Idempotency-Key, else `false`', schema: { enum: ['true', 'false'] } },
+            'Idempotent-Replayed': {
+              description: '`true` when the answer is the one kept for this Idempotency-Key, else `false`',
+              schema: { enum: ['true', 'false'] },
+            },
           },
         },
         413: errorAnswer(`Body over ${MAX_CHANGES_BYTES / MIB} MiB, or more than ${MAX_CHANGES} changes: \`payload_too_large\``),
-        415: errorAnswer('Body neither application/x-ndjson nor application/json, or sent with a Content-Encoding: `unsupported_media_type`'),
+        415: errorAnswer(
+          'Body neither application/x-ndjson nor application/json, or sent with a Content-Encoding: `unsupported_media_type`',
+        ),
       },
       errors: { 409: ['idempotency_key_reused'] },
     },
@@ -107,7 +130,12 @@ export const adminIngestRoutes = routeModule('admin-ingest', [
       const body = await readAll(bodyChunks(ctx, MAX_CHANGES_BYTES, 'a batch of changes'));
       const incoming = await changesOf(body, type);
       const bodySha256 = createHash('sha256').update(`${type}\n`).update(body).digest('hex');
-      const { answer, replayed } = await applyRequestChanges(deps.db, incoming, ingestDeps(deps), key === undefined ? undefined : { key, bodySha256 });
+      const { answer, replayed } = await applyRequestChanges(
+        deps.db,
+        incoming,
+        ingestDeps(deps),
+        key === undefined ? undefined : { key, bodySha256 },
+      );
       ctx.set('Idempotent-Replayed', String(replayed));
       ctx.body = answer;
     },
@@ -125,10 +153,11 @@ export const adminIngestRoutes = routeModule('admin-ingest', [
       operationId: 'uploadFile',
       tags: ['admin'],
       summary: 'Upload a document file or photo by its SHA-256, for changes to name',
-      description: `${NOT_UNTIED} The bytes are hashed as they arrive; when their SHA-256 is not the one in the path, nothing is stored `
-        + 'and the answer is 422 (`value_error` at `["path", "sha256"]`). A change naming the file as `file_sha256` (a document) or '
-        + '`photo_sha256` (a crew member) then applies; one that arrived before the file was held, and is tried again once the file is '
-        + 'stored. 201 when the file is new, 200 when it was held already (its bytes are not written again).',
+      description:
+        `${NOT_UNTIED} The bytes are hashed as they arrive; when their SHA-256 is not the one in the path, nothing is stored ` +
+        'and the answer is 422 (`value_error` at `["path", "sha256"]`). A change naming the file as `file_sha256` (a document) or ' +
+        '`photo_sha256` (a crew member) then applies; one that arrived before the file was held, and is tried again once the file is ' +
+        'stored. 201 when the file is new, 200 when it was held already (its bytes are not written again).',
       responses: {
         200: { description: 'The file was held already', schema: 'FileUpload' },
         201: { description: 'The file, stored', schema: 'FileUpload' },

@@ -6,9 +6,10 @@ import { operatorOf, pathParam } from '../request-context.ts';
 
 const QUERY = { hard: { parse: bool(), default: false, description: 'delete the key row entirely' } };
 
-const RULES = 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`, and so does an operator key tied to '
-  + 'one partner on a path naming another. Revoking keeps the row (and is idempotent); `hard=true` removes it. Operator keys are '
-  + 'revoked, never deleted (409). A revoked key is refused at once.';
+const RULES =
+  'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`, and so does an operator key tied to ' +
+  'one partner on a path naming another. Revoking keeps the row (and is idempotent); `hard=true` removes it. Operator keys are ' +
+  'revoked, never deleted (409). A revoked key is refused at once.';
 
 const doc = (operationId: string, summary: string, description: string): OperationDeclaration['doc'] => ({
   operationId,
@@ -34,7 +35,7 @@ export const adminKeysRoutes = routeModule('admin-keys', [
     path: '/api/v2/admin/partners/:partner_id/keys/:key_id',
     access: 'operator',
     query: QUERY,
-    doc: doc('revokePartnerKey', 'Revoke (default) or delete a partner\'s key', 'A key of another partner, or of none, is 404.'),
+    doc: doc('revokePartnerKey', "Revoke (default) or delete a partner's key", 'A key of another partner, or of none, is 404.'),
     async handle(ctx, { query }, deps) {
       await revokeKey(deps.db, pathParam(ctx, 'partner_id'), pathParam(ctx, 'key_id'), query.hard, deps.clock);
       deps.authenticator.invalidate();
@@ -46,8 +47,12 @@ export const adminKeysRoutes = routeModule('admin-keys', [
     path: '/api/v2/admin/keys/:key_id',
     access: 'operator',
     query: QUERY,
-    doc: doc('revokeKey', 'Revoke (default) or delete any key by its id', 'Any key is found by its id, operator keys that belong to no '
-      + 'partner included; an operator key tied to a partner reaches only that partner\'s keys (others are 404).'),
+    doc: doc(
+      'revokeKey',
+      'Revoke (default) or delete any key by its id',
+      'Any key is found by its id, operator keys that belong to no ' +
+        "partner included; an operator key tied to a partner reaches only that partner's keys (others are 404).",
+    ),
     async handle(ctx, { query }, deps) {
       const key = await revokeKey(deps.db, operatorOf(ctx).partnerId ?? undefined, pathParam(ctx, 'key_id'), query.hard, deps.clock);
       deps.authenticator.invalidate();

@@ -22,13 +22,14 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
     doc: {
       operationId: 'registerWebhookEndpoint',
       tags: ['admin'],
-      summary: 'Register or rotate a partner\'s webhook endpoint',
-      description: 'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. One endpoint per partner: the first '
-        + 'registration creates it (201), a later one replaces its URL, events, secret and status (200), keeping `endpoint_id` and '
-        + '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, standard base64, which also serves Standard Webhooks) whenever the body has none, on rotation '
-        + 'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. '
-        + '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which '
-        + 'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',
+      summary: "Register or rotate a partner's webhook endpoint",
+      description:
+        'Operator key (`svc_op_…`) only; a partner key gets 403 `insufficient_scope`. One endpoint per partner: the first ' +
+        'registration creates it (201), a later one replaces its URL, events, secret and status (200), keeping `endpoint_id` and ' +
+        '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, standard base64, which also serves Standard Webhooks) whenever the body has none, on rotation ' +
+        'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. ' +
+        '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which ' +
+        'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',
       responses: { 200: endpoint('The existing endpoint, rotated'), 201: endpoint('The endpoint, created') },
       errors: { 404: ['partner_not_found'] },
     },
@@ -53,18 +54,22 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
       operationId: 'rotateWebhookSecret',
       tags: ['admin'],
       summary: "Rotate a partner's webhook signing secret without downtime",
-      description: 'Operator key only. Stores the next secret (given, or generated) and when deliveries switch to it '
-        + '(`activate_at`, default in 24 hours): until then they are signed with the current secret, afterwards with the next; '
-        + 'the partner accepts both meanwhile. Each delivery still carries one signature. The answer shows the next secret this '
-        + 'once and is sent with `Cache-Control: no-store`. A new rotation replaces one still pending; registering the endpoint '
-        + 'again (with its own secret) cancels it. Same as `svc admin rotate-secret`.',
+      description:
+        'Operator key only. Stores the next secret (given, or generated) and when deliveries switch to it ' +
+        '(`activate_at`, default in 24 hours): until then they are signed with the current secret, afterwards with the next; ' +
+        'the partner accepts both meanwhile. Each delivery still carries one signature. The answer shows the next secret this ' +
+        'once and is sent with `Cache-Control: no-store`. A new rotation replaces one still pending; registering the endpoint ' +
+        'again (with its own secret) cancels it. Same as `svc admin rotate-secret`.',
       responses: { 201: { description: 'The rotation, stored', schema: 'SecretRotation', headers: { 'Cache-Control': NO_STORE } } },
       errors: { 404: ['partner_not_found', 'not_found'] },
     },
     async handle(ctx, { body }, deps) {
       operatorOf(ctx); // throws if the guards were ever dropped: this answer holds a secret
       ctx.set('Cache-Control', 'no-store');
-      const rotated = await rotateWebhookSecret(deps.db, pathParam(ctx, 'partner_id'), body, { clock: deps.clock, randomBytes: deps.randomBytes });
+      const rotated = await rotateWebhookSecret(deps.db, pathParam(ctx, 'partner_id'), body, {
+        clock: deps.clock,
+        randomBytes: deps.randomBytes,
+      });
       ctx.status = 201;
       ctx.body = toRotationWire(rotated);
     },

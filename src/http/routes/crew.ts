@@ -7,7 +7,8 @@ import { sendStoredFile } from '../streamed-body.ts';
 
 /** One @-sign with something on each side; anything else cannot name a crew member. */
 const email = refine(str({ minLength: 1, maxLength: 320 }), (address) =>
-  /^[^@\s]+@[^@\s]+$/.test(address.trim()) ? null : 'value is not a valid email address');
+  /^[^@\s]+@[^@\s]+$/.test(address.trim()) ? null : 'value is not a valid email address',
+);
 
 const IMAGE = { schema: { type: 'string', contentMediaType: 'image/jpeg' } };
 
@@ -22,8 +23,8 @@ export const crewRoutes = routeModule('crew', [
     doc: {
       operationId: 'lookupCrew',
       tags: ['crew'],
-      summary: 'Resolve a crew member\'s e-mail address to their crew_unique_id',
-      description: 'The match is case-insensitive and ignores surrounding spaces; only crew on the partner\'s fleet resolve.',
+      summary: "Resolve a crew member's e-mail address to their crew_unique_id",
+      description: "The match is case-insensitive and ignores surrounding spaces; only crew on the partner's fleet resolve.",
       responses: { 200: { description: 'The crew member', schema: 'LookupResult' } },
       errors: { 404: ['crew_not_found'] },
     },
@@ -42,8 +43,8 @@ export const crewRoutes = routeModule('crew', [
     doc: {
       operationId: 'getCrewProfile',
       tags: ['crew'],
-      summary: 'A crew member\'s profile, one block per effective scope',
-      description: 'Needs the crew member\'s profile consent. A block whose scope is not effective is left out entirely.',
+      summary: "A crew member's profile, one block per effective scope",
+      description: "Needs the crew member's profile consent. A block whose scope is not effective is left out entirely.",
       responses: { 200: { description: 'The profile', schema: 'Profile' } },
       errors: { 403: ['consent_required'], 404: ['crew_not_found'] },
     },
@@ -62,7 +63,7 @@ export const crewRoutes = routeModule('crew', [
     doc: {
       operationId: 'getCrewPhoto',
       tags: ['crew'],
-      summary: 'A crew member\'s photo, served by this service',
+      summary: "A crew member's photo, served by this service",
       description: 'Needs profile consent. Sent with `Cache-Control: private, no-store`.',
       responses: {
         200: {

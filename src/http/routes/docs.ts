@@ -59,8 +59,9 @@ const PAGE = `<!doctype html>
  * Only this service's origin: scripts, styles, fonts and API calls ("Try it out"). Images may
  * also be data: URIs, which Swagger UI's stylesheet uses for its icons.
  */
-const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-  + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
+  "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function asset(type: string, bytes: Buffer): DocsAsset {
   return { type, bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
@@ -96,7 +97,7 @@ function send(ctx: AppContext, file: DocsAsset, cacheControl: string): void {
 }
 
 const DOCS_HEADERS = {
-  ETag: { description: 'the file\'s content hash', schema: { type: 'string' } },
+  ETag: { description: "the file's content hash", schema: { type: 'string' } },
   'Cache-Control': { description: '`no-cache` for the page, `public, max-age=86400` for assets', schema: { type: 'string' } },
   'Content-Security-Policy': { description: 'this origin only (images also as data: URIs)', schema: { type: 'string' } },
 };
@@ -117,8 +118,9 @@ export const docsRoutes = routeModule('docs', [
       operationId: 'getApiReferencePage',
       tags: ['operations'],
       summary: 'This document as an interactive reference page',
-      description: 'No key. Swagger UI rendering `/openapi.json`; every script, stylesheet and image comes from this service '
-        + '(`/docs/assets/…`), under a Content-Security-Policy that allows this origin only. Revalidated on every load (ETag).',
+      description:
+        'No key. Swagger UI rendering `/openapi.json`; every script, stylesheet and image comes from this service ' +
+        '(`/docs/assets/…`), under a Content-Security-Policy that allows this origin only. Revalidated on every load (ETag).',
       responses: {
         200: { description: 'The HTML page', headers: DOCS_HEADERS, content: { 'text/html': { schema: { type: 'string' } } } },
         304: NOT_MODIFIED,
@@ -142,7 +144,8 @@ export const docsRoutes = routeModule('docs', [
           description: 'The file',
           headers: DOCS_HEADERS,
           content: {
-            'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } },
+            'text/javascript': { schema: { type: 'string' } },
+            'text/css': { schema: { type: 'string' } },
             'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
           },
         },

@@ -8,11 +8,16 @@ import { partnerOf } from '../request-context.ts';
 import { route, routeModule } from '../route.ts';
 
 const QUERY = {
-  limit: { parse: int({ ge: EVENTS_PAGE_LIMIT.min, le: EVENTS_PAGE_LIMIT.max }), default: EVENTS_PAGE_LIMIT.default, description: 'page size' },
+  limit: {
+    parse: int({ ge: EVENTS_PAGE_LIMIT.min, le: EVENTS_PAGE_LIMIT.max }),
+    default: EVENTS_PAGE_LIMIT.default,
+    description: 'page size',
+  },
   cursor: {
     parse: str(),
-    description: 'the previous page\'s `next_cursor`, unchanged. Signed and bound to the partner, the key\'s mode and the filters '
-      + '(left out, they are the cursor\'s): a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
+    description:
+      "the previous page's `next_cursor`, unchanged. Signed and bound to the partner, the key's mode and the filters " +
+      '(left out, they are the cursor\'s): a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
   },
   type: { parse: literal(EVENT_TYPES), description: 'only events of this type' },
   crew_unique_id: { parse: str({ minLength: 1, maxLength: 128 }), description: 'only events about this crew member' },
@@ -37,22 +42,25 @@ export const eventsRoutes = routeModule('events', [
     async checkQuery(ctx, query, deps) {
       if (query.cursor === undefined) return [];
       const cursor = await cursorOf(ctx, deps, query.cursor);
-      const clash = cursor && ((query.type !== undefined && query.type !== cursor.filters.type)
-        || (query.crew_unique_id !== undefined && query.crew_unique_id !== cursor.filters.crewUniqueId));
+      const clash =
+        cursor &&
+        ((query.type !== undefined && query.type !== cursor.filters.type) ||
+          (query.crew_unique_id !== undefined && query.crew_unique_id !== cursor.filters.crewUniqueId));
       return !cursor || clash ? [issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : [];
     },
     doc: {
       operationId: 'listEvents',
       tags: ['webhooks'],
       summary: 'The events created for you, oldest first: catch up on what your endpoint missed',
-      description: 'Any partner key; no scope of its own. Each item is the envelope svc delivers (see `webhooks`) with its delivery '
-        + 'state. An event is listed only while it passes the rule a webhook passes when it is sent: the crew member is on your '
-        + 'fleet now, your key holds the event type\'s scope (and `crew:medical:read` for a medical-class document, or a compliance '
-        + 'summary whose `next_expiry_date` is a medical expiry) and the crew '
-        + 'member\'s consent still allows it. Events are kept 30 days by default (the operator\'s '
-        + '`SVC_EVENT_RETENTION_DAYS`). `svc sync` creates events for live data only: a test key\'s list is empty. Keyset pages on '
-        + '(created, event_id): events created between pages are neither skipped nor repeated; a page may hold fewer than `limit` '
-        + 'items when events you can no longer see are skipped.',
+      description:
+        'Any partner key; no scope of its own. Each item is the envelope svc delivers (see `webhooks`) with its delivery ' +
+        'state. An event is listed only while it passes the rule a webhook passes when it is sent: the crew member is on your ' +
+        "fleet now, your key holds the event type's scope (and `crew:medical:read` for a medical-class document, or a compliance " +
+        'summary whose `next_expiry_date` is a medical expiry) and the crew ' +
+        "member's consent still allows it. Events are kept 30 days by default (the operator's " +
+        "`SVC_EVENT_RETENTION_DAYS`). `svc sync` creates events for live data only: a test key's list is empty. Keyset pages on " +
+        '(created, event_id): events created between pages are neither skipped nor repeated; a page may hold fewer than `limit` ' +
+        'items when events you can no longer see are skipped.',
       responses: { 200: { description: 'A page of events', schema: 'EventsPage' } },
     },
     async handle(ctx, { query }, deps) {
@@ -63,7 +71,10 @@ export const eventsRoutes = routeModule('events', [
       };
       const { eventsCursor } = await deps.signingKeys();
       ctx.body = await listEventsPage(deps.db, partnerOf(ctx), eventsCursor, {
-        filters, after: cursor?.after ?? null, limit: query.limit, since: retentionStart(deps.clock, deps.config.eventRetentionDays),
+        filters,
+        after: cursor?.after ?? null,
+        limit: query.limit,
+        since: retentionStart(deps.clock, deps.config.eventRetentionDays),
       });
     },
   }),

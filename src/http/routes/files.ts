@@ -23,8 +23,9 @@ export const filesRoutes = routeModule('files', [
       operationId: 'getFile',
       tags: ['documents'],
       summary: 'The file behind a download link',
-      description: 'No API key: the signed token is the credential. Every gate of the download endpoint is checked again when the link is followed '
-        + '(key still active, scope, fleet, consent, document still listable). 410 `link_expired` after 15 minutes, 404 `not_found` for a tampered token.',
+      description:
+        'No API key: the signed token is the credential. Every gate of the download endpoint is checked again when the link is followed ' +
+        '(key still active, scope, fleet, consent, document still listable). 410 `link_expired` after 15 minutes, 404 `not_found` for a tampered token.',
       responses: {
         200: {
           description: 'The file, as an attachment',
@@ -37,14 +38,23 @@ export const filesRoutes = routeModule('files', [
           },
         },
       },
-      errors: { 403: ['insufficient_scope', 'consent_required'], 404: ['not_found', 'crew_not_found', 'document_not_found'], 410: ['link_expired'] },
+      errors: {
+        403: ['insufficient_scope', 'consent_required'],
+        404: ['not_found', 'crew_not_found', 'document_not_found'],
+        410: ['link_expired'],
+      },
     },
     async handle(ctx, _input, deps) {
       // The token is a credential for its lifetime: it is kept out of the audit row and the log.
       ctx.state.audit.path = '/api/v2/files/{token}';
       const { fileLink } = await deps.signingKeys();
       const { file, fileName } = await openFileLink(deps.db, fileLink, pathParam(ctx, 'token'), deps.clock(), (claims) => {
-        Object.assign(ctx.state.audit, { partnerId: claims.partnerId, keyId: claims.keyId, crewUniqueId: claims.crewUniqueId, documentId: claims.documentId });
+        Object.assign(ctx.state.audit, {
+          partnerId: claims.partnerId,
+          keyId: claims.keyId,
+          crewUniqueId: claims.crewUniqueId,
+          documentId: claims.documentId,
+        });
       });
       ctx.set('Cache-Control', 'private, no-store');
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -7,7 +7,9 @@ import { issues } from '../../domain/validation-issues.ts';
 import { FLEET_PAGE_LIMIT, OVERALL_STATUSES, type OverallStatus } from '../../domain/vocabulary.ts';
 import { complianceMatrix, matrixCsv } from '../../services/read-api/compliance-matrix.ts';
 import {
-  decodeFleetComplianceCursor, listFleetCompliancePage, type FleetComplianceFilters,
+  decodeFleetComplianceCursor,
+  listFleetCompliancePage,
+  type FleetComplianceFilters,
 } from '../../services/read-api/fleet-compliance.ts';
 import type { AppContext, RouteDeps } from '../app-deps.ts';
 import { noneMatchHits } from '../conditional.ts';
@@ -16,14 +18,17 @@ import { route, routeModule } from '../route.ts';
 import { ref } from '../../openapi/types.ts';
 
 /** One or more overall statuses, comma-separated: `at_risk,non_compliant`. */
-const statusList: FieldParser<OverallStatus[]> = Object.assign((input: unknown, loc: (string | number)[]) => {
-  if (typeof input !== 'string') return { ok: false as const, issues: [issues.stringType(loc, input)] };
-  const parts = input.split(',').map((s) => s.trim());
-  const bad = parts.find((s) => !(OVERALL_STATUSES as readonly string[]).includes(s));
-  return bad === undefined
-    ? { ok: true as const, value: [...new Set(parts)] as OverallStatus[] }
-    : { ok: false as const, issues: [issues.literalError(loc, input, OVERALL_STATUSES)] };
-}, { schema: { type: 'string', pattern: `^(${OVERALL_STATUSES.join('|')})(,(${OVERALL_STATUSES.join('|')}))*$` } });
+const statusList: FieldParser<OverallStatus[]> = Object.assign(
+  (input: unknown, loc: (string | number)[]) => {
+    if (typeof input !== 'string') return { ok: false as const, issues: [issues.stringType(loc, input)] };
+    const parts = input.split(',').map((s) => s.trim());
+    const bad = parts.find((s) => !(OVERALL_STATUSES as readonly string[]).includes(s));
+    return bad === undefined
+      ? { ok: true as const, value: [...new Set(parts)] as OverallStatus[] }
+      : { ok: false as const, issues: [issues.literalError(loc, input, OVERALL_STATUSES)] };
+  },
+  { schema: { type: 'string', pattern: `^(${OVERALL_STATUSES.join('|')})(,(${OVERALL_STATUSES.join('|')}))*$` } },
+);
 
 const ON = { parse: onDate, description: `the date to evaluate on, today to today + ${FORECAST_HORIZON_DAYS} days (UTC); default today` };
 
@@ -35,11 +40,16 @@ const LIST_QUERY = {
     parse: int({ ge: 1, le: FORECAST_HORIZON_DAYS }),
     description: 'only crew whose overall status changes by the calendar within this many days after `on`',
   },
-  limit: { parse: int({ ge: FLEET_PAGE_LIMIT.min, le: FLEET_PAGE_LIMIT.max }), default: FLEET_PAGE_LIMIT.default, description: 'page size' },
+  limit: {
+    parse: int({ ge: FLEET_PAGE_LIMIT.min, le: FLEET_PAGE_LIMIT.max }),
+    default: FLEET_PAGE_LIMIT.default,
+    description: 'page size',
+  },
   cursor: {
     parse: str(),
-    description: 'the previous page\'s `next_cursor`, unchanged. Signed and bound to the partner, the key\'s mode and the filters '
-      + '(left out, they are the cursor\'s): a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
+    description:
+      "the previous page's `next_cursor`, unchanged. Signed and bound to the partner, the key's mode and the filters " +
+      '(left out, they are the cursor\'s): a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
   },
 };
 
@@ -48,7 +58,8 @@ async function cursorOf(ctx: AppContext, deps: RouteDeps, sent: string | undefin
 }
 
 function filtersOf(
-  query: { on?: string; vessel_id?: string; overall_status?: OverallStatus[]; changes_within_days?: number }, today: string,
+  query: { on?: string; vessel_id?: string; overall_status?: OverallStatus[]; changes_within_days?: number },
+  today: string,
 ): FleetComplianceFilters {
   return {
     on: query.on ?? today,
@@ -60,8 +71,9 @@ function filtersOf(
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-const CSV_EXAMPLE = 'crew_unique_id,position_name,overall_status,medical_fitness status,medical_fitness expiry_date,bst status,bst expiry_date\r\n'
-  + 'crew_ana,Master,at_risk,expiring,2026-12-01,met,2029-06-30\r\n';
+const CSV_EXAMPLE =
+  'crew_unique_id,position_name,overall_status,medical_fitness status,medical_fitness expiry_date,bst status,bst expiry_date\r\n' +
+  'crew_ana,Master,at_risk,expiring,2026-12-01,met,2029-06-30\r\n';
 
 /** The fleet's compliance on a date, and the crew certificate matrix of one vessel (docs/compliance.md). */
 export const fleetComplianceRoutes = routeModule('fleet-compliance', [
@@ -78,30 +90,42 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
       if (query.cursor === undefined) return found;
       const cursor = await cursorOf(ctx, deps, query.cursor);
       const given = filtersOf(query, '');
-      const clash = cursor && (Object.keys(given) as (keyof FleetComplianceFilters)[])
-        .some((k) => (k === 'on' ? query.on !== undefined && query.on !== cursor.filters.on : !same(given[k], cursor.filters[k])));
+      const clash =
+        cursor &&
+        (Object.keys(given) as (keyof FleetComplianceFilters)[]).some((k) =>
+          k === 'on' ? query.on !== undefined && query.on !== cursor.filters.on : !same(given[k], cursor.filters[k]),
+        );
       return !cursor || clash ? [...found, issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : found;
     },
     doc: {
       operationId: 'listFleetCompliance',
       tags: ['compliance'],
       summary: 'The compliance of every consenting crew member on your vessels, on a date, with the next change',
-      description: 'One item per crew member and vessel (assignment status invited, active or on_leave) of crew who give you compliance '
-        + 'consent, ordered by vessel_id then crew_unique_id. Each is evaluated on `on` exactly as the compliance check would be; '
-        + '`next_change` is the first date after `on` (within two years) on which the overall status changes by the calendar alone, '
-        + 'the status it changes to and the required rows that cause it, or null. Without `crew:medical:read`, medical rows are shown '
-        + 'as they stand today whatever `on` (the page\'s `medical_on` then gives today) and held there when the next change is worked out, '
-        + 'so no date reveals a medical expiry. `overall_status` and '
-        + '`changes_within_days` filter after evaluation: a page may hold fewer than `limit` items while `next_cursor` is given.',
-      responses: { 200: { description: 'A page of the fleet\'s compliance', schema: 'FleetCompliancePage' } },
+      description:
+        'One item per crew member and vessel (assignment status invited, active or on_leave) of crew who give you compliance ' +
+        'consent, ordered by vessel_id then crew_unique_id. Each is evaluated on `on` exactly as the compliance check would be; ' +
+        '`next_change` is the first date after `on` (within two years) on which the overall status changes by the calendar alone, ' +
+        'the status it changes to and the required rows that cause it, or null. Without `crew:medical:read`, medical rows are shown ' +
+        "as they stand today whatever `on` (the page's `medical_on` then gives today) and held there when the next change is worked out, " +
+        'so no date reveals a medical expiry. `overall_status` and ' +
+        '`changes_within_days` filter after evaluation: a page may hold fewer than `limit` items while `next_cursor` is given.',
+      responses: { 200: { description: "A page of the fleet's compliance", schema: 'FleetCompliancePage' } },
     },
     async handle(ctx, { query }, deps) {
       const cursor = await cursorOf(ctx, deps, query.cursor);
       const today = utcDate(deps.clock());
       const filters = cursor?.filters ?? filtersOf(query, today);
-      ctx.body = await listFleetCompliancePage(deps.db, partnerOf(ctx), {
-        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, cursorKey: (await deps.signingKeys()).fleetCursor, today,
-      }, { filters, limit: query.limit, after: cursor?.after ?? null });
+      ctx.body = await listFleetCompliancePage(
+        deps.db,
+        partnerOf(ctx),
+        {
+          catalogue: deps.catalogue,
+          windowDays: deps.config.complianceWindowDays,
+          cursorKey: (await deps.signingKeys()).fleetCursor,
+          today,
+        },
+        { filters, limit: query.limit, after: cursor?.after ?? null },
+      );
     },
   }),
   route({
@@ -119,14 +143,15 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
       operationId: 'getComplianceMatrix',
       tags: ['compliance'],
       summary: 'The crew certificate matrix of one of your vessels on a date, as JSON or CSV',
-      description: 'Rows: the crew on the vessel (invited, active or on_leave) who give you compliance consent; columns: the requirement '
-        + 'keys of their roles, in the order first met; each cell the status and expiry date on `on`, as the compliance check gives them, '
-        + 'or null where the crew member\'s role lacks the requirement. Without `crew:medical:read`, medical cells keep their status '
-        + 'but not their expiry, and show the status of today whatever `on` (the JSON\'s `medical_on` then gives today; the CSV says nothing '
-        + 'of it). `Accept: text/csv` answers an RFC 4180 file: a header row, one row per crew member, a `<key> status` and a '
-        + '`<key> expiry_date` column per requirement, empty fields for null. A field starting with `=`, `+`, `-`, `@`, a tab or a CR '
-        + 'is written with a leading `\'` (spreadsheets show it as text, never as a formula), and any field holding a comma, a quote, a CR '
-        + 'or a LF is quoted.',
+      description:
+        'Rows: the crew on the vessel (invited, active or on_leave) who give you compliance consent; columns: the requirement ' +
+        'keys of their roles, in the order first met; each cell the status and expiry date on `on`, as the compliance check gives them, ' +
+        "or null where the crew member's role lacks the requirement. Without `crew:medical:read`, medical cells keep their status " +
+        "but not their expiry, and show the status of today whatever `on` (the JSON's `medical_on` then gives today; the CSV says nothing " +
+        'of it). `Accept: text/csv` answers an RFC 4180 file: a header row, one row per crew member, a `<key> status` and a ' +
+        '`<key> expiry_date` column per requirement, empty fields for null. A field starting with `=`, `+`, `-`, `@`, a tab or a CR ' +
+        "is written with a leading `'` (spreadsheets show it as text, never as a formula), and any field holding a comma, a quote, a CR " +
+        'or a LF is quoted.',
       responses: {
         200: {
           description: 'The matrix',
@@ -140,9 +165,18 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
     },
     async handle(ctx, { query }, deps) {
       const today = utcDate(deps.clock());
-      const matrix = await complianceMatrix(deps.db, partnerOf(ctx), {
-        catalogue: deps.catalogue, windowDays: deps.config.complianceWindowDays, today, reuse: { version: deps.dataVersion, matrices: deps.matrices },
-      }, pathParam(ctx, 'vessel_id'), query.on ?? today);
+      const matrix = await complianceMatrix(
+        deps.db,
+        partnerOf(ctx),
+        {
+          catalogue: deps.catalogue,
+          windowDays: deps.config.complianceWindowDays,
+          today,
+          reuse: { version: deps.dataVersion, matrices: deps.matrices },
+        },
+        pathParam(ctx, 'vessel_id'),
+        query.on ?? today,
+      );
       ctx.vary('Accept');
       if (ctx.accepts('application/json', 'text/csv') !== 'text/csv') {
         ctx.body = matrix;

@@ -13,8 +13,9 @@ const QUERY = {
   limit: { parse: bounded(FLEET_PAGE_LIMIT), default: FLEET_PAGE_LIMIT.default, description: 'page size' },
   cursor: {
     parse: str(),
-    description: 'the previous page\'s `next_cursor`, unchanged. Signed and bound to the partner, the key\'s mode and the expiry window: '
-      + 'a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
+    description:
+      "the previous page's `next_cursor`, unchanged. Signed and bound to the partner, the key's mode and the expiry window: " +
+      'a tampered or foreign cursor is a 422 `value_error` at `["query","cursor"]`.',
   },
   include_documents_expiring_within_days: {
     parse: bounded(EXPIRING_WINDOW_DAYS),
@@ -42,16 +43,18 @@ export const fleetRoutes = routeModule('fleet', [
       const cursor = await cursorOf(ctx, deps, query.cursor);
       const window = query.include_documents_expiring_within_days;
       return !cursor || (window !== undefined && window !== cursor.windowDays)
-        ? [issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')] : [];
+        ? [issues.valueError(['query', 'cursor'], query.cursor, 'invalid cursor')]
+        : [];
     },
     doc: {
       operationId: 'listFleet',
       tags: ['fleet'],
-      summary: 'The crew on the partner\'s vessels, a page at a time',
-      description: 'One entry per crew member and vessel (assignment status invited, active or on_leave), '
-        + 'ordered by vessel_id then crew_unique_id. Keyset pages: rows added or removed between pages are neither skipped nor repeated. '
-        + '`status` and `background_check_status` are present only with the crew member\'s status consent and `crew:status:read`. '
-        + 'A continuation page keeps the first page\'s window when `include_documents_expiring_within_days` is left out.',
+      summary: "The crew on the partner's vessels, a page at a time",
+      description:
+        'One entry per crew member and vessel (assignment status invited, active or on_leave), ' +
+        'ordered by vessel_id then crew_unique_id. Keyset pages: rows added or removed between pages are neither skipped nor repeated. ' +
+        "`status` and `background_check_status` are present only with the crew member's status consent and `crew:status:read`. " +
+        "A continuation page keeps the first page's window when `include_documents_expiring_within_days` is left out.",
       responses: { 200: { description: 'A page of the fleet', schema: 'FleetPage' } },
     },
     async handle(ctx, { query }, deps) {
@@ -59,7 +62,10 @@ export const fleetRoutes = routeModule('fleet', [
       const windowDays = query.include_documents_expiring_within_days ?? cursor?.windowDays ?? EXPIRING_WINDOW_DAYS.default;
       const { fleetCursor } = await deps.signingKeys();
       ctx.body = await listFleetPage(deps.db, partnerOf(ctx), fleetCursor, {
-        limit: query.limit, windowDays, after: cursor?.after ?? null, today: utcDate(deps.clock()),
+        limit: query.limit,
+        windowDays,
+        after: cursor?.after ?? null,
+        today: utcDate(deps.clock()),
       });
     },
   }),

@@ -12,7 +12,8 @@ export const partnersRoutes = routeModule('partners', [
       operationId: 'getPartnerMe',
       tags: ['partner'],
       summary: 'Who the key belongs to',
-      description: 'The partner identity, the key\'s mode (live or test), its effective scopes (sorted) and its rate limit. Any partner key; no scope needed.',
+      description:
+        "The partner identity, the key's mode (live or test), its effective scopes (sorted) and its rate limit. Any partner key; no scope needed.",
       responses: { 200: { description: 'The partner', schema: 'PartnerMe' } },
     },
     async handle(ctx, _input, deps) {

@@ -13,8 +13,9 @@ export const vesselsRoutes = routeModule('vessels', [
     doc: {
       operationId: 'listVessels',
       tags: ['fleet'],
-      summary: 'The partner\'s vessels',
-      description: 'Identity only, no crew data. Live keys list live vessels, test keys test-flagged vessels; `items` is empty when the partner has none.',
+      summary: "The partner's vessels",
+      description:
+        'Identity only, no crew data. Live keys list live vessels, test keys test-flagged vessels; `items` is empty when the partner has none.',
       responses: { 200: { description: 'The vessels', schema: 'VesselList' } },
     },
     async handle(ctx, _input, deps) {

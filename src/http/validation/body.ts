@@ -54,7 +54,8 @@ function readFailure(err: unknown): never {
     const at = locateJsonError(thrown.body);
     throwValidation([at ? issues.jsonInvalid(at.pos, at.msg) : issues.jsonInvalid(0, thrown.message)]);
   }
-  if (thrown.status === 400) throw new AppError('bad_request', `the request body could not be read: ${thrown.message}`, { headers: { Connection: 'close' } });
+  if (thrown.status === 400)
+    throw new AppError('bad_request', `the request body could not be read: ${thrown.message}`, { headers: { Connection: 'close' } });
   throw err;
 }
 
@@ -67,7 +68,10 @@ function readFailure(err: unknown): never {
 export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unknown> {
   const type = ctx.get('Content-Type');
   if (type !== '' && !isJsonContentType(type) && announcesBody(ctx)) {
-    throw new AppError('unsupported_media_type', `request bodies must be application/json, not ${type.split(';')[0]!.trim().slice(0, 100)}`);
+    throw new AppError(
+      'unsupported_media_type',
+      `request bodies must be application/json, not ${type.split(';')[0]!.trim().slice(0, 100)}`,
+    );
   }
   // A request whose connection has already closed is not read: no one is left to answer.
   if (!BODY_METHODS.has(ctx.method) || ctx.req.closed) return undefined;
@@ -94,7 +98,9 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
  *   await parseJsonBody(ctx, {});   // the body must be exactly {}
  */
 export async function parseJsonBody<S extends FieldSpecs>(
-  ctx: ParameterizedContext<any>, spec: S, options: { extra?: 'forbid' | 'ignore' } = {},
+  ctx: ParameterizedContext<any>,
+  spec: S,
+  options: { extra?: 'forbid' | 'ignore' } = {},
 ): Promise<ParsedFields<S>> {
   const parsed = readObject(await readJsonBody(ctx), spec, options);
   if (!parsed.ok) throwValidation(parsed.issues);

@@ -11,7 +11,10 @@ export interface JsonErrorAt {
 }
 
 class Fail extends Error {
-  constructor(readonly at: number, readonly reason: string) {
+  constructor(
+    readonly at: number,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }

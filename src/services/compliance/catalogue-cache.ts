@@ -14,7 +14,10 @@ export class CatalogueCache {
   #loadedAt = 0;
   #pending: Promise<readonly RequirementDefinition[]> | undefined;
 
-  constructor(private readonly clock: Clock, private readonly ttlMs = 30_000) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs = 30_000,
+  ) {}
 
   /** The catalogue when one read less than `ttlMs` ago is held, without waiting; else undefined. */
   held(): readonly RequirementDefinition[] | undefined {
@@ -25,17 +28,19 @@ export class CatalogueCache {
     const held = this.held();
     if (held) return held;
     const now = this.clock().getTime();
-    this.#pending ??= readCatalogue(db).then((list) => {
-      const text = JSON.stringify(list);
-      if (text !== this.#text) {
-        this.#value = list;
-        this.#text = text;
-      }
-      this.#loadedAt = now;
-      return this.#value!;
-    }).finally(() => {
-      this.#pending = undefined;
-    });
+    this.#pending ??= readCatalogue(db)
+      .then((list) => {
+        const text = JSON.stringify(list);
+        if (text !== this.#text) {
+          this.#value = list;
+          this.#text = text;
+        }
+        this.#loadedAt = now;
+        return this.#value!;
+      })
+      .finally(() => {
+        this.#pending = undefined;
+      });
     return this.#pending;
   }
 }

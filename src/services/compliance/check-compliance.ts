@@ -100,7 +100,13 @@ interface EvaluationDates {
  * returned instead: the documents and catalogue cannot have changed while the version holds, so it
  * is the evaluation this call would make.
  */
-async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates): Promise<LiveEvaluation> {
+async function evaluateLive(
+  db: Db,
+  deps: ComplianceDeps,
+  crewUniqueId: string,
+  assignment: CrewAssignment,
+  dates: EvaluationDates,
+): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
   const catalogue = await deps.catalogue.get(db);
@@ -125,11 +131,23 @@ async function evaluateLive(db: Db, deps: ComplianceDeps, crewUniqueId: string, 
 }
 
 /** What an evaluation depends on besides the data version. */
-function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates, windowDays: number, catalogue: object): string {
+function evaluationKey(
+  crewUniqueId: string,
+  assignment: CrewAssignment,
+  dates: EvaluationDates,
+  windowDays: number,
+  catalogue: object,
+): string {
   // At one data version a vessel id names one vessel row: its facts need not be in the key.
   return JSON.stringify([
-    crewUniqueId, assignment.assignment.role, assignment.assignment.positionName, assignment.vessel.vesselId, dates.on, dates.medicalOn ?? null,
-    windowDays, catalogueId(catalogue),
+    crewUniqueId,
+    assignment.assignment.role,
+    assignment.assignment.positionName,
+    assignment.vessel.vesselId,
+    dates.on,
+    dates.medicalOn ?? null,
+    windowDays,
+    catalogueId(catalogue),
   ]);
 }
 
@@ -137,7 +155,12 @@ function evaluationKey(crewUniqueId: string, assignment: CrewAssignment, dates: 
  * The evaluation evaluateLive would reuse, when it is held now (and no fault is switched on): it
  * needs no deadline, so no timer is armed and cleared for it on every call.
  */
-function heldEvaluation(deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, dates: EvaluationDates): LiveEvaluation | undefined {
+function heldEvaluation(
+  deps: ComplianceDeps,
+  crewUniqueId: string,
+  assignment: CrewAssignment,
+  dates: EvaluationDates,
+): LiveEvaluation | undefined {
   if (!deps.reuse || deps.reuse.version === null || deps.fault !== 'none') return undefined;
   const catalogue = deps.catalogue.held();
   return catalogue && deps.reuse.cache.get(deps.reuse.version, evaluationKey(crewUniqueId, assignment, dates, deps.windowDays, catalogue));
@@ -160,7 +183,12 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * (docs/decisions.md §6), and the outcome's `medicalOn` says so when that is not `on`.
  */
 export async function checkCompliance(
-  db: Db, deps: ComplianceDeps, crewUniqueId: string, assignment: CrewAssignment, on?: string, medicalVisible = true,
+  db: Db,
+  deps: ComplianceDeps,
+  crewUniqueId: string,
+  assignment: CrewAssignment,
+  on?: string,
+  medicalVisible = true,
 ): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
   const results = deps.results ?? storedResults(db);
@@ -169,8 +197,9 @@ export async function checkCompliance(
   const dates: EvaluationDates = { on: on ?? today, medicalOn: medicalRowsOn(on ?? today, today, medicalVisible) };
   let live: LiveEvaluation;
   try {
-    live = heldEvaluation(deps, crewUniqueId, assignment, dates)
-      ?? await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, dates), deps.deadlineMs);
+    live =
+      heldEvaluation(deps, crewUniqueId, assignment, dates) ??
+      (await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, dates), deps.deadlineMs));
   } catch (cause) {
     const stored = isToday ? await results.latest(crewUniqueId, vesselId) : undefined;
     if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
@@ -182,7 +211,12 @@ export async function checkCompliance(
   const asOf = isoTime(deps.clock());
   if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
   return {
-    crewUniqueId, evaluation: live.evaluation, asOf, source: 'live_evaluator', documents: live.documents, withFiles: live.withFiles,
+    crewUniqueId,
+    evaluation: live.evaluation,
+    asOf,
+    source: 'live_evaluator',
+    documents: live.documents,
+    withFiles: live.withFiles,
     ...(dates.medicalOn !== undefined ? { medicalOn: dates.medicalOn } : {}),
   };
 }
@@ -191,7 +225,12 @@ export async function checkCompliance(
  * The operator's check (CLI): the crew member on any vessel of any fleet, `vesselId` choosing
  * among several; crew_not_found when no such crew member exists or they have no current assignment.
  */
-export async function checkAnyAssignment(db: Db, deps: ComplianceDeps, crewUniqueId: string, vesselId?: string): Promise<ComplianceOutcome> {
+export async function checkAnyAssignment(
+  db: Db,
+  deps: ComplianceDeps,
+  crewUniqueId: string,
+  vesselId?: string,
+): Promise<ComplianceOutcome> {
   const assignments = await crewAssignmentsOnFleet(db, { kind: 'all' }, crewUniqueId);
   if (assignments.length === 0) {
     // Only on the way out: say which of the two it is, a typo or a crew member signed off everywhere.

@@ -42,8 +42,13 @@ export async function evaluateRoster(db: Db, assignments: readonly CrewAssignmen
   return assignments.map((assignment) => {
     const documents = byCrew.get(assignment.assignment.crewUniqueId) ?? [];
     const evaluation = evaluateCompliance({
-      role: assignment.assignment.role, positionName: assignment.assignment.positionName, vessel: assignment.vessel,
-      catalogue: options.catalogue, documents, today: options.on, windowDays: options.windowDays,
+      role: assignment.assignment.role,
+      positionName: assignment.assignment.positionName,
+      vessel: assignment.vessel,
+      catalogue: options.catalogue,
+      documents,
+      today: options.on,
+      windowDays: options.windowDays,
       ...(options.medicalOn !== undefined ? { medicalOn: options.medicalOn } : {}),
     });
     // From this one evaluation's dates (status-calendar.ts), not one evaluation per date that may change something.

@@ -25,7 +25,8 @@ const PAGE = 500;
 
 /** An operator's `--vessel`: unknown, or not on the partner's live fleet, is vessel_not_found (exit 1), never an empty forecast. */
 async function requireFleetVessel(db: Db, partner: Partner, vesselId: string): Promise<void> {
-  if (!(await existingIds(db, 'vessels', [vesselId])).has(vesselId)) throw new AppError('vessel_not_found', `no vessel with id "${vesselId}"`);
+  if (!(await existingIds(db, 'vessels', [vesselId])).has(vesselId))
+    throw new AppError('vessel_not_found', `no vessel with id "${vesselId}"`);
   if (!(await isFleetVessel(db, fleetOf(partner, 'live'), vesselId))) {
     throw new AppError('vessel_not_found', `vessel ${vesselId} is not on the live fleet of partner ${partner.partnerId}`);
   }
@@ -39,12 +40,18 @@ async function requireFleetVessel(db: Db, partner: Partner, vesselId: string): P
  * no one) is insufficient_scope; an unknown or foreign `vesselId` vessel_not_found.
  */
 export async function forecastChanges(
-  db: Db, deps: { catalogue: CatalogueCache; windowDays: number }, partnerId: string, request: { on: string; days: number; vesselId?: string },
+  db: Db,
+  deps: { catalogue: CatalogueCache; windowDays: number },
+  partnerId: string,
+  request: { on: string; days: number; vesselId?: string },
 ): Promise<ForecastEntry[]> {
   const partner = await findPartner(db, partnerId);
   if (!partner) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   if (!effectiveScopes(partner).includes('crew:compliance:read')) {
-    throw new AppError('insufficient_scope', `partner ${partnerId} lacks the scope crew:compliance:read: its fleet compliance list shows no one`);
+    throw new AppError(
+      'insufficient_scope',
+      `partner ${partnerId} lacks the scope crew:compliance:read: its fleet compliance list shows no one`,
+    );
   }
   if (request.vesselId !== undefined) await requireFleetVessel(db, partner, request.vesselId);
   const catalogue = await deps.catalogue.get(db);
@@ -53,15 +60,27 @@ export async function forecastChanges(
   let after: RosterKey | null = null;
   for (;;) {
     const rows = await complianceRosterPage(db, fleetOf(partner, 'live'), partnerId, {
-      ...(request.vesselId !== undefined ? { vesselId: request.vesselId } : {}), after, limit: PAGE,
+      ...(request.vesselId !== undefined ? { vesselId: request.vesselId } : {}),
+      after,
+      limit: PAGE,
     });
-    const evaluations = await evaluateRoster(db, rows, { catalogue, on: request.on, windowDays: deps.windowDays, medicalVisible: true, nextChange: true });
+    const evaluations = await evaluateRoster(db, rows, {
+      catalogue,
+      on: request.on,
+      windowDays: deps.windowDays,
+      medicalVisible: true,
+      nextChange: true,
+    });
     for (const evaluated of evaluations) {
       const change = evaluated.nextChange;
       if (!change || change.on > last) continue;
       out.push({
-        on: change.on, crewUniqueId: evaluated.assignment.assignment.crewUniqueId, vesselId: evaluated.assignment.vessel.vesselId,
-        positionName: evaluated.assignment.assignment.positionName, from: evaluated.evaluation.overallStatus, to: change.overallStatus,
+        on: change.on,
+        crewUniqueId: evaluated.assignment.assignment.crewUniqueId,
+        vesselId: evaluated.assignment.vessel.vesselId,
+        positionName: evaluated.assignment.assignment.positionName,
+        from: evaluated.evaluation.overallStatus,
+        to: change.overallStatus,
         requirementKeys: change.requirementKeys,
       });
     }
@@ -69,5 +88,7 @@ export async function forecastChanges(
     if (rows.length < PAGE || !tail) break;
     after = { vesselId: tail.vessel.vesselId, crewUniqueId: tail.assignment.crewUniqueId };
   }
-  return out.sort((a, b) => a.on.localeCompare(b.on) || a.crewUniqueId.localeCompare(b.crewUniqueId) || a.vesselId.localeCompare(b.vesselId));
+  return out.sort(
+    (a, b) => a.on.localeCompare(b.on) || a.crewUniqueId.localeCompare(b.crewUniqueId) || a.vesselId.localeCompare(b.vesselId),
+  );
 }

@@ -38,7 +38,8 @@ type Pending = { crewUniqueId: string; vesselId: string; asOf: string; evaluatio
  * members is then an earlier result.
  */
 export function createResultWriter(
-  db: Db, options: { intervalMs?: number; logger?: { warn(details: object, message: string): void }; schedule?: BackgroundSchedule } = {},
+  db: Db,
+  options: { intervalMs?: number; logger?: { warn(details: object, message: string): void }; schedule?: BackgroundSchedule } = {},
 ): ResultWriter {
   const intervalMs = options.intervalMs ?? 200;
   const pending = new Map<string, Pending>();
@@ -50,13 +51,17 @@ export function createResultWriter(
     schedule: options.schedule,
     async writeAll() {
       const batch = [...pending.entries()];
-      await saveEvaluations(db, batch.map(([, r]) => r));
+      await saveEvaluations(
+        db,
+        batch.map(([, r]) => r),
+      );
       // A newer result saved during the write stays for the next one.
       for (const [key, r] of batch) if (pending.get(key) === r) pending.delete(key);
       failing = false;
     },
     onError(err) {
-      if (!failing) options.logger?.warn({ err: (err as Error).message, backlog: pending.size }, 'compliance result write failed; retrying');
+      if (!failing)
+        options.logger?.warn({ err: (err as Error).message, backlog: pending.size }, 'compliance result write failed; retrying');
       failing = true;
     },
   });

@@ -19,7 +19,12 @@ export interface FeedCursor {
 
 export function encodeEventsCursor(key: Buffer, ctx: PartnerContext, cursor: FeedCursor): string {
   return signToken(key, {
-    v: 1, k: 'events', p: ctx.partner.partnerId, m: ctx.mode, t: cursor.filters.type ?? null, c: cursor.filters.crewUniqueId ?? null,
+    v: 1,
+    k: 'events',
+    p: ctx.partner.partnerId,
+    m: ctx.mode,
+    t: cursor.filters.type ?? null,
+    c: cursor.filters.crewUniqueId ?? null,
     a: [cursor.after.createdAt, cursor.after.eventId],
   });
 }
@@ -77,7 +82,12 @@ export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buf
   let exhausted = false;
   for (let batch = 0; batch < MAX_BATCHES && shown.length <= query.limit && !exhausted; batch++) {
     const rows = await listFeedEvents(db, {
-      partnerId: ctx.partner.partnerId, types, crewUniqueId: query.filters.crewUniqueId, since: query.since, after, limit: query.limit + 1,
+      partnerId: ctx.partner.partnerId,
+      types,
+      crewUniqueId: query.filters.crewUniqueId,
+      since: query.since,
+      after,
+      limit: query.limit + 1,
     });
     exhausted = rows.length <= query.limit;
     const verdicts = await judgeEvents(db, ctx, rows);
@@ -94,6 +104,10 @@ export async function listEventsPage(db: Db, ctx: PartnerContext, cursorKey: Buf
   const out: FeedPageWire = { items: page.map((s) => s.item) };
   // More to come: a visible event beyond this page, or rows not yet scanned.
   const last = shown.length > query.limit ? page.at(-1)?.row : exhausted ? undefined : scanned;
-  if (last) out.next_cursor = encodeEventsCursor(cursorKey, ctx, { filters: query.filters, after: { createdAt: last.createdAt, eventId: last.eventId } });
+  if (last)
+    out.next_cursor = encodeEventsCursor(cursorKey, ctx, {
+      filters: query.filters,
+      after: { createdAt: last.createdAt, eventId: last.eventId },
+    });
   return out;
 }

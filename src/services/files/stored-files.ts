@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../store/database.ts';
-import { deleteFile, findFileHead, insertFileChunk, insertFileHead, readFileChunk, setFileSize } from '../../store/repositories/files-repo.ts';
+import {
+  deleteFile,
+  findFileHead,
+  insertFileChunk,
+  insertFileHead,
+  readFileChunk,
+  setFileSize,
+} from '../../store/repositories/files-repo.ts';
 
 /** The size of a stored chunk (the last one of a file may be shorter). */
 export const FILE_CHUNK_BYTES = 256 * 1024;
@@ -42,7 +49,12 @@ async function* pieces(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncG
  * again and the outcome is `mismatch`: nothing is stored under a wrong id. A file stored already
  * is not written again (its bytes are still read, to check them).
  */
-export async function storeFile(trx: Db, fileId: string, contentType: string, source: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<StoreFileOutcome> {
+export async function storeFile(
+  trx: Db,
+  fileId: string,
+  contentType: string,
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
+): Promise<StoreFileOutcome> {
   const created = await insertFileHead(trx, fileId, contentType);
   const hash = createHash('sha256');
   let size = 0;

@@ -32,7 +32,16 @@ const EXTRA: Template[] = [
   { code: 'visa', cls: 'travel', title: 'C1/D visa', years: 5 },
 ];
 
-const OFFICERS = new Set(['master', 'chief_officer', 'second_officer', 'third_officer', 'chief_engineer', 'second_engineer', 'third_engineer', 'eto']);
+const OFFICERS = new Set([
+  'master',
+  'chief_officer',
+  'second_officer',
+  'third_officer',
+  'chief_engineer',
+  'second_engineer',
+  'third_engineer',
+  'eto',
+]);
 
 function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -44,7 +53,13 @@ function addDays(date: string, days: number): string {
  * rejected, duplicate, placeholder, processing, legacy, withdrawn, unverified, flagged).
  */
 export function generateDocuments(
-  rng: Rng, crewId: string, role: Role, count: number, today: string, fileId: string, now: string,
+  rng: Rng,
+  crewId: string,
+  role: Role,
+  count: number,
+  today: string,
+  fileId: string,
+  now: string,
 ): Insertable<DocumentsTable>[] {
   const set = [...COMMON, ...(OFFICERS.has(role) ? OFFICER : RATING), ...EXTRA];
   const out: Insertable<DocumentsTable>[] = [];
@@ -60,10 +75,12 @@ export function generateDocuments(
     let review: DocumentsTable['review_status'] = 'approved';
     if (roll < 0.08 && !noExpiry) expiry = addDays(today, rng.int(90));
     else if (roll < 0.15 && !noExpiry) expiry = addDays(today, -1 - rng.int(400));
-    else if (roll < 0.17) { noExpiry = false; expiry = null; }
-    else if (roll < 0.18) state = 'rejected';
+    else if (roll < 0.17) {
+      noExpiry = false;
+      expiry = null;
+    } else if (roll < 0.18) state = 'rejected';
     else if (roll < 0.19) state = 'duplicate';
-    else if (roll < 0.20) state = 'placeholder';
+    else if (roll < 0.2) state = 'placeholder';
     else if (roll < 0.21) state = 'processing';
     else if (roll < 0.22) state = 'legacy';
     else if (roll < 0.23) live = 0;
@@ -71,27 +88,77 @@ export function generateDocuments(
     else if (roll < 0.26) review = rng.pick(['pending', 'flagged'] as const);
     const superseded = roll > 0.95 && out.length + 1 < count;
     const base = {
-      crew_unique_id: crewId, type: 'certificate', category: template.cls, title: template.title, issuer: rng.chance(0.1) ? null : 'Maritime Authority',
-      verification_status: verification, review_status: review, no_expiry: (noExpiry ? 1 : 0) as 0 | 1,
-      document_number: `N${crewId.slice(-6)}${out.length}`, is_live: live, document_class: template.cls,
-      classification: JSON.stringify(completeClassification({
-        document_class: template.cls, category_code: template.code, stcw_codes: template.stcw ?? [],
-        coc_capacities: template.code === 'coc' ? [{
-          stcw_regulation: 'II/2', role: role, level: 'management', gt_max: null, kw_max: null, power_unrestricted: true,
-          area: 'unlimited', vessel_types: [],
-        }] : [],
-      }, template.title)),
-      file_id: fileId, file_name: `${template.code}.pdf`, processed_at: now, updated_at: now,
+      crew_unique_id: crewId,
+      type: 'certificate',
+      category: template.cls,
+      title: template.title,
+      issuer: rng.chance(0.1) ? null : 'Maritime Authority',
+      verification_status: verification,
+      review_status: review,
+      no_expiry: (noExpiry ? 1 : 0) as 0 | 1,
+      document_number: `N${crewId.slice(-6)}${out.length}`,
+      is_live: live,
+      document_class: template.cls,
+      classification: JSON.stringify(
+        completeClassification(
+          {
+            document_class: template.cls,
+            category_code: template.code,
+            stcw_codes: template.stcw ?? [],
+            coc_capacities:
+              template.code === 'coc'
+                ? [
+                    {
+                      stcw_regulation: 'II/2',
+                      role: role,
+                      level: 'management',
+                      gt_max: null,
+                      kw_max: null,
+                      power_unrestricted: true,
+                      area: 'unlimited',
+                      vessel_types: [],
+                    },
+                  ]
+                : [],
+          },
+          template.title,
+        ),
+      ),
+      file_id: fileId,
+      file_name: `${template.code}.pdf`,
+      processed_at: now,
+      updated_at: now,
     };
     if (superseded) {
       const newId = `${crewId}_d${String(out.length + 1).padStart(2, '0')}`;
-      out.push({ ...base, document_id: id, issue_date: addDays(today, -2000), expiry_date: expiry && addDays(expiry, -1825),
-        processing_state: 'processed', is_current: 0, superseded_by: newId });
-      out.push({ ...base, document_id: newId, issue_date: addDays(today, -100), expiry_date: expiry, processing_state: state,
-        is_current: 1, superseded_by: null });
+      out.push({
+        ...base,
+        document_id: id,
+        issue_date: addDays(today, -2000),
+        expiry_date: expiry && addDays(expiry, -1825),
+        processing_state: 'processed',
+        is_current: 0,
+        superseded_by: newId,
+      });
+      out.push({
+        ...base,
+        document_id: newId,
+        issue_date: addDays(today, -100),
+        expiry_date: expiry,
+        processing_state: state,
+        is_current: 1,
+        superseded_by: null,
+      });
     } else {
-      out.push({ ...base, document_id: id, issue_date: addDays(today, -400), expiry_date: noExpiry ? null : expiry,
-        processing_state: state, is_current: 1, superseded_by: null });
+      out.push({
+        ...base,
+        document_id: id,
+        issue_date: addDays(today, -400),
+        expiry_date: noExpiry ? null : expiry,
+        processing_state: state,
+        is_current: 1,
+        superseded_by: null,
+      });
     }
   }
   return out.slice(0, count);

@@ -22,7 +22,12 @@ export async function* drainQueue(channel: Channel, queue: string, stop: AbortSi
  * Messages delivered but not yet yielded when it stops go back to the queue. A consumer the broker
  * cancels (the queue deleted) or a channel that closes ends it with an error.
  */
-export async function* followQueue(channel: Channel, queue: string, stop: AbortSignal, onConsuming: () => void): AsyncGenerator<Message | typeof IDLE> {
+export async function* followQueue(
+  channel: Channel,
+  queue: string,
+  stop: AbortSignal,
+  onConsuming: () => void,
+): AsyncGenerator<Message | typeof IDLE> {
   const waiting: Message[] = [];
   let ended: 'stopped' | Error | undefined;
   let wake: (() => void) | undefined;
@@ -39,11 +44,15 @@ export async function* followQueue(channel: Channel, queue: string, stop: AbortS
     poke();
   };
   channel.once('close', onClose);
-  const { consumerTag } = await channel.consume(queue, (message) => {
-    if (message) waiting.push(message);
-    else ended ??= new AppError('queue_unavailable', `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)`);
-    poke();
-  }, { noAck: false });
+  const { consumerTag } = await channel.consume(
+    queue,
+    (message) => {
+      if (message) waiting.push(message);
+      else ended ??= new AppError('queue_unavailable', `the broker cancelled the consumer of queue "${queue}" (was the queue deleted?)`);
+      poke();
+    },
+    { noAck: false },
+  );
   stop.addEventListener('abort', onStop, { once: true });
   if (stop.aborted) onStop();
   onConsuming();

@@ -69,9 +69,16 @@ async function messageChanges(message: Message): Promise<Incoming[]> {
  * the ack. A store error returns the message to the queue (nothing of it was committed) and ends
  * the run with that error. Held changes are tried again whenever the queue is idle and at the end.
  */
-export async function ingestQueue(db: Kysely<Database>, connect: AmqpConnect, deps: IngestDeps, options: QueueOptions): Promise<QueueSummary> {
+export async function ingestQueue(
+  db: Kysely<Database>,
+  connect: AmqpConnect,
+  deps: IngestDeps,
+  options: QueueOptions,
+): Promise<QueueSummary> {
   const where = displayAmqpUrl(options.url);
-  const connection = await connect(options.url).catch((err: unknown) => Promise.reject(brokerError(`the broker at ${where} does not answer`, err)));
+  const connection = await connect(options.url).catch((err: unknown) =>
+    Promise.reject(brokerError(`the broker at ${where} does not answer`, err)),
+  );
   // Set when the broker closes the channel or connection under us (without these listeners an 'error' event would end the process).
   let lost: unknown;
   let closing = false;
@@ -82,7 +89,8 @@ export async function ingestQueue(db: Kysely<Database>, connect: AmqpConnect, de
     channel.on('close', () => {
       if (!closing) lost ??= new Error('the channel closed');
     });
-    const declare = (what: string, step: Promise<unknown>) => step.catch((err: unknown) => Promise.reject(brokerError(`${what} on ${where}`, err)));
+    const declare = (what: string, step: Promise<unknown>) =>
+      step.catch((err: unknown) => Promise.reject(brokerError(`${what} on ${where}`, err)));
     await declare(`queue "${options.queue}"`, channel.checkQueue(options.queue));
     await declare(`dead-letter queue "${options.deadLetterQueue}"`, channel.assertQueue(options.deadLetterQueue, { durable: true }));
     await channel.prefetch(options.prefetch ?? DEFAULT_PREFETCH);
@@ -159,8 +167,12 @@ async function consume(db: Kysely<Database>, channel: ConfirmChannel, deps: Inge
 function storeFailure(err: unknown, message?: Message): unknown {
   if (err instanceof AppError || !isStoreConnectionError(err)) return err;
   const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-  return new AppError('store_unavailable', message
-    ? `the store became unavailable while applying message ${message.properties.messageId ?? message.fields.deliveryTag} (${cause}); ` +
-      'nothing of it was committed and it went back to the queue'
-    : `the store became unavailable (${cause}); what the run committed stays, its messages acked`, { cause: err });
+  return new AppError(
+    'store_unavailable',
+    message
+      ? `the store became unavailable while applying message ${message.properties.messageId ?? message.fields.deliveryTag} (${cause}); ` +
+          'nothing of it was committed and it went back to the queue'
+      : `the store became unavailable (${cause}); what the run committed stays, its messages acked`,
+    { cause: err },
+  );
 }

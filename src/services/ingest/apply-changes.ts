@@ -5,7 +5,17 @@ import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
 import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
-import { dropHeld, findVersions, holdChanges, lockEntities, refKey, saveVersions, type HeldChange, type StoredVersion, type VersionWrite } from '../../store/repositories/ingest-repo.ts';
+import {
+  dropHeld,
+  findVersions,
+  holdChanges,
+  lockEntities,
+  refKey,
+  saveVersions,
+  type HeldChange,
+  type StoredVersion,
+  type VersionWrite,
+} from '../../store/repositories/ingest-repo.ts';
 import { storeFile } from '../files/stored-files.ts';
 import { deleteEntity } from './delete-entity.ts';
 import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
@@ -36,11 +46,22 @@ export interface IngestDeps {
   noHolding?: boolean;
 }
 
-const TABLE_OF = { employer: 'employers', partner: 'partners', vessel: 'vessels', crew: 'crew', document: 'documents', file: 'files' } as const;
+const TABLE_OF = {
+  employer: 'employers',
+  partner: 'partners',
+  vessel: 'vessels',
+  crew: 'crew',
+  document: 'documents',
+  file: 'files',
+} as const;
 type Referable = keyof typeof TABLE_OF;
 
 const rejected = (origin: string, reason: string, issues?: ChangeIssue[], change?: Change): ChangeResult => ({
-  origin, ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}), outcome: 'rejected', reason, ...(issues ? { issues: echoed(issues) } : {}),
+  origin,
+  ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}),
+  outcome: 'rejected',
+  reason,
+  ...(issues ? { issues: echoed(issues) } : {}),
 });
 
 /** Issues whose `input` is cut as the API cuts what it echoes (docs/api.md, "Echoed input"): a report is never as large as the input. */
@@ -67,7 +88,10 @@ function unread(origin: string, oversize: { bytes: number; limit: number }): Cha
 }
 
 /** The record an upsert or patch results in, with the change's id filled in; or why there is none. */
-function resultingRecord(change: Change, stored: StoredVersion | undefined): { record: Record<string, unknown> } | { hold: string } | { reject: string; issues?: ChangeIssue[] } {
+function resultingRecord(
+  change: Change,
+  stored: StoredVersion | undefined,
+): { record: Record<string, unknown> } | { hold: string } | { reject: string; issues?: ChangeIssue[] } {
   const kind = ENTITY_KINDS[change.entity];
   const idValues: Record<string, string> = typeof change.id === 'string' ? { [kind.idFields[0]!]: change.id } : { ...change.id };
   let base: Record<string, unknown> = {};
@@ -80,34 +104,53 @@ function resultingRecord(change: Change, stored: StoredVersion | undefined): { r
   const issues: ChangeIssue[] = [];
   for (const [field, value] of Object.entries(idValues)) {
     if (record[field] === undefined) record[field] = value;
-    else if (record[field] !== value) issues.push({ type: 'value_error', loc: ['data', field], msg: `does not match the change's id (${value})`, input: record[field] });
+    else if (record[field] !== value)
+      issues.push({ type: 'value_error', loc: ['data', field], msg: `does not match the change's id (${value})`, input: record[field] });
   }
   return issues.length > 0 ? { reject: 'the record does not match the change', issues } : { record };
 }
 
-const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = { document: ['file', 'file_sha256'], crew: ['photo', 'photo_sha256'] };
+const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = {
+  document: ['file', 'file_sha256'],
+  crew: ['photo', 'photo_sha256'],
+};
 
 /**
  * Resolves a record's file path into a stored file: read and hashed, checked against a stated
  * SHA-256, then stored chunk by chunk in the batch's transaction unless the store or the batch
  * (`stored`) holds it already.
  */
-async function resolveFiles(trx: Db, record: Record<string, any>, entity: IngestEntity, files: FileSource | undefined, stored: Set<string>):
-Promise<ChangeIssue[]> {
+async function resolveFiles(
+  trx: Db,
+  record: Record<string, any>,
+  entity: IngestEntity,
+  files: FileSource | undefined,
+  stored: Set<string>,
+): Promise<ChangeIssue[]> {
   const fields = FILE_FIELDS[entity];
   if (!fields || typeof record[fields[0]] !== 'string') return [];
   const [pathField, shaField] = fields;
   const path = record[pathField] as string;
-  if (!files) return [{ type: 'value_error', loc: ['data', pathField], msg: 'a file path needs a folder to read it from (svc ingest --files DIR); send file_sha256 of an uploaded file instead' }];
+  if (!files)
+    return [
+      {
+        type: 'value_error',
+        loc: ['data', pathField],
+        msg: 'a file path needs a folder to read it from (svc ingest --files DIR); send file_sha256 of an uploaded file instead',
+      },
+    ];
   const file = await files.read(path);
   if ('problem' in file) return [{ type: 'value_error', loc: ['data', pathField], msg: file.problem, input: path }];
   try {
     if (record[shaField] && record[shaField] !== file.fileId) {
-      return [{ type: 'value_error', loc: ['data', shaField], msg: `the file ${path} has SHA-256 ${file.fileId}`, input: record[shaField] }];
+      return [
+        { type: 'value_error', loc: ['data', shaField], msg: `the file ${path} has SHA-256 ${file.fileId}`, input: record[shaField] },
+      ];
     }
     if (!stored.has(file.fileId) && !(await existingIds(trx, 'files', [file.fileId])).has(file.fileId)) {
       const written = await storeFile(trx, file.fileId, file.contentType, file.chunks());
-      if (written.outcome === 'mismatch') return [{ type: 'value_error', loc: ['data', pathField], msg: `${path} changed while it was read`, input: path }];
+      if (written.outcome === 'mismatch')
+        return [{ type: 'value_error', loc: ['data', pathField], msg: `${path} changed while it was read`, input: path }];
     }
   } finally {
     await file.close();
@@ -138,7 +181,9 @@ export async function applyChanges(trx: Transaction<Database>, incoming: readonl
     }
     const json = parse(item.text);
     if ('error' in json) {
-      results[index] = rejected(item.origin, `not valid JSON (${json.error})`, [{ type: 'json_invalid', loc: [], msg: 'JSON decode error' }]);
+      results[index] = rejected(item.origin, `not valid JSON (${json.error})`, [
+        { type: 'json_invalid', loc: [], msg: 'JSON decode error' },
+      ]);
       return;
     }
     const shape = jsonShapeProblems(json.value, MAX_JSON_DEPTH, ['__proto__']);
@@ -172,7 +217,11 @@ class IngestBatch {
   private files = new Set<string>();
   private known = new Map<string, boolean>();
 
-  constructor(private trx: Db, private deps: IngestDeps, private at: string) {}
+  constructor(
+    private trx: Db,
+    private deps: IngestDeps,
+    private at: string,
+  ) {}
 
   async loadVersions(changes: readonly Change[]): Promise<void> {
     const refs = changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) }));
@@ -185,10 +234,18 @@ class IngestBatch {
     const key = refKey(change.entity, id);
     const result = (outcome: ChangeResult['outcome'], reason?: string, issues?: ChangeIssue[]): ChangeResult => {
       if (item.held && outcome !== 'held') this.settledHeld.push({ entity: change.entity, entityId: id, version: change.version });
-      return { origin: item.origin, entity: change.entity, id, outcome, ...(reason ? { reason } : {}), ...(issues ? { issues: echoed(issues) } : {}) };
+      return {
+        origin: item.origin,
+        entity: change.entity,
+        id,
+        outcome,
+        ...(reason ? { reason } : {}),
+        ...(issues ? { issues: echoed(issues) } : {}),
+      };
     };
     const stored = this.stored.get(key);
-    if (stored && stored.version >= change.version) return result('stale', `version ${change.version} is not newer than the stored ${stored.version}`);
+    if (stored && stored.version >= change.version)
+      return result('stale', `version ${change.version} is not newer than the stored ${stored.version}`);
     if (change.op === 'delete') {
       await this.flush();
       const deleted = await deleteEntity(this.trx, change, this.at);
@@ -205,15 +262,25 @@ class IngestBatch {
     const checked = checkRecord(kind.struct, made.record);
     if ('issues' in checked) return result('rejected', 'the record is not valid', checked.issues);
     const record = { ...made.record };
-    const problems = kind.rules(checked.record).map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
-    problems.push(...await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files));
+    const problems = kind
+      .rules(checked.record)
+      .map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
+    problems.push(...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files)));
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
-    const fileRefs: Reference[] = typeof sha === 'string' && !this.files.has(sha) ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }] : [];
+    const fileRefs: Reference[] =
+      typeof sha === 'string' && !this.files.has(sha)
+        ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }]
+        : [];
     const missing = await this.unknownReferences([...kind.references(record), ...fileRefs]);
     if (missing.length > 0) {
       const reason = missing.map((m) => `unknown ${m.entity} "${m.id}" (${m.field})`).join('; ');
-      const issues = missing.map((m): ChangeIssue => ({ type: 'value_error', loc: ['data', ...m.field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))], msg: unknownReference(m), input: m.id }));
+      const issues = missing.map((m): ChangeIssue => ({
+        type: 'value_error',
+        loc: ['data', ...m.field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))],
+        msg: unknownReference(m),
+        input: m.id,
+      }));
       return this.deps.noHolding ? result('rejected', reason, issues) : this.hold(item, change, reason, result);
     }
     const byId = this.pending.get(change.entity) ?? new Map<string, Record<string, unknown>>();
@@ -242,16 +309,34 @@ class IngestBatch {
     if (entity in TABLE_OF) this.known.set(key, false);
   }
 
-  private hold(item: Incoming, change: Change, reason: string, result: (o: ChangeResult['outcome'], r?: string) => ChangeResult): ChangeResult {
+  private hold(
+    item: Incoming,
+    change: Change,
+    reason: string,
+    result: (o: ChangeResult['outcome'], r?: string) => ChangeResult,
+  ): ChangeResult {
     const heldAt = item.held?.heldAt ?? this.at;
     const heldUntil = item.held?.heldUntil ?? new Date(Date.parse(this.at) + this.deps.holdMs).toISOString();
     if (heldUntil <= this.at) return result('rejected', `${reason}; held since ${heldAt}, gave up at ${heldUntil}`);
     const data = (change.data ?? {}) as Record<string, unknown>;
-    const crew = change.entity === 'crew' ? entityKey(change.id) : typeof data.crew_unique_id === 'string' ? data.crew_unique_id
-      : typeof change.id === 'object' ? change.id.crew_unique_id : null;
+    const crew =
+      change.entity === 'crew'
+        ? entityKey(change.id)
+        : typeof data.crew_unique_id === 'string'
+          ? data.crew_unique_id
+          : typeof change.id === 'object'
+            ? change.id.crew_unique_id
+            : null;
     this.held.push({
-      entity: change.entity, entityId: entityKey(change.id), version: change.version, change: item.text, origin: item.origin, reason,
-      crewUniqueId: crew, heldAt, heldUntil,
+      entity: change.entity,
+      entityId: entityKey(change.id),
+      version: change.version,
+      change: item.text,
+      origin: item.origin,
+      reason,
+      crewUniqueId: crew,
+      heldAt,
+      heldUntil,
     });
     return result('held', reason);
   }

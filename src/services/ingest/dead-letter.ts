@@ -23,8 +23,14 @@ export function deadLetters(incoming: readonly Incoming[], results: readonly Cha
   results.forEach((r, i) => {
     if (r.outcome !== 'rejected') return;
     letters.push({
-      origin: r.origin, source_queue: sourceQueue, entity: r.entity ?? null, id: r.id ?? null, reason: r.reason ?? 'rejected',
-      issues: r.issues ?? [], change: incoming[i]?.text ?? '', rejected_at: at.toISOString(),
+      origin: r.origin,
+      source_queue: sourceQueue,
+      entity: r.entity ?? null,
+      id: r.id ?? null,
+      reason: r.reason ?? 'rejected',
+      issues: r.issues ?? [],
+      change: incoming[i]?.text ?? '',
+      rejected_at: at.toISOString(),
     });
   });
   return letters;
@@ -38,7 +44,10 @@ export async function publishDeadLetters(channel: ConfirmChannel, queue: string,
   if (letters.length === 0) return;
   for (const letter of letters) {
     channel.sendToQueue(queue, Buffer.from(JSON.stringify(letter)), {
-      persistent: true, contentType: 'application/json', messageId: letter.origin, type: 'svc.ingest.rejected',
+      persistent: true,
+      contentType: 'application/json',
+      messageId: letter.origin,
+      type: 'svc.ingest.rejected',
     });
   }
   await channel.waitForConfirms();

@@ -1,7 +1,13 @@
 import { entityKey, type Change } from '../../domain/ingest-change.ts';
 import type { Db } from '../../store/database.ts';
 import {
-  deleteAssignment, deleteConsent, deleteDocument, deleteParent, deleteRequirement, dependents, eraseCrew,
+  deleteAssignment,
+  deleteConsent,
+  deleteDocument,
+  deleteParent,
+  deleteRequirement,
+  dependents,
+  eraseCrew,
 } from '../../store/repositories/ingest-entities-repo.ts';
 import { dropHeldAbout, tombstoneVersions, type EntityRef } from '../../store/repositories/ingest-repo.ts';
 
@@ -45,7 +51,8 @@ export async function deleteEntity(trx: Db, change: Change, at: string): Promise
       return { gone: [] };
     default: {
       const still = await dependents(trx, change.entity, id);
-      if (still.length > 0) return { refused: `${change.entity} ${id} is still referred to by ${still.join(', ')}: delete or move them first` };
+      if (still.length > 0)
+        return { refused: `${change.entity} ${id} is still referred to by ${still.join(', ')}: delete or move them first` };
       await deleteParent(trx, change.entity, id);
       return { gone: [] };
     }

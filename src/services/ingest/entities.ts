@@ -59,7 +59,8 @@ function partnerRules(p: Record<string, any>): RuleProblem[] {
   if (p.kind === 'customer') {
     if (!p.employer_id) out.push({ field: 'employer_id', msg: 'a customer partner needs an employer_id' });
     if (!p.tier) out.push({ field: 'tier', msg: 'a customer partner needs a tier' });
-    if (p.contract_scopes || p.contract_vessel_ids) out.push({ field: '', msg: 'contract_scopes and contract_vessel_ids are for external partners' });
+    if (p.contract_scopes || p.contract_vessel_ids)
+      out.push({ field: '', msg: 'contract_scopes and contract_vessel_ids are for external partners' });
   } else {
     if (!p.contract_scopes) out.push({ field: 'contract_scopes', msg: "an external partner needs its contract's scopes" });
     if (p.tier || p.scope_overrides) out.push({ field: '', msg: 'tier and scope_overrides are for customer partners' });
@@ -77,34 +78,71 @@ const noRules = () => [];
 
 /** One entry per entity of the change format (docs/ingest.md). */
 export const ENTITY_KINDS: Record<IngestEntity, EntityKind> = {
-  employer: { struct: EmployerFixture, keyOf: (r) => r.employer_id, idFields: ['employer_id'], references: () => [], crewOf: noCrew, rules: noRules },
+  employer: {
+    struct: EmployerFixture,
+    keyOf: (r) => r.employer_id,
+    idFields: ['employer_id'],
+    references: () => [],
+    crewOf: noCrew,
+    rules: noRules,
+  },
   partner: {
-    struct: PartnerFixture, keyOf: (r) => r.partner_id, idFields: ['partner_id'], crewOf: noCrew, rules: partnerRules,
+    struct: PartnerFixture,
+    keyOf: (r) => r.partner_id,
+    idFields: ['partner_id'],
+    crewOf: noCrew,
+    rules: partnerRules,
     references: (r) => [
       ...ref('employer', r.employer_id, 'employer_id'),
       ...(r.contract_vessel_ids ?? []).flatMap((v: string, i: number) => ref('vessel', v, `contract_vessel_ids.${i}`)),
     ],
   },
   vessel: {
-    struct: VesselFixture, keyOf: (r) => r.vessel_id, idFields: ['vessel_id'], crewOf: noCrew, rules: noRules,
+    struct: VesselFixture,
+    keyOf: (r) => r.vessel_id,
+    idFields: ['vessel_id'],
+    crewOf: noCrew,
+    rules: noRules,
     references: (r) => ref('employer', r.employer_id, 'employer_id'),
   },
   crew: {
-    struct: CrewRecord, keyOf: (r) => r.crew_unique_id, idFields: ['crew_unique_id'], crewOf: (r) => r.crew_unique_id, rules: noRules,
+    struct: CrewRecord,
+    keyOf: (r) => r.crew_unique_id,
+    idFields: ['crew_unique_id'],
+    crewOf: (r) => r.crew_unique_id,
+    rules: noRules,
     references: () => [],
   },
   assignment: {
-    struct: AssignmentFixture, keyOf: (r) => r.assignment_id, idFields: ['assignment_id'], crewOf: (r) => r.crew_unique_id, rules: noRules,
+    struct: AssignmentFixture,
+    keyOf: (r) => r.assignment_id,
+    idFields: ['assignment_id'],
+    crewOf: (r) => r.crew_unique_id,
+    rules: noRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('vessel', r.vessel_id, 'vessel_id')],
   },
   consent: {
-    struct: ConsentRecord, keyOf: (r) => `${r.crew_unique_id}|${r.partner_id}`, idFields: ['crew_unique_id', 'partner_id'],
-    crewOf: (r) => r.crew_unique_id, rules: noRules,
+    struct: ConsentRecord,
+    keyOf: (r) => `${r.crew_unique_id}|${r.partner_id}`,
+    idFields: ['crew_unique_id', 'partner_id'],
+    crewOf: (r) => r.crew_unique_id,
+    rules: noRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('partner', r.partner_id, 'partner_id')],
   },
   document: {
-    struct: DocumentRecord, keyOf: (r) => r.document_id, idFields: ['document_id'], crewOf: (r) => r.crew_unique_id, rules: documentRules,
+    struct: DocumentRecord,
+    keyOf: (r) => r.document_id,
+    idFields: ['document_id'],
+    crewOf: (r) => r.crew_unique_id,
+    rules: documentRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('document', r.superseded_by, 'superseded_by')],
   },
-  requirement: { struct: RequirementDefinition, keyOf: (r) => r.key, idFields: ['key'], references: () => [], crewOf: noCrew, rules: noRules },
+  requirement: {
+    struct: RequirementDefinition,
+    keyOf: (r) => r.key,
+    idFields: ['key'],
+    references: () => [],
+    crewOf: noCrew,
+    rules: noRules,
+  },
 };

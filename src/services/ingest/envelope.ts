@@ -1,7 +1,12 @@
 import { validate, type StructError } from 'superstruct';
 import { TEXT_LIMITS } from '../../domain/field-structs.ts';
 import {
-  INGEST_ENTITIES, INGEST_OPS, type Change, type ChangeIssue, type IngestEntity, type IngestOp,
+  INGEST_ENTITIES,
+  INGEST_OPS,
+  type Change,
+  type ChangeIssue,
+  type IngestEntity,
+  type IngestOp,
 } from '../../domain/ingest-change.ts';
 
 const ID = new RegExp(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,${TEXT_LIMITS.id - 1}}$`);
@@ -18,11 +23,15 @@ function idIssues(entity: IngestEntity, id: unknown): ChangeIssue[] {
     if (!isObject(id)) return [issue(['id'], 'model_attributes_type', 'a consent\'s id is {"crew_unique_id": …, "partner_id": …}', id)];
     const extra = Object.keys(id).filter((k) => k !== 'crew_unique_id' && k !== 'partner_id');
     return [
-      ...['crew_unique_id', 'partner_id'].filter((k) => !good(id[k])).map((k) => issue(['id', k], 'string_pattern_mismatch', 'not a valid id', id[k])),
+      ...['crew_unique_id', 'partner_id']
+        .filter((k) => !good(id[k]))
+        .map((k) => issue(['id', k], 'string_pattern_mismatch', 'not a valid id', id[k])),
       ...extra.map((k) => issue(['id', k], 'extra_forbidden', 'Extra inputs are not permitted', id[k])),
     ];
   }
-  return good(id) ? [] : [issue(['id'], 'string_pattern_mismatch', `not a valid id (letters, digits and _.:-, at most ${TEXT_LIMITS.id})`, id)];
+  return good(id)
+    ? []
+    : [issue(['id'], 'string_pattern_mismatch', `not a valid id (letters, digits and _.:-, at most ${TEXT_LIMITS.id})`, id)];
 }
 
 /**
@@ -34,19 +43,25 @@ function idIssues(entity: IngestEntity, id: unknown): ChangeIssue[] {
 export function readChange(value: unknown): { change: Change } | { issues: ChangeIssue[] } {
   if (!isObject(value)) return { issues: [issue([], 'model_attributes_type', 'a change is a JSON object', value)] };
   const issues: ChangeIssue[] = [];
-  for (const key of Object.keys(value)) if (!ENVELOPE_KEYS.has(key)) issues.push(issue([key], 'extra_forbidden', 'Extra inputs are not permitted', value[key]));
+  for (const key of Object.keys(value))
+    if (!ENVELOPE_KEYS.has(key)) issues.push(issue([key], 'extra_forbidden', 'Extra inputs are not permitted', value[key]));
   const { entity, op, id, version, data } = value;
   if (!INGEST_ENTITIES.includes(entity as IngestEntity)) {
     issues.push(issue(['entity'], 'literal_error', `Input should be ${INGEST_ENTITIES.map((e) => `'${e}'`).join(', ')}`, entity));
   }
-  if (!INGEST_OPS.includes(op as IngestOp)) issues.push(issue(['op'], 'literal_error', "Input should be 'upsert', 'patch' or 'delete'", op));
+  if (!INGEST_OPS.includes(op as IngestOp))
+    issues.push(issue(['op'], 'literal_error', "Input should be 'upsert', 'patch' or 'delete'", op));
   if (!Number.isSafeInteger(version) || (version as number) < 0) {
     issues.push(issue(['version'], 'int_type', 'Input should be a whole number from 0 to 9007199254740991', version));
   }
   if (INGEST_ENTITIES.includes(entity as IngestEntity)) issues.push(...idIssues(entity as IngestEntity, id));
   if (op === 'delete' && data !== undefined) issues.push(issue(['data'], 'extra_forbidden', 'a delete carries no data', data));
   if ((op === 'upsert' || op === 'patch') && !isObject(data)) {
-    issues.push(data === undefined ? issue(['data'], 'missing', 'Field required') : issue(['data'], 'model_attributes_type', 'data is a JSON object', data));
+    issues.push(
+      data === undefined
+        ? issue(['data'], 'missing', 'Field required')
+        : issue(['data'], 'model_attributes_type', 'data is a JSON object', data),
+    );
   }
   if (issues.length > 0) return { issues };
   return { change: value as unknown as Change };
@@ -54,11 +69,16 @@ export function readChange(value: unknown): { change: Change } | { issues: Chang
 
 /** A superstruct failure of a record, as change issues under `data`. */
 export function recordIssues(error: StructError): ChangeIssue[] {
-  return error.failures().map((f) => issue(['data', ...f.path], f.value === undefined && f.type !== 'never' ? 'missing' : 'value_error', f.message, f.value));
+  return error
+    .failures()
+    .map((f) => issue(['data', ...f.path], f.value === undefined && f.type !== 'never' ? 'missing' : 'value_error', f.message, f.value));
 }
 
 /** Validates a record against a struct; the coerced record, or its issues. */
-export function checkRecord(struct: Parameters<typeof validate>[1], record: unknown): { record: Record<string, unknown> } | { issues: ChangeIssue[] } {
+export function checkRecord(
+  struct: Parameters<typeof validate>[1],
+  record: unknown,
+): { record: Record<string, unknown> } | { issues: ChangeIssue[] } {
   const [error, value] = validate(record, struct);
   return error ? { issues: recordIssues(error) } : { record: value as Record<string, unknown> };
 }

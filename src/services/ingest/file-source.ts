@@ -19,12 +19,19 @@ export interface FileSource {
   read(path: string): Promise<ResolvedFile | { problem: string }>;
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.pdf': 'application/pdf', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+};
 
 /** The largest file a change may bring (documents are scans and photos). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
-const failure = (path: string, err: unknown) => ({ problem: `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+const failure = (path: string, err: unknown) => ({
+  problem: `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+});
 
 /**
  * Files under one folder (named in problems as `name`): a path is resolved to its real path

@@ -53,7 +53,11 @@ export type Apply = (batch: readonly Incoming[]) => Promise<ChangeResult[]>;
  */
 export function ingestTally(): { summary: IngestSummary; note: (results: readonly ChangeResult[], retried: boolean) => void } {
   const summary: IngestSummary = {
-    changes: 0, counts: { applied: 0, stale: 0, held: 0, rejected: 0 }, earlierHeld: { applied: 0, rejected: 0 }, waiting: 0, rejected: [],
+    changes: 0,
+    counts: { applied: 0, stale: 0, held: 0, rejected: 0 },
+    earlierHeld: { applied: 0, rejected: 0 },
+    waiting: 0,
+    rejected: [],
   };
   const heldNow = new Set<string>();
   const note = (results: readonly ChangeResult[], retried: boolean) => {
@@ -81,7 +85,12 @@ export function ingestTally(): { summary: IngestSummary; note: (results: readonl
  * then (in this run or an earlier one) are tried again until none moves; those past their deadline
  * are rejected. Memory stays flat: one batch is held at a time.
  */
-export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<Incoming>, deps: IngestDeps, options: StreamOptions = {}): Promise<IngestSummary> {
+export async function ingestStream(
+  db: Kysely<Database>,
+  source: AsyncIterable<Incoming>,
+  deps: IngestDeps,
+  options: StreamOptions = {},
+): Promise<IngestSummary> {
   const { summary, note: tally } = ingestTally();
   const note = (results: readonly ChangeResult[], retried: boolean) => {
     tally(results, retried);
@@ -103,7 +112,10 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
       let refreshAt = STATS_REFRESH_FIRST;
       let applied = 0;
       await run(null, async (batch) => {
-        const results = await db.transaction().execute((trx) => applyChanges(trx, batch, deps)).catch((err: unknown) => Promise.reject(storeOutage(err, batch)));
+        const results = await db
+          .transaction()
+          .execute((trx) => applyChanges(trx, batch, deps))
+          .catch((err: unknown) => Promise.reject(storeOutage(err, batch)));
         applied += results.filter((r) => r.outcome === 'applied').length;
         // Postgres plans a foreign-key check once per connection and keeps the plan: made while the
         // referenced table is nearly empty, it scans the whole table for every row after. Statistics
@@ -130,10 +142,15 @@ export async function ingestStream(db: Kysely<Database>, source: AsyncIterable<I
 function storeOutage(err: unknown, batch: readonly Incoming[]): unknown {
   if (isAppError(err) || !isStoreConnectionError(err)) return err;
   const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-  const lost = batch.length > 0
-    ? ` while ingesting ${batch[0]!.origin} to ${batch[batch.length - 1]!.origin} (${cause}); nothing of those was committed, the changes before them were`
-    : ` (${cause}); what the run committed stays`;
-  return new AppError('store_unavailable', `the store became unavailable${lost}: run the same input again, and what was committed is skipped as stale`, { cause: err });
+  const lost =
+    batch.length > 0
+      ? ` while ingesting ${batch[0]!.origin} to ${batch[batch.length - 1]!.origin} (${cause}); nothing of those was committed, the changes before them were`
+      : ` (${cause}); what the run committed stays`;
+  return new AppError(
+    'store_unavailable',
+    `the store became unavailable${lost}: run the same input again, and what was committed is skipped as stale`,
+    { cause: err },
+  );
 }
 
 /** Tries held changes again, in the order they were first held, until a pass settles none; returns how many still wait. */
@@ -141,7 +158,9 @@ export async function retryHeld(db: Db, apply: Apply, note: (results: readonly C
   for (;;) {
     const held = await listHeld(db);
     if (held.length === 0) return 0;
-    const results = await apply(held.map((h): Incoming => ({ origin: h.origin, text: h.change, held: { heldAt: h.heldAt, heldUntil: h.heldUntil } })));
+    const results = await apply(
+      held.map((h): Incoming => ({ origin: h.origin, text: h.change, held: { heldAt: h.heldAt, heldUntil: h.heldUntil } })),
+    );
     note(results);
     const waiting = results.filter((r) => r.outcome === 'held').length;
     if (waiting === held.length) return waiting;

@@ -11,7 +11,10 @@ const CR = 0x0d;
  * The lines of a byte stream, split at LF (a CR before it is dropped): each the line's UTF-8 text,
  * or only its length when it is longer than `maxBytes` (its bytes past the bound are counted, not kept).
  */
-async function* boundedLines(input: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<{ text: string } | { bytes: number }> {
+async function* boundedLines(
+  input: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+): AsyncGenerator<{ text: string } | { bytes: number }> {
   let parts: Buffer[] = [];
   let length = 0;
   let endsInCr = false;

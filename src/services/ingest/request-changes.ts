@@ -32,7 +32,14 @@ const lineOf = (origin: string) => Number(origin.slice(origin.lastIndexOf(':') +
 
 /** One result on the wire; its issues' inputs were already cut by applyChanges. */
 function toWire(r: ChangeResult): ChangeResultWire {
-  return { line: lineOf(r.origin), entity: r.entity ?? null, id: r.id ?? null, outcome: r.outcome, reason: r.reason ?? null, issues: r.issues ?? [] };
+  return {
+    line: lineOf(r.origin),
+    entity: r.entity ?? null,
+    id: r.id ?? null,
+    outcome: r.outcome,
+    reason: r.reason ?? null,
+    issues: r.issues ?? [],
+  };
 }
 
 function answerOf(results: readonly ChangeResult[]): ChangesAnswer {
@@ -53,7 +60,11 @@ async function applyOwn(trx: Transaction<Database>, incoming: readonly Incoming[
   for (;;) {
     const waiting = results.flatMap((r, i) => (r.outcome === 'held' ? [i] : []));
     if (waiting.length === 0) return results;
-    const again = await applyChanges(trx, waiting.map((i) => ({ ...incoming[i]!, held })), deps);
+    const again = await applyChanges(
+      trx,
+      waiting.map((i) => ({ ...incoming[i]!, held })),
+      deps,
+    );
     waiting.forEach((i, k) => {
       results[i] = again[k]!;
     });
@@ -77,8 +88,12 @@ export function retryHeldChanges(db: Kysely<Database>, deps: IngestDeps): Promis
  * rolls back and answers with the first's answer. After a request that applied a change, changes
  * held by earlier requests or runs are tried again, as `svc ingest` does after its input.
  */
-export async function applyRequestChanges(db: Kysely<Database>, incoming: readonly Incoming[], deps: IngestDeps, idempotency?: Idempotency):
-Promise<{ answer: ChangesAnswer; replayed: boolean }> {
+export async function applyRequestChanges(
+  db: Kysely<Database>,
+  incoming: readonly Incoming[],
+  deps: IngestDeps,
+  idempotency?: Idempotency,
+): Promise<{ answer: ChangesAnswer; replayed: boolean }> {
   const since = new Date(deps.clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   for (let attempt = 0; attempt < 2; attempt += 1) {
     if (idempotency) {
@@ -94,8 +109,12 @@ Promise<{ answer: ChangesAnswer; replayed: boolean }> {
       answer = answerOf(await applyOwn(trx, incoming, deps));
       if (idempotency) {
         await purgeIngestRequests(trx, since);
-        const saved = await saveIngestRequest(trx, idempotency.key, { bodySha256: idempotency.bodySha256, answer: JSON.stringify(answer) },
-          deps.clock().toISOString());
+        const saved = await saveIngestRequest(
+          trx,
+          idempotency.key,
+          { bodySha256: idempotency.bodySha256, answer: JSON.stringify(answer) },
+          deps.clock().toISOString(),
+        );
         if (!saved) {
           await trx.rollback().execute();
           continue;

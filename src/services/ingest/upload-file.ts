@@ -17,8 +17,13 @@ export type UploadOutcome =
  * anything else) are tried again, as `svc ingest` does after its input; `heldApplied` counts
  * those that applied.
  */
-export async function uploadFile(db: Kysely<Database>, expected: string, contentType: UploadType, chunks: AsyncIterable<Buffer>, deps: IngestDeps):
-Promise<UploadOutcome> {
+export async function uploadFile(
+  db: Kysely<Database>,
+  expected: string,
+  contentType: UploadType,
+  chunks: AsyncIterable<Buffer>,
+  deps: IngestDeps,
+): Promise<UploadOutcome> {
   const stored = await db.transaction().execute((trx) => storeFile(trx, expected, contentType, chunks));
   if (stored.outcome === 'mismatch') return stored;
   const retried = await retryHeldChanges(db, deps);

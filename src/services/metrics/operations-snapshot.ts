@@ -1,7 +1,11 @@
 import type { SyncRun } from '../../domain/sync-run.ts';
 import type { Db } from '../../store/database.ts';
 import {
-  countUnreplayedDeadLetters, endpointHealth, outboxHealth, type EndpointHealth, type OutboxHealth,
+  countUnreplayedDeadLetters,
+  endpointHealth,
+  outboxHealth,
+  type EndpointHealth,
+  type OutboxHealth,
 } from '../../store/repositories/operations-repo.ts';
 import { lastSyncRunFinishedAt, latestSyncRun } from '../../store/repositories/sync-runs-repo.ts';
 
@@ -18,8 +22,11 @@ export interface OperationsSnapshot {
 
 export async function readOperationsSnapshot(db: Db, now: Date): Promise<OperationsSnapshot> {
   const [outbox, deadLetters, endpoints, lastRun, lastFinishedAt] = await Promise.all([
-    outboxHealth(db, now.toISOString()), countUnreplayedDeadLetters(db), endpointHealth(db),
-    latestSyncRun(db, 'sync'), lastSyncRunFinishedAt(db, 'sync'),
+    outboxHealth(db, now.toISOString()),
+    countUnreplayedDeadLetters(db),
+    endpointHealth(db),
+    latestSyncRun(db, 'sync'),
+    lastSyncRunFinishedAt(db, 'sync'),
   ]);
   return { outbox, deadLetters, endpoints, lastRun, lastFinishedAt };
 }

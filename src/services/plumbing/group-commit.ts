@@ -16,7 +16,10 @@ const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * requests costs one statement instead of one each; alone, an item is written at once (or at the
  * end of the turn, with `gatherTurn`). Every flush starts after each of its items arrived.
  */
-export function groupCommit<T, R>(flush: (items: readonly T[]) => Promise<readonly R[]>, options: GroupCommitOptions = {}): (item: T) => Promise<R> {
+export function groupCommit<T, R>(
+  flush: (items: readonly T[]) => Promise<readonly R[]>,
+  options: GroupCommitOptions = {},
+): (item: T) => Promise<R> {
   let queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
   let running = false;
 
@@ -36,8 +39,9 @@ export function groupCommit<T, R>(flush: (items: readonly T[]) => Promise<readon
     running = false;
   };
 
-  return (item) => new Promise<R>((resolve, reject) => {
-    queue.push({ item, resolve, reject });
-    if (!running) void drain();
-  });
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!running) void drain();
+    });
 }

@@ -10,19 +10,25 @@ export class SharedRead<T> {
   #held: { value: T; readAt: number } | undefined;
   #pending: Promise<T> | undefined;
 
-  constructor(private readonly read: (now: Date) => Promise<T>, private readonly clock: Clock, private readonly maxAgeMs: number) {}
+  constructor(
+    private readonly read: (now: Date) => Promise<T>,
+    private readonly clock: Clock,
+    private readonly maxAgeMs: number,
+  ) {}
 
   get(): Promise<T> {
     const now = this.clock();
     const age = this.#held ? now.getTime() - this.#held.readAt : -1;
     // A clock that went back since the read is not trusted to say the value is fresh.
     if (this.#held && age >= 0 && age < this.maxAgeMs) return Promise.resolve(this.#held.value);
-    this.#pending ??= this.read(now).then((value) => {
-      this.#held = { value, readAt: now.getTime() };
-      return value;
-    }).finally(() => {
-      this.#pending = undefined;
-    });
+    this.#pending ??= this.read(now)
+      .then((value) => {
+        this.#held = { value, readAt: now.getTime() };
+        return value;
+      })
+      .finally(() => {
+        this.#pending = undefined;
+      });
     return this.#pending;
   }
 }

@@ -82,7 +82,11 @@ export class CheckAnswers {
    * `nowSeconds` the call's clock; `render` builds the wire with links signed at `nowSeconds`.
    */
   text(
-    evaluation: ComplianceEvaluation, readerKey: string, asOf: string, withLinks: boolean, nowSeconds: number,
+    evaluation: ComplianceEvaluation,
+    readerKey: string,
+    asOf: string,
+    withLinks: boolean,
+    nowSeconds: number,
     render: () => ComplianceCheckWire,
   ): Buffer {
     let byReader = this.#held.get(evaluation);

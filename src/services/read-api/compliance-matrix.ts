@@ -94,23 +94,47 @@ const CHANGES_READ = 2_000;
  * vessel differs, or who are new, are read and evaluated; the others keep their evaluation. When
  * the changes cannot all be read (pruned by sync, or too many), it is built afresh.
  */
-export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: MatrixDeps, vesselId: string, on: string): Promise<ComplianceMatrixWire> {
+export async function complianceMatrix(
+  db: Db,
+  ctx: PartnerContext,
+  deps: MatrixDeps,
+  vesselId: string,
+  on: string,
+): Promise<ComplianceMatrixWire> {
   const version = deps.reuse ? await deps.reuse.version() : null;
   const fleet = fleetOf(ctx.partner, ctx.mode);
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const catalogue = await deps.catalogue.get(db);
-  const options: MatrixOptions = { catalogue, windowDays: deps.windowDays, medicalVisible, medicalOn: medicalRowsOn(on, deps.today, medicalVisible) };
+  const options: MatrixOptions = {
+    catalogue,
+    windowDays: deps.windowDays,
+    medicalVisible,
+    medicalOn: medicalRowsOn(on, deps.today, medicalVisible),
+  };
   if (!deps.reuse || version === null) return (await buildMatrix(db, ctx, options, vesselId, on, null)).matrix;
-  const key = JSON.stringify([fleet, ctx.partner.partnerId, vesselId, on, options.medicalOn ?? null, deps.windowDays, medicalVisible, catalogueId(catalogue)]);
+  const key = JSON.stringify([
+    fleet,
+    ctx.partner.partnerId,
+    vesselId,
+    on,
+    options.medicalOn ?? null,
+    deps.windowDays,
+    medicalVisible,
+    catalogueId(catalogue),
+  ]);
   const held = deps.reuse.matrices.get(key);
   if (held?.version === version) return held.matrix;
-  const changes = held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
-  const prior = held && changes ? {
-    rows: held.rows,
-    matrix: held.matrix,
-    dirty: new Set(changes.filter((c) => c.table === 'documents').map((c) => c.crewUniqueId)),
-    sameRoster: changes.every((c) => ROSTER_FREE.has(c.table)),
-  } : null;
+  const changes =
+    held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
+  const prior =
+    held && changes
+      ? {
+          rows: held.rows,
+          matrix: held.matrix,
+          dirty: new Set(changes.filter((c) => c.table === 'documents').map((c) => c.crewUniqueId)),
+          sameRoster: changes.every((c) => ROSTER_FREE.has(c.table)),
+        }
+      : null;
   const built = await buildMatrix(db, ctx, options, vesselId, on, prior);
   deps.reuse.matrices.set(key, { version, ...built });
   return built.matrix;
@@ -118,8 +142,12 @@ export async function complianceMatrix(db: Db, ctx: PartnerContext, deps: Matrix
 
 /** The same assignment for the evaluation: role, position and every fact of the vessel. */
 function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
-  return a === b || a.assignment.role === b.assignment.role && a.assignment.positionName === b.assignment.positionName
-    && JSON.stringify(a.vessel) === JSON.stringify(b.vessel);
+  return (
+    a === b ||
+    (a.assignment.role === b.assignment.role &&
+      a.assignment.positionName === b.assignment.positionName &&
+      JSON.stringify(a.vessel) === JSON.stringify(b.vessel))
+  );
 }
 
 /** How a matrix is evaluated and shown: catalogue, window, medical visibility and the date medical rows are decided on when not `on`. */
@@ -131,12 +159,20 @@ interface MatrixOptions {
 }
 
 async function buildMatrix(
-  db: Db, ctx: PartnerContext, options: MatrixOptions,
-  vesselId: string, on: string,
-  prior: { rows: ReadonlyMap<string, EvaluatedRow>; matrix: ComplianceMatrixWire; dirty: ReadonlySet<string | null>; sameRoster: boolean } | null,
+  db: Db,
+  ctx: PartnerContext,
+  options: MatrixOptions,
+  vesselId: string,
+  on: string,
+  prior: {
+    rows: ReadonlyMap<string, EvaluatedRow>;
+    matrix: ComplianceMatrixWire;
+    dirty: ReadonlySet<string | null>;
+    sameRoster: boolean;
+  } | null,
 ): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
   // The kept matrix was built on a vessel of the fleet, with this roster, when nothing since can have changed either.
-  if (!prior?.sameRoster && !await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId)) {
+  if (!prior?.sameRoster && !(await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId))) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
   const { medicalVisible, medicalOn } = options;
@@ -147,9 +183,18 @@ async function buildMatrix(
       ? { assignment, evaluation: row.evaluation }
       : undefined;
   });
-  const fresh = await evaluateRoster(db, roster.filter((_, i) => kept[i] === undefined), {
-    catalogue: options.catalogue, on, windowDays: options.windowDays, medicalVisible, nextChange: false, ...(medicalOn !== undefined ? { medicalOn } : {}),
-  });
+  const fresh = await evaluateRoster(
+    db,
+    roster.filter((_, i) => kept[i] === undefined),
+    {
+      catalogue: options.catalogue,
+      on,
+      windowDays: options.windowDays,
+      medicalVisible,
+      nextChange: false,
+      ...(medicalOn !== undefined ? { medicalOn } : {}),
+    },
+  );
   const byCrew = new Map(fresh.map((r) => [r.assignment.assignment.crewUniqueId, r]));
   const evaluated = roster.map((a, i) => kept[i] ?? byCrew.get(a.assignment.crewUniqueId)!);
   // In roster order: a later call that keeps the roster reads it back from here.
@@ -197,9 +242,17 @@ async function buildMatrix(
  * bare once a record delimiter is given, and which a spreadsheet would read as a row break.
  */
 export function matrixCsv(matrix: ComplianceMatrixWire): string {
-  const header = ['crew_unique_id', 'position_name', 'overall_status', ...matrix.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`])];
+  const header = [
+    'crew_unique_id',
+    'position_name',
+    'overall_status',
+    ...matrix.columns.flatMap((c) => [`${c.key} status`, `${c.key} expiry_date`]),
+  ];
   const rows = matrix.rows.map((row) => [
-    row.crew_unique_id, row.position_name ?? '', row.overall_status, ...row.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
+    row.crew_unique_id,
+    row.position_name ?? '',
+    row.overall_status,
+    ...row.cells.flatMap((c) => (c ? [c.status, c.expiry_date ?? ''] : ['', ''])),
   ]);
   return stringify([header, ...rows], { record_delimiter: 'windows', escape_formulas: true, quote_record_delimiter: true });
 }

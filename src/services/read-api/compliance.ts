@@ -4,7 +4,13 @@ import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
 import {
-  catalogueId as linkKeyId, checkCompliance, chooseAssignment, satisfyingDocumentIds, type ComplianceDeps, type ComplianceOutcome, type LiveEvaluation,
+  catalogueId as linkKeyId,
+  checkCompliance,
+  chooseAssignment,
+  satisfyingDocumentIds,
+  type ComplianceDeps,
+  type ComplianceOutcome,
+  type LiveEvaluation,
 } from '../compliance/check-compliance.ts';
 import type { VersionedCache } from '../plumbing/versioned-cache.ts';
 import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
@@ -53,22 +59,38 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<
  * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON, UTF-8.
  */
 export async function runComplianceCheck(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, target: { vesselId?: string; on?: string }, deps: CheckDeps, links: LinkOptions,
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  target: { vesselId?: string; on?: string },
+  deps: CheckDeps,
+  links: LinkOptions,
 ): Promise<Buffer> {
   const reuse = deps.reuse;
   const version = reuse ? await reuse.version() : null;
-  const { assignments, consents } = await requireCrewAccess(db, ctx, crewUniqueId, 'compliance', reuse && { version, cache: reuse.crewAccess });
+  const { assignments, consents } = await requireCrewAccess(
+    db,
+    ctx,
+    crewUniqueId,
+    'compliance',
+    reuse && { version, cache: reuse.crewAccess },
+  );
   const evaluating: ComplianceDeps = { ...deps, reuse: reuse && { version, cache: reuse.evaluations } };
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const outcome = await checkCompliance(
-    db, evaluating, crewUniqueId, chooseAssignment(assignments, crewUniqueId, target.vesselId), target.on, medicalVisible,
+    db,
+    evaluating,
+    crewUniqueId,
+    chooseAssignment(assignments, crewUniqueId, target.vesselId),
+    target.on,
+    medicalVisible,
   );
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();
   const nowSeconds = Math.floor(links.now.getTime() / 1000);
   const live = outcome.source === 'live_evaluator';
   // A fallback is an evaluation of the day it was stored on.
-  const on = live ? target.on ?? utcDate(deps.clock()) : outcome.asOf.slice(0, 10);
+  const on = live ? (target.on ?? utcDate(deps.clock())) : outcome.asOf.slice(0, 10);
   const options = (signedAt: number): WireOptions => ({
     asOf: outcome.asOf,
     on,
@@ -76,15 +98,33 @@ export async function runComplianceCheck(
     crewUniqueId,
     source: outcome.source,
     medicalVisible,
-    downloadPath: (documentId) => withFiles.has(documentId)
-      ? `${links.baseUrl}/api/v2/files/${signFileLink(links.key, {
-        documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt: signedAt + links.ttlSeconds,
-      })}`
-      : null,
+    downloadPath: (documentId) =>
+      withFiles.has(documentId)
+        ? `${links.baseUrl}/api/v2/files/${signFileLink(links.key, {
+            documentId,
+            crewUniqueId,
+            partnerId: ctx.partner.partnerId,
+            keyId: ctx.keyId,
+            mode: ctx.mode,
+            expiresAt: signedAt + links.ttlSeconds,
+          })}`
+        : null,
   });
   if (!reuse || !live) return checkText(outcome.evaluation, options(nowSeconds));
   const reader = JSON.stringify([
-    crewUniqueId, on, outcome.medicalOn ?? null, medicalVisible, canDownload, ctx.partner.partnerId, ctx.keyId, ctx.mode, links.baseUrl, links.ttlSeconds, linkKeyId(links.key),
+    crewUniqueId,
+    on,
+    outcome.medicalOn ?? null,
+    medicalVisible,
+    canDownload,
+    ctx.partner.partnerId,
+    ctx.keyId,
+    ctx.mode,
+    links.baseUrl,
+    links.ttlSeconds,
+    linkKeyId(links.key),
   ]);
-  return reuse.answers.text(outcome.evaluation, reader, outcome.asOf, withFiles.size > 0, nowSeconds, () => toComplianceWire(outcome.evaluation, options(nowSeconds)));
+  return reuse.answers.text(outcome.evaluation, reader, outcome.asOf, withFiles.size > 0, nowSeconds, () =>
+    toComplianceWire(outcome.evaluation, options(nowSeconds)),
+  );
 }

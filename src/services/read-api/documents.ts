@@ -25,7 +25,12 @@ export async function listCrewDocuments(db: Db, ctx: PartnerContext, crewUniqueI
  * document the list would not show (not listable, medical without crew:medical:read) or without
  * a stored file is document_not_found.
  */
-export async function requireDownloadableDocument(db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string): Promise<CrewDocument> {
+export async function requireDownloadableDocument(
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  documentId: string,
+): Promise<CrewDocument> {
   await requireCrewAccess(db, ctx, crewUniqueId, 'documents');
   const doc = await findVisibleDocument(db, ctx, crewUniqueId, documentId);
   if (!doc) throw new AppError('document_not_found', `no document ${documentId} of crew member ${crewUniqueId} is available to you`);
@@ -45,7 +50,14 @@ export interface FileLinkClaims {
 }
 
 export function signFileLink(key: Buffer, claims: FileLinkClaims): string {
-  return signToken(key, { d: claims.documentId, c: claims.crewUniqueId, p: claims.partnerId, k: claims.keyId, m: claims.mode, e: claims.expiresAt });
+  return signToken(key, {
+    d: claims.documentId,
+    c: claims.crewUniqueId,
+    p: claims.partnerId,
+    k: claims.keyId,
+    m: claims.mode,
+    e: claims.expiresAt,
+  });
 }
 
 export interface DownloadLinkWire {
@@ -58,13 +70,21 @@ export interface DownloadLinkWire {
 
 /** A short-lived link to `GET /api/v2/files/{token}` (docs/decisions.md §5). */
 export async function createDownloadLink(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string,
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  documentId: string,
   opts: { key: Buffer; now: Date; ttlSeconds: number; baseUrl: string },
 ): Promise<DownloadLinkWire> {
   const doc = await requireDownloadableDocument(db, ctx, crewUniqueId, documentId);
   const expiresAt = Math.floor(opts.now.getTime() / 1000) + opts.ttlSeconds;
   const token = signFileLink(opts.key, {
-    documentId, crewUniqueId, partnerId: ctx.partner.partnerId, keyId: ctx.keyId, mode: ctx.mode, expiresAt,
+    documentId,
+    crewUniqueId,
+    partnerId: ctx.partner.partnerId,
+    keyId: ctx.keyId,
+    mode: ctx.mode,
+    expiresAt,
   });
   return {
     document_id: doc.documentId,

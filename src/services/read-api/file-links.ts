@@ -24,8 +24,15 @@ function readClaims(key: Buffer, token: string): FileLinkClaims {
   const payload = verifyToken(key, token);
   if (!payload) throw linkNotFound();
   const { d: documentId, c: crewUniqueId, p: partnerId, k: keyId, m: mode, e: expiresAt } = payload;
-  if (typeof documentId !== 'string' || typeof crewUniqueId !== 'string' || typeof partnerId !== 'string' || typeof keyId !== 'string'
-    || (mode !== 'live' && mode !== 'test') || typeof expiresAt !== 'number') throw linkNotFound();
+  if (
+    typeof documentId !== 'string' ||
+    typeof crewUniqueId !== 'string' ||
+    typeof partnerId !== 'string' ||
+    typeof keyId !== 'string' ||
+    (mode !== 'live' && mode !== 'test') ||
+    typeof expiresAt !== 'number'
+  )
+    throw linkNotFound();
   return { documentId, crewUniqueId, partnerId, keyId, mode, expiresAt };
 }
 
@@ -37,7 +44,11 @@ function readClaims(key: Buffer, token: string): FileLinkClaims {
  * `onClaims` receives the verified claims at once, so a refused call is still audited with them.
  */
 export async function openFileLink(
-  db: Db, key: Buffer, token: string, now: Date, onClaims: (c: FileLinkClaims) => void = () => {},
+  db: Db,
+  key: Buffer,
+  token: string,
+  now: Date,
+  onClaims: (c: FileLinkClaims) => void = () => {},
 ): Promise<FileDownload> {
   const claims = readClaims(key, token);
   onClaims(claims);

@@ -27,8 +27,14 @@ export interface FleetComplianceCursor {
 export function encodeFleetComplianceCursor(key: Buffer, ctx: PartnerContext, cursor: FleetComplianceCursor): string {
   const filters = cursor.filters;
   return signToken(key, {
-    v: 'fc1', p: ctx.partner.partnerId, m: ctx.mode, on: filters.on, ves: filters.vesselId ?? null, st: filters.overallStatuses ?? null,
-    cw: filters.changesWithinDays ?? null, a: [cursor.after.vesselId, cursor.after.crewUniqueId],
+    v: 'fc1',
+    p: ctx.partner.partnerId,
+    m: ctx.mode,
+    on: filters.on,
+    ves: filters.vesselId ?? null,
+    st: filters.overallStatuses ?? null,
+    cw: filters.changesWithinDays ?? null,
+    a: [cursor.after.vesselId, cursor.after.crewUniqueId],
   });
 }
 
@@ -114,7 +120,9 @@ export interface FleetComplianceDeps {
  * Only one page of rows and their documents is held at a time, whatever the fleet's size.
  */
 export async function listFleetCompliancePage(
-  db: Db, ctx: PartnerContext, deps: FleetComplianceDeps,
+  db: Db,
+  ctx: PartnerContext,
+  deps: FleetComplianceDeps,
   page: { filters: FleetComplianceFilters; limit: number; after: RosterKey | null },
 ): Promise<FleetCompliancePageWire> {
   const catalogue = await deps.catalogue.get(db);
@@ -126,11 +134,18 @@ export async function listFleetCompliancePage(
   let more = false;
   for (let round = 0; round < SCAN_ROUNDS && items.length < page.limit; round++) {
     const rows = await complianceRosterPage(db, fleet, ctx.partner.partnerId, {
-      ...(page.filters.vesselId !== undefined ? { vesselId: page.filters.vesselId } : {}), after, limit: page.limit + 1,
+      ...(page.filters.vesselId !== undefined ? { vesselId: page.filters.vesselId } : {}),
+      after,
+      limit: page.limit + 1,
     });
     more = rows.length > page.limit;
     const evaluations = await evaluateRoster(db, rows.slice(0, page.limit), {
-      catalogue, on: page.filters.on, windowDays: deps.windowDays, medicalVisible, nextChange: true, ...(medicalOn !== undefined ? { medicalOn } : {}),
+      catalogue,
+      on: page.filters.on,
+      windowDays: deps.windowDays,
+      medicalVisible,
+      nextChange: true,
+      ...(medicalOn !== undefined ? { medicalOn } : {}),
     });
     for (const evaluated of evaluations) {
       after = { vesselId: evaluated.assignment.vessel.vesselId, crewUniqueId: evaluated.assignment.assignment.crewUniqueId };

@@ -17,7 +17,13 @@ export interface FleetCursor {
 }
 
 export function encodeFleetCursor(key: Buffer, cursor: FleetCursor): string {
-  return signToken(key, { v: 1, p: cursor.partnerId, m: cursor.mode, w: cursor.windowDays, a: [cursor.after.vesselId, cursor.after.crewUniqueId] });
+  return signToken(key, {
+    v: 1,
+    p: cursor.partnerId,
+    m: cursor.mode,
+    w: cursor.windowDays,
+    a: [cursor.after.vesselId, cursor.after.crewUniqueId],
+  });
 }
 
 /**
@@ -74,7 +80,9 @@ export function toFleetEntryWire(entry: RosterEntry, showStatus: boolean, docume
  * cursor, so rows added or removed between pages are neither skipped nor repeated.
  */
 export async function listFleetPage(
-  db: Db, ctx: PartnerContext, cursorKey: Buffer,
+  db: Db,
+  ctx: PartnerContext,
+  cursorKey: Buffer,
   query: { limit: number; windowDays: number; after: FleetCursor['after'] | null; today: string },
 ): Promise<FleetPageWire> {
   const expiring = ctx.scopes.has('crew:documents:read')
@@ -90,7 +98,9 @@ export async function listFleetPage(
   const last = page.at(-1);
   if (rows.length > query.limit && last) {
     out.next_cursor = encodeFleetCursor(cursorKey, {
-      partnerId: ctx.partner.partnerId, mode: ctx.mode, windowDays: query.windowDays,
+      partnerId: ctx.partner.partnerId,
+      mode: ctx.mode,
+      windowDays: query.windowDays,
       after: { vesselId: last.vesselId, crewUniqueId: last.crewUniqueId },
     });
   }

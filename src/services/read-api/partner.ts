@@ -43,7 +43,11 @@ export interface VesselWire {
 
 export function toVesselWire(vessel: Vessel): VesselWire {
   return {
-    vessel_id: vessel.vesselId, vessel_name: vessel.vesselName, imo: vessel.imo, mmsi: vessel.mmsi, flag_state: vessel.flagState,
+    vessel_id: vessel.vesselId,
+    vessel_name: vessel.vesselName,
+    imo: vessel.imo,
+    mmsi: vessel.mmsi,
+    flag_state: vessel.flagState,
     vessel_type: vessel.vesselType,
   };
 }

@@ -36,7 +36,11 @@ export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
  * unless the crew member gives it.
  */
 export async function requireCrewAccess(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory, reuse?: AccessReuse,
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  category: ConsentCategory,
+  reuse?: AccessReuse,
 ): Promise<CrewAccess> {
   const access = await crewAccess(db, ctx, crewUniqueId, reuse);
   if (access.assignments.length === 0) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
@@ -53,7 +57,11 @@ export async function requireCrewAccess(
  * `read` returns is handed out only once access is granted, and its failure counts only then.
  */
 export async function readWithCrewAccess<T>(
-  db: Db, ctx: PartnerContext, crewUniqueId: string, category: ConsentCategory, read: () => Promise<T>,
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  category: ConsentCategory,
+  read: () => Promise<T>,
 ): Promise<T> {
   const pending = read();
   pending.catch(() => {}); // awaited below once access is granted; refused access wins over its failure

@@ -14,7 +14,12 @@ export function visibleDocuments(db: Db, ctx: PartnerContext, crewUniqueId: stri
 }
 
 /** One document the documents endpoint would list, or undefined (not listable, or medical without the scope). */
-export function findVisibleDocument(db: Db, ctx: PartnerContext, crewUniqueId: string, documentId: string): Promise<CrewDocument | undefined> {
+export function findVisibleDocument(
+  db: Db,
+  ctx: PartnerContext,
+  crewUniqueId: string,
+  documentId: string,
+): Promise<CrewDocument | undefined> {
   return findListableDocument(db, crewUniqueId, documentId, canSeeMedical(ctx));
 }
 

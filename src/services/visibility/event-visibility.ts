@@ -29,7 +29,10 @@ export interface Audience {
  * it may not. Every door asks this: each delivery batch, each replay, each page of the events feed.
  */
 export async function judgeEvents(
-  db: Db, audience: Audience, events: readonly EventToJudge[], subscribed?: readonly string[],
+  db: Db,
+  audience: Audience,
+  events: readonly EventToJudge[],
+  subscribed?: readonly string[],
 ): Promise<Map<string, SuppressReason | null>> {
   const out = new Map<string, SuppressReason | null>();
   if (events.length === 0) return out;

@@ -5,8 +5,7 @@ import { isLoopbackHost, nonPublicReason } from '../../domain/address-policy.ts'
 /** Resolves a host name to its addresses (injected so tests and callers control DNS). */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** What the operator allows: non-public addresses and plain http to loopback, for local testing. */
 export interface DestinationPolicy {

@@ -6,9 +6,7 @@ import { issues, validationError, type ValidationIssue } from '../../domain/vali
 import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
-import {
-  findEndpointByPartner, insertEndpoint, listEndpoints, updateEndpoint,
-} from '../../store/repositories/webhook-endpoints-repo.ts';
+import { findEndpointByPartner, insertEndpoint, listEndpoints, updateEndpoint } from '../../store/repositories/webhook-endpoints-repo.ts';
 import { destinationProblem, systemResolver, type Resolver } from './destination.ts';
 import { validateRegistration } from './validate-registration.ts';
 
@@ -81,7 +79,10 @@ async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<Va
  * with `extra.issues` (422) for a bad body or a refused destination.
  */
 export async function registerWebhookEndpoint(
-  db: Kysely<Database>, partnerId: string, body: unknown, deps: RegistrationDeps,
+  db: Kysely<Database>,
+  partnerId: string,
+  body: unknown,
+  deps: RegistrationDeps,
 ): Promise<RegistrationResult> {
   if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   const check = validateRegistration(body, { allowInsecure: deps.allowInsecure });
@@ -107,7 +108,8 @@ export async function registerWebhookEndpoint(
       updatedAt: now,
     };
     // Read back, so the answer shows the health as stored (re-enabling clears it).
-    if (!existing && (await insertEndpoint(trx, endpoint))) return { created: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
+    if (!existing && (await insertEndpoint(trx, endpoint)))
+      return { created: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
     await updateEndpoint(trx, endpoint);
     return { created: false, endpoint: (await findEndpointByPartner(trx, partnerId))! };
   });

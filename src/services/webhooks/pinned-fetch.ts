@@ -14,21 +14,27 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { ad
  */
 export function checkedLookup(policy: DestinationPolicy, resolve: Resolver): LookupFunction {
   const lookup = (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => {
-    resolve(hostname).then((found) => {
-      const wanted = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
-      const addresses = found.map((address) => ({ address, family: isIP(address) })).filter((a) => a.family !== 0 && (wanted === 0 || a.family === wanted));
-      if (addresses.length === 0) throw Object.assign(new Error(`url host ${hostname} resolves to no address`), { code: 'ENOTFOUND' });
-      if (!policy.allowInsecure) {
-        for (const { address } of addresses) {
-          const reason = nonPublicReason(address);
-          if (reason) {
-            throw Object.assign(new Error(`destination refused: url host ${hostname} resolves to ${address}, a ${reason} address`), { code: 'EREFUSED' });
+    resolve(hostname)
+      .then((found) => {
+        const wanted = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+        const addresses = found
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((a) => a.family !== 0 && (wanted === 0 || a.family === wanted));
+        if (addresses.length === 0) throw Object.assign(new Error(`url host ${hostname} resolves to no address`), { code: 'ENOTFOUND' });
+        if (!policy.allowInsecure) {
+          for (const { address } of addresses) {
+            const reason = nonPublicReason(address);
+            if (reason) {
+              throw Object.assign(new Error(`destination refused: url host ${hostname} resolves to ${address}, a ${reason} address`), {
+                code: 'EREFUSED',
+              });
+            }
           }
         }
-      }
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    }).catch((err: NodeJS.ErrnoException) => callback(err, []));
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, []));
   };
   return lookup as unknown as LookupFunction;
 }

@@ -20,7 +20,10 @@ export interface RotationDeps {
 /** A stored rotation, as the admin API and CLI print it (the only time the next secret is shown). */
 export function toRotationWire(endpoint: WebhookEndpoint) {
   return {
-    endpoint_id: endpoint.endpointId, partner_id: endpoint.partnerId, next_secret: endpoint.nextSecret!, activate_at: wireTime(endpoint.nextSecretFrom!),
+    endpoint_id: endpoint.endpointId,
+    partner_id: endpoint.partnerId,
+    next_secret: endpoint.nextSecret!,
+    activate_at: wireTime(endpoint.nextSecretFrom!),
   };
 }
 
@@ -30,7 +33,8 @@ function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date
     throw validationError([issues.valueError(['body'], body, 'the body should be an object')], 'secret rotation');
   }
   const fields = body as Record<string, unknown>;
-  for (const key of Object.keys(fields)) if (key !== 'secret' && key !== 'activate_at') found.push(issues.extraForbidden(['body', key], fields[key]));
+  for (const key of Object.keys(fields))
+    if (key !== 'secret' && key !== 'activate_at') found.push(issues.extraForbidden(['body', key], fields[key]));
   let secret: string | undefined;
   if (fields.secret !== undefined && fields.secret !== null) {
     const given = fields.secret;
@@ -80,5 +84,7 @@ export async function rotateWebhookSecret(db: Db, partnerId: string, body: unkno
 
 /** A rotation still to come at `now`, for listings (never the secret). */
 export function pendingRotation(endpoint: WebhookEndpoint, now: Date): string | null {
-  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > now.getTime() ? wireTime(endpoint.nextSecretFrom) : null;
+  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > now.getTime()
+    ? wireTime(endpoint.nextSecretFrom)
+    : null;
 }

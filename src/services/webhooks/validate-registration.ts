@@ -21,7 +21,10 @@ export type RegistrationCheck = { ok: true; value: RegistrationInput } | { ok: f
  * of the host come afterwards, in the registration service.
  */
 export function validateRegistration(body: unknown, policy: DestinationPolicy): RegistrationCheck {
-  const parsed = readObject(body, registrationFields((url) => urlProblem(url, policy)));
+  const parsed = readObject(
+    body,
+    registrationFields((url) => urlProblem(url, policy)),
+  );
   if (!parsed.ok) return parsed;
   const { url, subscribed_events: subscribedEvents, secret, status } = parsed.value;
   return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, status } };

@@ -28,7 +28,9 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
       if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
-      const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<PostgresQueryResult<R>>;
+      const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<
+        PostgresQueryResult<R>
+      >;
       if (!timeoutMs) return running;
       return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
         const timer = setTimeout(() => {

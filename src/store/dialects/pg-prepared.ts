@@ -122,7 +122,10 @@ function afterError(client: pg.ClientBase, name: string, err: unknown): boolean 
  * prepares it afresh.
  */
 export async function preparedQuery<R extends pg.QueryResultRow>(
-  client: pg.ClientBase, sql: string, parameters: readonly unknown[], limit = PREPARED_PER_CONNECTION,
+  client: pg.ClientBase,
+  sql: string,
+  parameters: readonly unknown[],
+  limit = PREPARED_PER_CONNECTION,
 ): Promise<pg.QueryResult<R>> {
   const name = nameFor(client, sql, parameters, limit);
   if (name === undefined) return client.query<R>(sql, parameters as unknown[]);

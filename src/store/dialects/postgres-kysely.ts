@@ -8,7 +8,9 @@ import { kyselyPool } from './pg-pool.ts';
 export function postgresKysely(url: string, options: StoreOptions): Kysely<Database> {
   const timeoutMs = options.timeoutMs;
   const pool = new pg.Pool({
-    connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: timeoutMs ?? 5000,
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: timeoutMs ?? 5000,
     // The server gives up too, and first (at three quarters of the timeout, counted from when the
     // statement reached it), so a statement this client abandons has already been cancelled there:
     // one that waited on a lock never commits after the call has failed.

@@ -39,7 +39,10 @@ function all(db: sqlite3.Database, sql: string, params: readonly unknown[]): Pro
 class StatementCache {
   readonly #map = new Map<string, Promise<sqlite3.Statement>>();
 
-  constructor(private readonly db: sqlite3.Database, private readonly size = 256) {}
+  constructor(
+    private readonly db: sqlite3.Database,
+    private readonly size = 256,
+  ) {}
 
   get(sql: string): Promise<sqlite3.Statement> {
     let stmt = this.#map.get(sql);
@@ -54,7 +57,10 @@ class StatementCache {
       if (this.#map.size >= this.size) {
         const [oldest, evicted] = this.#map.entries().next().value as [string, Promise<sqlite3.Statement>];
         this.#map.delete(oldest);
-        evicted.then((s) => s.finalize(), () => {});
+        evicted.then(
+          (s) => s.finalize(),
+          () => {},
+        );
       }
     }
     this.#map.set(sql, stmt);
@@ -64,7 +70,14 @@ class StatementCache {
   async clear(): Promise<void> {
     const all = [...this.#map.values()];
     this.#map.clear();
-    await Promise.all(all.map((p) => p.then((s) => new Promise<void>((r) => s.finalize(() => r())), () => {})));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (s) => new Promise<void>((r) => s.finalize(() => r())),
+          () => {},
+        ),
+      ),
+    );
   }
 }
 
@@ -91,7 +104,11 @@ const runOnce = (db: sqlite3.Database, sql: string, params: readonly unknown[]) 
 const stmtRun = (stmt: sqlite3.Statement, params: readonly unknown[]) => ran((cb) => stmt.run(params as unknown[], cb));
 
 function writeResult<R>(kind: string, { changes, lastID }: { changes: number; lastID: number }): QueryResult<R> {
-  return { rows: [], numAffectedRows: BigInt(changes ?? 0), insertId: kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined };
+  return {
+    rows: [],
+    numAffectedRows: BigInt(changes ?? 0),
+    insertId: kind === 'InsertQueryNode' && lastID != null ? BigInt(lastID) : undefined,
+  };
 }
 
 /**
@@ -127,7 +144,10 @@ class Sqlite3Connection implements DatabaseConnection {
 
   readonly statements: StatementCache;
 
-  constructor(readonly db: sqlite3.Database, private readonly writeLock: WriteLock) {
+  constructor(
+    readonly db: sqlite3.Database,
+    private readonly writeLock: WriteLock,
+  ) {
     this.statements = new StatementCache(db);
   }
 

@@ -8,15 +8,19 @@ import { dialectOf } from '../dialect-of.ts';
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = dialectOf(db) === 'postgres';
   const blob = pg ? 'bytea' : 'blob';
-  const autoId = (name: string) => <T extends CreateTableBuilder<any, any>>(t: T): T =>
-    (pg ? t.addColumn(name, 'serial', (c) => c.primaryKey()) : t.addColumn(name, 'integer', (c) => c.primaryKey().autoIncrement())) as T;
+  const autoId =
+    (name: string) =>
+    <T extends CreateTableBuilder<any, any>>(t: T): T =>
+      (pg ? t.addColumn(name, 'serial', (c) => c.primaryKey()) : t.addColumn(name, 'integer', (c) => c.primaryKey().autoIncrement())) as T;
 
-  await db.schema.createTable('employers')
+  await db.schema
+    .createTable('employers')
     .addColumn('employer_id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('partners')
+  await db.schema
+    .createTable('partners')
     .addColumn('partner_id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('customer', 'external')`))
@@ -29,7 +33,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('vessels')
+  await db.schema
+    .createTable('vessels')
     .addColumn('vessel_id', 'text', (c) => c.primaryKey())
     .addColumn('employer_id', 'text', (c) => c.notNull().references('employers.employer_id'))
     .addColumn('vessel_name', 'text', (c) => c.notNull())
@@ -44,20 +49,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('vessels_employer').on('vessels').columns(['employer_id', 'is_test', 'vessel_id']).execute();
 
-  await db.schema.createTable('contract_vessels')
+  await db.schema
+    .createTable('contract_vessels')
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.partner_id').onDelete('cascade'))
     .addColumn('vessel_id', 'text', (c) => c.notNull().references('vessels.vessel_id').onDelete('cascade'))
     .addPrimaryKeyConstraint('contract_vessels_pk', ['partner_id', 'vessel_id'])
     .execute();
 
-  await db.schema.createTable('files')
+  await db.schema
+    .createTable('files')
     .addColumn('file_id', 'text', (c) => c.primaryKey())
     .addColumn('content_type', 'text', (c) => c.notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('bytes', sql.raw(blob), (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('crew')
+  await db.schema
+    .createTable('crew')
     .addColumn('crew_unique_id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('rank', 'text')
@@ -83,7 +91,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('crew_email').on('crew').column('email_normalized').execute();
 
-  await db.schema.createTable('assignments')
+  await db.schema
+    .createTable('assignments')
     .addColumn('assignment_id', 'text', (c) => c.primaryKey())
     .addColumn('crew_unique_id', 'text', (c) => c.notNull().references('crew.crew_unique_id').onDelete('cascade'))
     .addColumn('vessel_id', 'text', (c) => c.notNull().references('vessels.vessel_id').onDelete('cascade'))
@@ -95,7 +104,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('assignments_vessel_crew').on('assignments').columns(['vessel_id', 'crew_unique_id']).execute();
   await db.schema.createIndex('assignments_crew').on('assignments').columns(['crew_unique_id', 'vessel_id']).execute();
 
-  await db.schema.createTable('consents')
+  await db.schema
+    .createTable('consents')
     .addColumn('crew_unique_id', 'text', (c) => c.notNull().references('crew.crew_unique_id').onDelete('cascade'))
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.partner_id').onDelete('cascade'))
     .addColumn('category', 'text', (c) => c.notNull().check(sql`category in ('status', 'profile', 'documents', 'compliance')`))
@@ -103,7 +113,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('consents_partner').on('consents').columns(['partner_id', 'crew_unique_id']).execute();
 
-  await db.schema.createTable('documents')
+  await db.schema
+    .createTable('documents')
     .addColumn('document_id', 'text', (c) => c.primaryKey())
     .addColumn('crew_unique_id', 'text', (c) => c.notNull().references('crew.crew_unique_id').onDelete('cascade'))
     .addColumn('type', 'text', (c) => c.notNull())
@@ -116,7 +127,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expiry_date', 'text')
     .addColumn('no_expiry', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('document_number', 'text')
-    .addColumn('processing_state', 'text', (c) => c.notNull().check(sql`processing_state in ('processed', 'processing', 'rejected', 'duplicate', 'placeholder', 'legacy')`))
+    .addColumn('processing_state', 'text', (c) =>
+      c.notNull().check(sql`processing_state in ('processed', 'processing', 'rejected', 'duplicate', 'placeholder', 'legacy')`),
+    )
     .addColumn('is_current', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('is_live', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('superseded_by', 'text')
@@ -127,16 +140,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('processed_at', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('documents_crew_listable').on('documents')
-    .columns(['crew_unique_id', 'processing_state', 'is_current', 'is_live', 'document_id']).execute();
+  await db.schema
+    .createIndex('documents_crew_listable')
+    .on('documents')
+    .columns(['crew_unique_id', 'processing_state', 'is_current', 'is_live', 'document_id'])
+    .execute();
 
-  await db.schema.createTable('requirement_catalogue')
+  await db.schema
+    .createTable('requirement_catalogue')
     .addColumn('requirement_key', 'text', (c) => c.primaryKey())
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('definition', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('compliance_results')
+  await db.schema
+    .createTable('compliance_results')
     .addColumn('crew_unique_id', 'text', (c) => c.notNull())
     .addColumn('vessel_id', 'text', (c) => c.notNull())
     .addColumn('as_of', 'text', (c) => c.notNull())
@@ -144,7 +162,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('compliance_results_pk', ['crew_unique_id', 'vessel_id'])
     .execute();
 
-  await db.schema.createTable('api_keys')
+  await db.schema
+    .createTable('api_keys')
     .addColumn('key_id', 'text', (c) => c.primaryKey())
     .addColumn('partner_id', 'text', (c) => c.references('partners.partner_id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('live', 'test', 'operator')`))
@@ -158,7 +177,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('api_keys_partner').on('api_keys').column('partner_id').execute();
 
-  await db.schema.createTable('webhook_endpoints')
+  await db.schema
+    .createTable('webhook_endpoints')
     .addColumn('endpoint_id', 'text', (c) => c.primaryKey())
     .addColumn('partner_id', 'text', (c) => c.notNull().unique().references('partners.partner_id').onDelete('cascade'))
     .addColumn('url', 'text', (c) => c.notNull())
@@ -169,7 +189,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('outbox_events')
+  await db.schema
+    .createTable('outbox_events')
     .addColumn('event_id', 'text', (c) => c.primaryKey())
     .addColumn('partner_id', 'text', (c) => c.notNull())
     .addColumn('event_type', 'text', (c) => c.notNull())
@@ -187,7 +208,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('outbox_due').on('outbox_events').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('outbox_partner').on('outbox_events').columns(['partner_id', 'created_at']).execute();
 
-  await db.schema.createTable('delivery_attempts')
+  await db.schema
+    .createTable('delivery_attempts')
     .$call(autoId('attempt_id'))
     .addColumn('event_id', 'text', (c) => c.notNull().references('outbox_events.event_id').onDelete('cascade'))
     .addColumn('attempt_no', 'integer', (c) => c.notNull())
@@ -201,7 +223,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('delivery_attempts_event').on('delivery_attempts').columns(['event_id', 'attempt_no']).execute();
 
-  await db.schema.createTable('dead_letters')
+  await db.schema
+    .createTable('dead_letters')
     .addColumn('event_id', 'text', (c) => c.primaryKey().references('outbox_events.event_id').onDelete('cascade'))
     .addColumn('partner_id', 'text', (c) => c.notNull())
     .addColumn('event_type', 'text', (c) => c.notNull())
@@ -211,7 +234,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('dead_letters_partner').on('dead_letters').columns(['partner_id', 'dead_at']).execute();
 
-  await db.schema.createTable('sync_snapshots')
+  await db.schema
+    .createTable('sync_snapshots')
     .addColumn('partner_id', 'text', (c) => c.notNull())
     .addColumn('crew_unique_id', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
@@ -219,19 +243,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('sync_snapshots_pk', ['partner_id', 'crew_unique_id'])
     .execute();
 
-  await db.schema.createTable('sync_state')
+  await db.schema
+    .createTable('sync_state')
     .addColumn('partner_id', 'text', (c) => c.primaryKey())
     .addColumn('baseline_at', 'text', (c) => c.notNull())
     .addColumn('last_run_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('leases')
+  await db.schema
+    .createTable('leases')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('holder', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('audit_log')
+  await db.schema
+    .createTable('audit_log')
     .$call(autoId('audit_id'))
     .addColumn('request_id', 'text', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
@@ -249,7 +276,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('audit_log_partner_at').on('audit_log').columns(['partner_id', 'at']).execute();
   await db.schema.createIndex('audit_log_request').on('audit_log').column('request_id').execute();
 
-  await db.schema.createTable('settings')
+  await db.schema
+    .createTable('settings')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
@@ -257,9 +285,27 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'settings', 'audit_log', 'leases', 'sync_state', 'sync_snapshots', 'dead_letters', 'delivery_attempts',
-    'outbox_events', 'webhook_endpoints', 'api_keys', 'compliance_results', 'requirement_catalogue', 'documents',
-    'consents', 'assignments', 'crew', 'files', 'contract_vessels', 'vessels', 'partners', 'employers',
+    'settings',
+    'audit_log',
+    'leases',
+    'sync_state',
+    'sync_snapshots',
+    'dead_letters',
+    'delivery_attempts',
+    'outbox_events',
+    'webhook_endpoints',
+    'api_keys',
+    'compliance_results',
+    'requirement_catalogue',
+    'documents',
+    'consents',
+    'assignments',
+    'crew',
+    'files',
+    'contract_vessels',
+    'vessels',
+    'partners',
+    'employers',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

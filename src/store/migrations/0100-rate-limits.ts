@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * server process sharing the store shares the limit (see src/services/rate-limit.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('rate_limits')
+  await db.schema
+    .createTable('rate_limits')
     .addColumn('bucket', 'text', (c) => c.notNull())
     .addColumn('window_start', 'text', (c) => c.notNull())
     .addColumn('hits', 'integer', (c) => c.notNull())

@@ -26,10 +26,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       await sql.raw(`alter table ${table} add constraint ${name} check (${column} in (${list(values)}))`).execute(db);
       continue;
     }
-    for (const [when, event] of [['insert', 'insert'], ['update', `update of ${column}`]] as const) {
-      await sql.raw(`create trigger ${name}_${when} before ${event} on ${table}
+    for (const [when, event] of [
+      ['insert', 'insert'],
+      ['update', `update of ${column}`],
+    ] as const) {
+      await sql
+        .raw(
+          `create trigger ${name}_${when} before ${event} on ${table}
         when new.${column} not in (${list(values)})
-        begin select raise(abort, 'CHECK constraint failed: ${table}.${column}'); end`).execute(db);
+        begin select raise(abort, 'CHECK constraint failed: ${table}.${column}'); end`,
+        )
+        .execute(db);
     }
   }
 }

@@ -29,13 +29,24 @@ const CAPTURED: Captured[] = [
   { table: 'documents', pk: ['document_id'], key: col('document_id'), crew: col('crew_unique_id') },
   { table: 'assignments', pk: ['assignment_id'], key: col('assignment_id'), crew: col('crew_unique_id') },
   {
-    table: 'consents', pk: ['crew_unique_id', 'partner_id', 'category'],
-    key: (r) => `${r}.crew_unique_id || '|' || ${r}.partner_id || '|' || ${r}.category`, crew: col('crew_unique_id'), partner: col('partner_id'),
+    table: 'consents',
+    pk: ['crew_unique_id', 'partner_id', 'category'],
+    key: (r) => `${r}.crew_unique_id || '|' || ${r}.partner_id || '|' || ${r}.category`,
+    crew: col('crew_unique_id'),
+    partner: col('partner_id'),
   },
   { table: 'vessels', pk: ['vessel_id'], key: col('vessel_id') },
-  { table: 'contract_vessels', pk: ['partner_id', 'vessel_id'], key: (r) => `${r}.partner_id || '|' || ${r}.vessel_id`, partner: col('partner_id') },
   {
-    table: 'partners', pk: ['partner_id'], key: col('partner_id'), partner: col('partner_id'),
+    table: 'contract_vessels',
+    pk: ['partner_id', 'vessel_id'],
+    key: (r) => `${r}.partner_id || '|' || ${r}.vessel_id`,
+    partner: col('partner_id'),
+  },
+  {
+    table: 'partners',
+    pk: ['partner_id'],
+    key: col('partner_id'),
+    partner: col('partner_id'),
     watch: ['kind', 'employer_id', 'tier', 'scope_overrides', 'upgraded', 'contract_scopes'],
   },
   { table: 'requirement_catalogue', pk: ['requirement_key'], key: col('requirement_key'), watch: ['position', 'definition'] },
@@ -49,7 +60,10 @@ const INSERT = 'insert into changes (table_name, row_key, crew_unique_id, partne
 
 function sqliteTriggers(captured: Captured): string[] {
   const changed = (captured.watch ?? []).map((w) => `old.${w} is not new.${w}`).join(' or ');
-  const moved = [captured.key, captured.crew, captured.partner].filter((f) => f !== undefined).map((f) => `${f('old')} is not ${f('new')}`).join(' or ');
+  const moved = [captured.key, captured.crew, captured.partner]
+    .filter((f) => f !== undefined)
+    .map((f) => `${f('old')} is not ${f('new')}`)
+    .join(' or ');
   return [
     `create trigger changes_${captured.table}_ins after insert on ${captured.table} for each row begin ${INSERT} values (${values(captured, 'new')}); end`,
     `create trigger changes_${captured.table}_del after delete on ${captured.table} for each row begin ${INSERT} values (${values(captured, 'old')}); end`,
@@ -62,24 +76,28 @@ function sqliteTriggers(captured: Captured): string[] {
 
 /** Statement-level triggers with transition tables: one insert per statement, cheap for bulk loads. */
 function postgresTriggers(captured: Captured): string[] {
-  const same = (oldAlias: string, newAlias: string) => [
-    ...captured.pk.map((k) => `${oldAlias}.${k} = ${newAlias}.${k}`),
-    captured.watch
-      ? captured.watch.map((w) => `${oldAlias}.${w} is not distinct from ${newAlias}.${w}`).join(' and ')
-      : `(${oldAlias}.*) is not distinct from (${newAlias}.*)`,
-  ].join(' and ');
+  const same = (oldAlias: string, newAlias: string) =>
+    [
+      ...captured.pk.map((k) => `${oldAlias}.${k} = ${newAlias}.${k}`),
+      captured.watch
+        ? captured.watch.map((w) => `${oldAlias}.${w} is not distinct from ${newAlias}.${w}`).join(' and ')
+        : `(${oldAlias}.*) is not distinct from (${newAlias}.*)`,
+    ].join(' and ');
   const fn = (op: string, body: string) => `create function changes_${captured.table}_${op}() returns trigger language plpgsql as $$
     begin ${body}; return null; end $$`;
   const trigger = (op: string, event: string, refs: string) =>
-    `create trigger changes_${captured.table}_${op} after ${event} on ${captured.table} referencing ${refs} `
-    + `for each statement execute function changes_${captured.table}_${op}()`;
+    `create trigger changes_${captured.table}_${op} after ${event} on ${captured.table} referencing ${refs} ` +
+    `for each statement execute function changes_${captured.table}_${op}()`;
   return [
     fn('ins', `${INSERT} select ${values(captured, 'n')} from new_rows n`),
     trigger('ins', 'insert', 'new table as new_rows'),
     fn('del', `${INSERT} select ${values(captured, 'o')} from old_rows o`),
     trigger('del', 'delete', 'old table as old_rows'),
-    fn('upd', `${INSERT} select ${values(captured, 'n')} from new_rows n where not exists (select 1 from old_rows o where ${same('o', 'n')})
-      union select ${values(captured, 'o')} from old_rows o where not exists (select 1 from new_rows n where ${same('o', 'n')})`),
+    fn(
+      'upd',
+      `${INSERT} select ${values(captured, 'n')} from new_rows n where not exists (select 1 from old_rows o where ${same('o', 'n')})
+      union select ${values(captured, 'o')} from old_rows o where not exists (select 1 from new_rows n where ${same('o', 'n')})`,
+    ),
     trigger('upd', 'update', 'old table as old_rows new table as new_rows'),
   ];
 }
@@ -88,10 +106,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   let table = db.schema.createTable('changes');
   table = pg
-    ? table.addColumn('seq', 'bigserial', (c) => c.primaryKey())
-      .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`))
-    : table.addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
-      .addColumn('tx', 'integer', (c) => c.notNull().defaultTo(0));
+    ? table
+        .addColumn('seq', 'bigserial', (c) => c.primaryKey())
+        .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`))
+    : table.addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('tx', 'integer', (c) => c.notNull().defaultTo(0));
   await table
     .addColumn('table_name', 'text', (c) => c.notNull())
     .addColumn('row_key', 'text', (c) => c.notNull())

@@ -11,24 +11,37 @@ const TABLES = ['api_keys', 'partners'];
 
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  await db.schema.createTable('auth_version')
+  await db.schema
+    .createTable('auth_version')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('version', 'bigint', (c) => c.notNull())
     .execute();
   await db.insertInto('auth_version').values({ id: 1, version: 0 }).execute();
   if (pg) {
-    await sql.raw(`create function auth_version_bump() returns trigger language plpgsql as $$
-      begin update auth_version set version = version + 1 where id = 1; return null; end $$`).execute(db);
+    await sql
+      .raw(
+        `create function auth_version_bump() returns trigger language plpgsql as $$
+      begin update auth_version set version = version + 1 where id = 1; return null; end $$`,
+      )
+      .execute(db);
   }
   for (const table of TABLES) {
     if (pg) {
-      await sql.raw(`create trigger auth_version_${table} after update or delete on ${table}
-        for each statement execute function auth_version_bump()`).execute(db);
+      await sql
+        .raw(
+          `create trigger auth_version_${table} after update or delete on ${table}
+        for each statement execute function auth_version_bump()`,
+        )
+        .execute(db);
       continue;
     }
     for (const event of ['update', 'delete']) {
-      await sql.raw(`create trigger auth_version_${table}_${event} after ${event} on ${table}
-        begin update auth_version set version = version + 1 where id = 1; end`).execute(db);
+      await sql
+        .raw(
+          `create trigger auth_version_${table}_${event} after ${event} on ${table}
+        begin update auth_version set version = version + 1 where id = 1; end`,
+        )
+        .execute(db);
     }
   }
 }

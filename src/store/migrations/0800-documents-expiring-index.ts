@@ -9,8 +9,11 @@ import type { Kysely } from 'kysely';
  * statement's values are parameters, which a partial index's predicate cannot be matched against.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('documents_crew_expiring').on('documents')
-    .columns(['crew_unique_id', 'processing_state', 'is_current', 'is_live', 'no_expiry', 'expiry_date']).execute();
+  await db.schema
+    .createIndex('documents_crew_expiring')
+    .on('documents')
+    .columns(['crew_unique_id', 'processing_state', 'is_current', 'is_live', 'no_expiry', 'expiry_date'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
  * health after each attempt creates no change rows.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('webhook_endpoints').addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('webhook_endpoints')
+    .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('webhook_endpoints').addColumn('failing_since', 'text').execute();
   await db.schema.alterTable('webhook_endpoints').addColumn('last_success_at', 'text').execute();
   await db.schema.alterTable('webhook_endpoints').addColumn('disabled_reason', 'text').execute();

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * process. `outcome` is 'running' until the run ends.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('sync_runs')
+  await db.schema
+    .createTable('sync_runs')
     .addColumn('run_id', 'text', (c) => c.primaryKey())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('started_at', 'text', (c) => c.notNull())

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
  * first use; a free slot has `held_by` null or a `held_until` in the past.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('endpoint_send_slots')
+  await db.schema
+    .createTable('endpoint_send_slots')
     .addColumn('partner_id', 'text', (c) => c.notNull())
     .addColumn('slot', 'integer', (c) => c.notNull())
     .addColumn('held_by', 'text')

@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
  * `ingest_requests`: the answers of POST /api/v2/admin/changes by Idempotency-Key.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('ingest_versions')
+  await db.schema
+    .createTable('ingest_versions')
     .addColumn('entity', 'text', (c) => c.notNull())
     .addColumn('entity_id', 'text', (c) => c.notNull())
     .addColumn('version', 'bigint', (c) => c.notNull())
@@ -18,7 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('ingest_versions_pk', ['entity', 'entity_id'])
     .execute();
-  await db.schema.createTable('ingest_held')
+  await db.schema
+    .createTable('ingest_held')
     .addColumn('entity', 'text', (c) => c.notNull())
     .addColumn('entity_id', 'text', (c) => c.notNull())
     .addColumn('version', 'bigint', (c) => c.notNull())
@@ -31,7 +33,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('ingest_held_pk', ['entity', 'entity_id', 'version'])
     .execute();
   await db.schema.createIndex('ingest_held_crew').on('ingest_held').column('crew_unique_id').execute();
-  await db.schema.createTable('ingest_requests')
+  await db.schema
+    .createTable('ingest_requests')
     .addColumn('idempotency_key', 'text', (c) => c.primaryKey())
     .addColumn('body_sha256', 'text', (c) => c.notNull())
     .addColumn('answer', 'text', (c) => c.notNull())

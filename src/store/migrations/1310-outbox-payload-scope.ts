@@ -12,9 +12,10 @@ import { dialectOf } from '../dialect-of.ts';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('outbox_events').addColumn('payload_scope', 'text').execute();
-  const nextExpiry = dialectOf(db) === 'postgres'
-    ? sql`(outbox_events.body::jsonb #>> '{data,next_expiry_date}')`
-    : sql`json_extract(outbox_events.body, '$.data.next_expiry_date')`;
+  const nextExpiry =
+    dialectOf(db) === 'postgres'
+      ? sql`(outbox_events.body::jsonb #>> '{data,next_expiry_date}')`
+      : sql`json_extract(outbox_events.body, '$.data.next_expiry_date')`;
   await sql`
     update outbox_events set payload_scope = 'crew:medical:read'
     where event_type = 'crew.compliance.changed'

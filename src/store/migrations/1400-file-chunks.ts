@@ -9,7 +9,8 @@ import { dialectOf } from '../dialect-of.ts';
  * there and have no chunks. Deleting a file deletes its chunks.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('file_chunks')
+  await db.schema
+    .createTable('file_chunks')
     .addColumn('file_id', 'text', (c) => c.notNull().references('files.file_id').onDelete('cascade'))
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('bytes', dialectOf(db) === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())

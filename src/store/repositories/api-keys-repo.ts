@@ -39,8 +39,12 @@ export async function listApiKeys(db: Db, partnerId?: string): Promise<ApiKeyRec
 
 /** Marks a key revoked; an already revoked key keeps its first revocation time. */
 export async function revokeApiKey(db: Db, keyId: string, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ status: 'revoked', revoked_at: at })
-    .where('key_id', '=', keyId).where('status', '=', 'active').execute();
+  await db
+    .updateTable('api_keys')
+    .set({ status: 'revoked', revoked_at: at })
+    .where('key_id', '=', keyId)
+    .where('status', '=', 'active')
+    .execute();
 }
 
 export async function deleteApiKey(db: Db, keyId: string): Promise<void> {

@@ -37,11 +37,22 @@ function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
 }
 
 /** Postgres text cannot hold NUL, which a client can put in a path (`%00`): stored as U+FFFD. */
-const text = <T extends string | null>(value: T): T => (value === null ? value : value.replaceAll('\u0000', '\uFFFD') as T);
+const text = <T extends string | null>(value: T): T => (value === null ? value : (value.replaceAll('\u0000', '\uFFFD') as T));
 
 /** The columns written, in the order of a row's JSON array (auditRowText). */
 const COLUMNS = [
-  'request_id', 'at', 'partner_id', 'key_id', 'method', 'route', 'path', 'crew_unique_id', 'document_id', 'status', 'latency_ms', 'client_ip',
+  'request_id',
+  'at',
+  'partner_id',
+  'key_id',
+  'method',
+  'route',
+  'path',
+  'crew_unique_id',
+  'document_id',
+  'status',
+  'latency_ms',
+  'client_ip',
 ] as const;
 /** The integer columns: Postgres reads every element as text, and these are cast. */
 const INTEGER_COLUMNS = new Set<string>(['status', 'latency_ms']);
@@ -55,8 +66,18 @@ export type AuditRowText = string & { readonly auditRow: unique symbol };
 
 export function auditRowText(entry: AuditEntry): AuditRowText {
   return JSON.stringify([
-    entry.requestId, entry.at, text(entry.partnerId), entry.keyId, text(entry.method), entry.route, text(entry.path), text(entry.crewUniqueId),
-    text(entry.documentId), entry.status, Math.round(entry.latencyMs), entry.clientIp,
+    entry.requestId,
+    entry.at,
+    text(entry.partnerId),
+    entry.keyId,
+    text(entry.method),
+    entry.route,
+    text(entry.path),
+    text(entry.crewUniqueId),
+    text(entry.documentId),
+    entry.status,
+    Math.round(entry.latencyMs),
+    entry.clientIp,
   ]) as AuditRowText;
 }
 
@@ -72,13 +93,18 @@ const SQLITE_VALUES = sql.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')
 const POSTGRES_VALUES = sql.raw(COLUMNS.map((c, i) => (INTEGER_COLUMNS.has(c) ? `(r ->> ${i})::integer` : `r ->> ${i}`)).join(', '));
 const selectRows = {
   sqlite: (rows: string) => sql`select ${SQLITE_VALUES} from jsonb_each(${rows}) order by key`,
-  postgres: (rows: string) => sql`select ${POSTGRES_VALUES} from jsonb_array_elements(cast(${rows} as jsonb)) with ordinality as t(r, n) order by n`,
+  postgres: (rows: string) =>
+    sql`select ${POSTGRES_VALUES} from jsonb_array_elements(cast(${rows} as jsonb)) with ordinality as t(r, n) order by n`,
 };
 
 /** Several rows in one statement (the audit middleware's group commit), ids in the order given. */
 export async function insertAuditRows(db: Db, texts: readonly AuditRowText[]): Promise<void> {
   if (texts.length === 0) return;
-  await db.insertInto('audit_log').columns(COLUMNS).expression(selectRows[dialectOf(db)](`[${texts.join(',')}]`)).execute();
+  await db
+    .insertInto('audit_log')
+    .columns(COLUMNS)
+    .expression(selectRows[dialectOf(db)](`[${texts.join(',')}]`))
+    .execute();
 }
 
 export async function findAuditEntries(db: Db, requestId: string): Promise<AuditEntry[]> {

@@ -67,7 +67,12 @@ export async function settledReadBound(db: Db, maxWaitMs: number, pollMs = 25): 
 
 export function toChange(row: Selectable<ChangesTable>): Change {
   return {
-    tx: Number(row.tx), seq: Number(row.seq), table: row.table_name, key: row.row_key, crewUniqueId: row.crew_unique_id, partnerId: row.partner_id,
+    tx: Number(row.tx),
+    seq: Number(row.seq),
+    table: row.table_name,
+    key: row.row_key,
+    crewUniqueId: row.crew_unique_id,
+    partnerId: row.partner_id,
   };
 }
 
@@ -83,7 +88,13 @@ function after(db: Db, from: ChangePosition | null, horizon: number, until?: Cha
 }
 
 /** The next changes after `from` that are final below `horizon` (and at or before `until`, when given), in (tx, seq) order. */
-export async function readChanges(db: Db, from: ChangePosition | null, horizon: number, limit: number, until?: ChangePosition): Promise<Change[]> {
+export async function readChanges(
+  db: Db,
+  from: ChangePosition | null,
+  horizon: number,
+  limit: number,
+  until?: ChangePosition,
+): Promise<Change[]> {
   const rows = await after(db, from, horizon, until).selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
   return rows.map(toChange);
 }
@@ -94,22 +105,34 @@ export async function readChanges(db: Db, from: ChangePosition | null, horizon: 
  * every change of that `tx` (its planner uses only the first column of a row-value bound).
  */
 export async function changesInRange(db: Db, from: ChangePosition, to: ChangePosition, limit: number): Promise<Change[]> {
-  const query = from.tx === to.tx
-    ? db.selectFrom('changes').where('tx', '=', from.tx).where('seq', '>', from.seq).where('seq', '<=', to.seq)
-    : db.selectFrom('changes').where(pastPosition(from)).where(upToPosition(to));
+  const query =
+    from.tx === to.tx
+      ? db.selectFrom('changes').where('tx', '=', from.tx).where('seq', '>', from.seq).where('seq', '<=', to.seq)
+      : db.selectFrom('changes').where(pastPosition(from)).where(upToPosition(to));
   const rows = await query.selectAll().orderBy('tx').orderBy('seq').limit(limit).execute();
   return rows.map(toChange);
 }
 
 /** The last final change below `horizon` (where a full run leaves the reader), or null. */
 export async function lastChange(db: Db, horizon: number): Promise<ChangePosition | null> {
-  const row = await db.selectFrom('changes').select(['tx', 'seq']).where('tx', '<', horizon)
-    .orderBy('tx', 'desc').orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('changes')
+    .select(['tx', 'seq'])
+    .where('tx', '<', horizon)
+    .orderBy('tx', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? { tx: Number(row.tx), seq: Number(row.seq) } : null;
 }
 
 /** Partner-wide and store-wide changes after `from`: tables whose writes fan out to whole fleets. */
-export async function fleetWideChanges(db: Db, from: ChangePosition | null, horizon: number, tables: readonly string[]): Promise<FleetWideChange[]> {
+export async function fleetWideChanges(
+  db: Db,
+  from: ChangePosition | null,
+  horizon: number,
+  tables: readonly string[],
+): Promise<FleetWideChange[]> {
   const rows = await after(db, from, horizon).select(['table_name', 'partner_id']).distinct().where('table_name', 'in', tables).execute();
   return rows.map((row) => ({ table: row.table_name, partnerId: row.partner_id }));
 }
@@ -119,7 +142,12 @@ export async function fleetWideChanges(db: Db, from: ChangePosition | null, hori
  * those whose rows may differ from what the runs before read.
  */
 export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[]): Promise<Set<string>> {
-  let query = db.selectFrom('changes').select('crew_unique_id').distinct().where('table_name', 'in', tables).where('crew_unique_id', 'is not', null);
+  let query = db
+    .selectFrom('changes')
+    .select('crew_unique_id')
+    .distinct()
+    .where('table_name', 'in', tables)
+    .where('crew_unique_id', 'is not', null);
   if (from) query = query.where(pastPosition(from));
   return new Set((await query.execute()).map((r) => r.crew_unique_id!));
 }

@@ -16,27 +16,43 @@ export interface RosterKey {
  * that consent are never read, so neither the items nor the page boundaries depend on them.
  */
 export async function complianceRosterPage(
-  db: Db, fleet: FleetRef, partnerId: string, page: { vesselId?: string; after: RosterKey | null; limit: number },
+  db: Db,
+  fleet: FleetRef,
+  partnerId: string,
+  page: { vesselId?: string; after: RosterKey | null; limit: number },
 ): Promise<CrewAssignment[]> {
-  let query = db.selectFrom('assignments')
+  let query = db
+    .selectFrom('assignments')
     .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
     .selectAll('vessels')
     .select([
-      'assignments.assignment_id', 'assignments.crew_unique_id', 'assignments.role', 'assignments.position_name',
-      'assignments.status', 'assignments.as_of',
+      'assignments.assignment_id',
+      'assignments.crew_unique_id',
+      'assignments.role',
+      'assignments.position_name',
+      'assignments.status',
+      'assignments.as_of',
     ])
     .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
     .where('assignments.status', 'in', ON_FLEET_STATUSES)
-    .where(({ exists, selectFrom }) => exists(selectFrom('consents').select('consents.category')
-      .where('consents.partner_id', '=', partnerId).where('consents.category', '=', 'compliance')
-      .whereRef('consents.crew_unique_id', '=', 'assignments.crew_unique_id')));
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('consents')
+          .select('consents.category')
+          .where('consents.partner_id', '=', partnerId)
+          .where('consents.category', '=', 'compliance')
+          .whereRef('consents.crew_unique_id', '=', 'assignments.crew_unique_id'),
+      ),
+    );
   if (page.vesselId !== undefined) query = query.where('assignments.vessel_id', '=', page.vesselId);
   const after = page.after;
   if (after) {
-    query = query.where((eb) => eb.or([
-      eb('assignments.vessel_id', '>', after.vesselId),
-      eb.and([eb('assignments.vessel_id', '=', after.vesselId), eb('assignments.crew_unique_id', '>', after.crewUniqueId)]),
-    ]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('assignments.vessel_id', '>', after.vesselId),
+        eb.and([eb('assignments.vessel_id', '=', after.vesselId), eb('assignments.crew_unique_id', '>', after.crewUniqueId)]),
+      ]),
+    );
   }
   const rows = await query.orderBy('assignments.vessel_id').orderBy('assignments.crew_unique_id').limit(page.limit).execute();
   return rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) }));
@@ -44,7 +60,11 @@ export async function complianceRosterPage(
 
 /** Whether the vessel is on the fleet. */
 export async function isFleetVessel(db: Db, fleet: FleetRef, vesselId: string): Promise<boolean> {
-  const row = await db.selectFrom('vessels').select('vessel_id')
-    .where('vessel_id', '=', vesselId).where('vessel_id', 'in', fleetVesselIds(db, fleet)).executeTakeFirst();
+  const row = await db
+    .selectFrom('vessels')
+    .select('vessel_id')
+    .where('vessel_id', '=', vesselId)
+    .where('vessel_id', 'in', fleetVesselIds(db, fleet))
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -7,19 +7,31 @@ export async function consentsFor(db: Db, partnerId: string, crewIds: readonly s
 }
 
 export async function hasConsent(db: Db, partnerId: string, crewUniqueId: string, category: ConsentCategory): Promise<boolean> {
-  const row = await db.selectFrom('consents').select('category')
-    .where('partner_id', '=', partnerId).where('crew_unique_id', '=', crewUniqueId).where('category', '=', category)
+  const row = await db
+    .selectFrom('consents')
+    .select('category')
+    .where('partner_id', '=', partnerId)
+    .where('crew_unique_id', '=', crewUniqueId)
+    .where('category', '=', category)
     .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Consents of several crew members to several partners: partner → crew → categories. */
-export async function consentsForPartners(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, Map<string, Set<ConsentCategory>>>> {
+export async function consentsForPartners(
+  db: Db,
+  partnerIds: readonly string[],
+  crewIds: readonly string[],
+): Promise<Map<string, Map<string, Set<ConsentCategory>>>> {
   const out = new Map<string, Map<string, Set<ConsentCategory>>>(partnerIds.map((p) => [p, new Map()]));
   if (partnerIds.length === 0) return out;
   for (let start = 0; start < crewIds.length; start += 2000) {
-    const rows = await db.selectFrom('consents').select(['partner_id', 'crew_unique_id', 'category'])
-      .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(start, start + 2000)).execute();
+    const rows = await db
+      .selectFrom('consents')
+      .select(['partner_id', 'crew_unique_id', 'category'])
+      .where('partner_id', 'in', partnerIds)
+      .where('crew_unique_id', 'in', crewIds.slice(start, start + 2000))
+      .execute();
     for (const row of rows) {
       const byCrew = out.get(row.partner_id)!;
       if (!byCrew.has(row.crew_unique_id)) byCrew.set(row.crew_unique_id, new Set());

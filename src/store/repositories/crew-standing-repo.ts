@@ -13,16 +13,29 @@ const ON_FLEET = '#fleet';
  * statement: the consents rows and the on-fleet assignments, united. Crew absent from the map
  * are neither on the fleet nor give any consent.
  */
-export async function crewStandings(db: Db, fleet: FleetRef, partnerId: string, crewIds: readonly string[]): Promise<Map<string, CrewStanding>> {
+export async function crewStandings(
+  db: Db,
+  fleet: FleetRef,
+  partnerId: string,
+  crewIds: readonly string[],
+): Promise<Map<string, CrewStanding>> {
   const out = new Map<string, { onFleet: boolean; consents: Set<ConsentCategory> }>();
   const ids = [...new Set(crewIds)];
   for (let start = 0; start < ids.length; start += 1000) {
     const chunk = ids.slice(start, start + 1000);
-    const rows = await db.selectFrom('consents').select(['crew_unique_id', (eb) => eb.ref('category').$castTo<string>().as('what')])
-      .where('partner_id', '=', partnerId).where('crew_unique_id', 'in', chunk)
-      .unionAll(db.selectFrom('assignments').select(['crew_unique_id', sql.lit(ON_FLEET).$castTo<string>().as('what')])
-        .where('crew_unique_id', 'in', chunk).where('status', 'in', ON_FLEET_STATUSES)
-        .where('vessel_id', 'in', fleetVesselIds(db, fleet)))
+    const rows = await db
+      .selectFrom('consents')
+      .select(['crew_unique_id', (eb) => eb.ref('category').$castTo<string>().as('what')])
+      .where('partner_id', '=', partnerId)
+      .where('crew_unique_id', 'in', chunk)
+      .unionAll(
+        db
+          .selectFrom('assignments')
+          .select(['crew_unique_id', sql.lit(ON_FLEET).$castTo<string>().as('what')])
+          .where('crew_unique_id', 'in', chunk)
+          .where('status', 'in', ON_FLEET_STATUSES)
+          .where('vessel_id', 'in', fleetVesselIds(db, fleet)),
+      )
       .execute();
     for (const row of rows) {
       const standing = out.get(row.crew_unique_id) ?? { onFleet: false, consents: new Set<ConsentCategory>() };

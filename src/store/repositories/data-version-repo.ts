@@ -18,8 +18,14 @@ export interface ChangeMarks {
 
 function changeMarksQuery(db: Db, postgres: boolean) {
   return db.selectNoFrom((eb) => [
-    eb.selectFrom('changes').select((e) => e.fn.max('seq').as('s')).as('max_seq'),
-    eb.selectFrom('changes').select((e) => e.fn.max('tx').as('t')).as('max_tx'),
+    eb
+      .selectFrom('changes')
+      .select((e) => e.fn.max('seq').as('s'))
+      .as('max_seq'),
+    eb
+      .selectFrom('changes')
+      .select((e) => e.fn.max('tx').as('t'))
+      .as('max_tx'),
     eb.selectFrom('settings').select('value').where('name', '=', 'sync.cursor').as('sync_cursor'),
     (postgres ? CHANGE_HORIZON : sql<string>`null`).as('horizon'),
   ]);
@@ -40,7 +46,9 @@ export async function changeMarks(db: Db): Promise<ChangeMarks> {
   if (!compiled) compiledMarks.set(db, (compiled = changeMarksQuery(db, postgres).compile()));
   const row = (await db.executeQuery(compiled)).rows[0]!;
   return {
-    maxSeq: Number(row.max_seq ?? 0), maxTx: Number(row.max_tx ?? 0), syncCursor: (row.sync_cursor as string | null) ?? null,
+    maxSeq: Number(row.max_seq ?? 0),
+    maxTx: Number(row.max_tx ?? 0),
+    syncCursor: (row.sync_cursor as string | null) ?? null,
     horizon: postgres ? Number(row.horizon) : NO_LIMIT,
   };
 }

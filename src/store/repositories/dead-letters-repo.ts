@@ -24,16 +24,25 @@ export interface DeadLetterFilter {
 
 export function toDeadLetter(row: Selectable<DeadLettersTable>): DeadLetter {
   return {
-    eventId: row.event_id, partnerId: row.partner_id, eventType: row.event_type,
-    reason: row.reason, deadAt: row.dead_at, replayedAt: row.replayed_at,
+    eventId: row.event_id,
+    partnerId: row.partner_id,
+    eventType: row.event_type,
+    reason: row.reason,
+    deadAt: row.dead_at,
+    replayedAt: row.replayed_at,
   };
 }
 
 /** Records a dead letter; an event that dies again after a replay gets a fresh row state. */
 export async function upsertDeadLetter(db: Db, letter: Omit<DeadLetter, 'replayedAt'>): Promise<void> {
-  await db.insertInto('dead_letters')
+  await db
+    .insertInto('dead_letters')
     .values({
-      event_id: letter.eventId, partner_id: letter.partnerId, event_type: letter.eventType, reason: letter.reason, dead_at: letter.deadAt,
+      event_id: letter.eventId,
+      partner_id: letter.partnerId,
+      event_type: letter.eventType,
+      reason: letter.reason,
+      dead_at: letter.deadAt,
       replayed_at: null,
     })
     .onConflict((oc) => oc.column('event_id').doUpdateSet({ reason: letter.reason, dead_at: letter.deadAt, replayed_at: null }))
@@ -54,6 +63,10 @@ export async function listDeadLetters(db: Db, filter: DeadLetterFilter = {}): Pr
 
 export async function markReplayed(db: Db, eventIds: readonly string[], at: string): Promise<void> {
   for (let i = 0; i < eventIds.length; i += 500) {
-    await db.updateTable('dead_letters').set({ replayed_at: at }).where('event_id', 'in', eventIds.slice(i, i + 500)).execute();
+    await db
+      .updateTable('dead_letters')
+      .set({ replayed_at: at })
+      .where('event_id', 'in', eventIds.slice(i, i + 500))
+      .execute();
   }
 }

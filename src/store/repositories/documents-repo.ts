@@ -56,8 +56,12 @@ export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
 }
 
 function listable(db: Db) {
-  return db.selectFrom('documents').selectAll()
-    .where('processing_state', '=', 'processed').where('is_current', '=', 1).where('is_live', '=', 1);
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('processing_state', '=', 'processed')
+    .where('is_current', '=', 1)
+    .where('is_live', '=', 1);
 }
 
 /**
@@ -76,20 +80,52 @@ export async function listListableDocuments(db: Db, crewIds: readonly string[], 
 }
 
 const EVALUATION_COLUMNS = [
-  'document_id', 'crew_unique_id', 'title', 'verification_status', 'review_status', 'issue_date', 'expiry_date', 'no_expiry',
-  'processing_state', 'is_current', 'is_live', 'document_class', 'classification',
+  'document_id',
+  'crew_unique_id',
+  'title',
+  'verification_status',
+  'review_status',
+  'issue_date',
+  'expiry_date',
+  'no_expiry',
+  'processing_state',
+  'is_current',
+  'is_live',
+  'document_class',
+  'classification',
 ] as const;
 
 /** A document's EVALUATION_COLUMNS values, in that order (SQLite's json_array of them, or a row's). */
 type EvaluationValues = [
-  string, string, string, DocumentsTable['verification_status'], DocumentsTable['review_status'], string | null, string | null, number,
-  DocumentsTable['processing_state'], number, number, DocumentsTable['document_class'], string,
+  string,
+  string,
+  string,
+  DocumentsTable['verification_status'],
+  DocumentsTable['review_status'],
+  string | null,
+  string | null,
+  number,
+  DocumentsTable['processing_state'],
+  number,
+  number,
+  DocumentsTable['document_class'],
+  string,
 ];
 
 function toEvaluationDocument(v: EvaluationValues): EvaluationDocument {
   return {
-    documentId: v[0], crewUniqueId: v[1], title: v[2], verificationStatus: v[3], reviewStatus: v[4], issueDate: v[5], expiryDate: v[6],
-    noExpiry: v[7] === 1, processingState: v[8], isCurrent: v[9] === 1, isLive: v[10] === 1, documentClass: v[11],
+    documentId: v[0],
+    crewUniqueId: v[1],
+    title: v[2],
+    verificationStatus: v[3],
+    reviewStatus: v[4],
+    issueDate: v[5],
+    expiryDate: v[6],
+    noExpiry: v[7] === 1,
+    processingState: v[8],
+    isCurrent: v[9] === 1,
+    isLive: v[10] === 1,
+    documentClass: v[11],
     classification: parseClassification(v[12]),
   };
 }
@@ -131,7 +167,12 @@ export async function listEvaluationDocuments(db: Db, crewIds: readonly string[]
   return out;
 }
 
-export async function findListableDocument(db: Db, crewUniqueId: string, documentId: string, includeMedical: boolean): Promise<CrewDocument | undefined> {
+export async function findListableDocument(
+  db: Db,
+  crewUniqueId: string,
+  documentId: string,
+  includeMedical: boolean,
+): Promise<CrewDocument | undefined> {
   let query = listable(db).where('crew_unique_id', '=', crewUniqueId).where('document_id', '=', documentId);
   if (!includeMedical) query = query.where('document_class', '!=', 'medical');
   const row = await query.executeTakeFirst();
@@ -141,7 +182,12 @@ export async function findListableDocument(db: Db, crewUniqueId: string, documen
 /** Which of the documents have a stored file (for download links). */
 export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('documents').select('document_id').where('document_id', 'in', ids).where('file_id', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('documents')
+    .select('document_id')
+    .where('document_id', 'in', ids)
+    .where('file_id', 'is not', null)
+    .execute();
   return new Set(rows.map((r) => r.document_id));
 }
 

@@ -18,18 +18,27 @@ export async function noteEndpointAttempts(db: Db, { partnerId, attempts }: Atte
   const failures = attempts.slice(lastSuccess + 1);
   const update = db.updateTable('webhook_endpoints').where('partner_id', '=', partnerId).where('status', '=', 'active');
   if (lastSuccess < 0) {
-    await update.set((eb) => ({
-      consecutive_failures: eb('consecutive_failures', '+', failures.length),
-      failing_since: eb.fn.coalesce('failing_since', eb.val(failures[0]!.at)),
-    })).execute();
+    await update
+      .set((eb) => ({
+        consecutive_failures: eb('consecutive_failures', '+', failures.length),
+        failing_since: eb.fn.coalesce('failing_since', eb.val(failures[0]!.at)),
+      }))
+      .execute();
     return;
   }
   const at = attempts[lastSuccess]!.at;
-  await update.set((eb) => ({
-    consecutive_failures: failures.length,
-    failing_since: failures[0]?.at ?? null,
-    last_success_at: eb.case().when(eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', at)])).then(at).else(eb.ref('last_success_at')).end(),
-  })).execute();
+  await update
+    .set((eb) => ({
+      consecutive_failures: failures.length,
+      failing_since: failures[0]?.at ?? null,
+      last_success_at: eb
+        .case()
+        .when(eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', at)]))
+        .then(at)
+        .else(eb.ref('last_success_at'))
+        .end(),
+    }))
+    .execute();
 }
 
 /**
@@ -39,9 +48,12 @@ export async function noteEndpointAttempts(db: Db, { partnerId, attempts }: Atte
 export async function disableIfFailingSince(db: Db, partnerId: string, failingBefore: string, at: string, days: number): Promise<boolean> {
   // The disabling update returns the row as it wrote it (a concurrent recorder's update is waited
   // for, then seen), and the reason is written from that row while this transaction holds it.
-  const row = await db.updateTable('webhook_endpoints')
+  const row = await db
+    .updateTable('webhook_endpoints')
     .set({ status: 'disabled', disabled_at: at, updated_at: at })
-    .where('partner_id', '=', partnerId).where('status', '=', 'active').where('failing_since', '<=', failingBefore)
+    .where('partner_id', '=', partnerId)
+    .where('status', '=', 'active')
+    .where('failing_since', '<=', failingBefore)
     .returning(['failing_since', 'consecutive_failures'])
     .executeTakeFirst();
   if (!row) return false;

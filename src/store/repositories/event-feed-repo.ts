@@ -35,29 +35,42 @@ export interface FeedQuery {
 /** One keyset page of a partner's events, oldest first. */
 export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEvent[]> {
   if (request.types.length === 0) return [];
-  let query = db.selectFrom('outbox_events')
+  let query = db
+    .selectFrom('outbox_events')
     .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts', 'payload_scope'])
-    .where('partner_id', '=', request.partnerId).where('event_type', 'in', request.types).where('created_at', '>=', request.since);
+    .where('partner_id', '=', request.partnerId)
+    .where('event_type', 'in', request.types)
+    .where('created_at', '>=', request.since);
   if (request.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', request.crewUniqueId);
   const after = request.after;
   if (after) {
-    query = query.where((eb) => eb.or([
-      eb('created_at', '>', after.createdAt),
-      eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)]),
-    ]));
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)])]),
+    );
   }
   const rows = await query.orderBy('created_at').orderBy('event_id').limit(request.limit).execute();
   return rows.map((row) => ({
-    eventId: row.event_id, eventType: row.event_type, crewUniqueId: row.crew_unique_id, createdAt: row.created_at,
-    body: row.body, status: row.status, attempts: row.attempts, payloadScope: row.payload_scope ?? null,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    crewUniqueId: row.crew_unique_id,
+    createdAt: row.created_at,
+    body: row.body,
+    status: row.status,
+    attempts: row.attempts,
+    payloadScope: row.payload_scope ?? null,
   }));
 }
 
 /** Up to `batch` ids of delivered or dead events created before `before`, oldest first. */
 export async function prunableEventIds(db: Db, before: string, batch: number): Promise<string[]> {
-  const rows = await db.selectFrom('outbox_events').select('event_id')
-    .where('created_at', '<', before).where('status', 'in', ['delivered', 'dead'])
-    .orderBy('created_at').limit(batch).execute();
+  const rows = await db
+    .selectFrom('outbox_events')
+    .select('event_id')
+    .where('created_at', '<', before)
+    .where('status', 'in', ['delivered', 'dead'])
+    .orderBy('created_at')
+    .limit(batch)
+    .execute();
   return rows.map((r) => r.event_id);
 }
 

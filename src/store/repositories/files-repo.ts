@@ -7,7 +7,10 @@ import type { Db } from '../database.ts';
  */
 
 /** A stored file's type and size, and its bytes when it was stored before chunks (else null). */
-export async function findFileHead(db: Db, fileId: string): Promise<{ contentType: string; size: number; unchunked: Buffer | null } | undefined> {
+export async function findFileHead(
+  db: Db,
+  fileId: string,
+): Promise<{ contentType: string; size: number; unchunked: Buffer | null } | undefined> {
   const row = await db.selectFrom('files').select(['content_type', 'size', 'bytes']).where('file_id', '=', fileId).executeTakeFirst();
   if (!row) return undefined;
   const size = Number(row.size);
@@ -22,8 +25,11 @@ export async function readFileChunk(db: Db, fileId: string, seq: number): Promis
 
 /** Adds a file's row with no bytes yet; false when a file with this id is stored already. */
 export async function insertFileHead(db: Db, fileId: string, contentType: string): Promise<boolean> {
-  const result = await db.insertInto('files').values({ file_id: fileId, content_type: contentType, size: 0, bytes: Buffer.alloc(0) })
-    .onConflict((oc) => oc.column('file_id').doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('files')
+    .values({ file_id: fileId, content_type: contentType, size: 0, bytes: Buffer.alloc(0) })
+    .onConflict((oc) => oc.column('file_id').doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 

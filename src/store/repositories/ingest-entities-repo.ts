@@ -8,9 +8,16 @@ import type { Db } from '../database.ts';
 
 /** The catalogue position of each key: the stored one, or the next free ones in the order given. */
 export async function catalogueOrder(db: Db, keys: readonly string[]): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('requirement_catalogue').select(['requirement_key', 'position']).where('requirement_key', 'in', [...keys]).execute();
+  const rows = await db
+    .selectFrom('requirement_catalogue')
+    .select(['requirement_key', 'position'])
+    .where('requirement_key', 'in', [...keys])
+    .execute();
   const out = new Map(rows.map((r) => [r.requirement_key, Number(r.position)]));
-  const top = await db.selectFrom('requirement_catalogue').select(sql<number | string | null>`max(position)`.as('p')).executeTakeFirstOrThrow();
+  const top = await db
+    .selectFrom('requirement_catalogue')
+    .select(sql<number | string | null>`max(position)`.as('p'))
+    .executeTakeFirstOrThrow();
   let next = top.p === null ? 0 : Number(top.p) + 1;
   for (const k of keys) if (!out.has(k)) out.set(k, next++);
   return out;
@@ -20,9 +27,15 @@ export async function catalogueOrder(db: Db, keys: readonly string[]): Promise<M
 export async function deleteUnusedFiles(db: Db, fileIds: readonly string[]): Promise<void> {
   const ids = [...new Set(fileIds)];
   if (ids.length === 0) return;
-  await db.deleteFrom('files').where('file_id', 'in', ids)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))))
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))))
+  await db
+    .deleteFrom('files')
+    .where('file_id', 'in', ids)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))),
+    )
     .execute();
 }
 
@@ -42,7 +55,11 @@ export interface Erased {
  */
 export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> {
   const crew = await trx.selectFrom('crew').select('photo_file_id').where('crew_unique_id', '=', crewUniqueId).executeTakeFirst();
-  const documents = await trx.selectFrom('documents').select(['document_id', 'file_id']).where('crew_unique_id', '=', crewUniqueId).execute();
+  const documents = await trx
+    .selectFrom('documents')
+    .select(['document_id', 'file_id'])
+    .where('crew_unique_id', '=', crewUniqueId)
+    .execute();
   const assignments = await trx.selectFrom('assignments').select('assignment_id').where('crew_unique_id', '=', crewUniqueId).execute();
   const consents = await trx.selectFrom('consents').select('partner_id').distinct().where('crew_unique_id', '=', crewUniqueId).execute();
   const documentIds = documents.map((d) => d.document_id);
@@ -53,24 +70,35 @@ export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> 
   await trx.deleteFrom('assignments').where('crew_unique_id', '=', crewUniqueId).execute();
   await trx.deleteFrom('consents').where('crew_unique_id', '=', crewUniqueId).execute();
   await trx.deleteFrom('crew').where('crew_unique_id', '=', crewUniqueId).execute();
-  await deleteUnusedFiles(trx, [...documents.flatMap((d) => (d.file_id ? [d.file_id] : [])), ...(crew?.photo_file_id ? [crew.photo_file_id] : [])]);
+  await deleteUnusedFiles(trx, [
+    ...documents.flatMap((d) => (d.file_id ? [d.file_id] : [])),
+    ...(crew?.photo_file_id ? [crew.photo_file_id] : []),
+  ]);
   // Rows attributed to them, and rows of calls whose path named them without a route that matched
   // (a 404 on a mistyped path): a scan of the log, paid once per erasure. Ids hold no `%`; a `_`
   // matching any character only widens what replace() then finds nothing to change in.
-  await trx.updateTable('audit_log')
+  await trx
+    .updateTable('audit_log')
     .set((eb) => ({ crew_unique_id: null, document_id: null, path: eb.fn('replace', ['path', eb.val(crewUniqueId), eb.val('[erased]')]) }))
-    .where((eb) => eb.or([eb('crew_unique_id', '=', crewUniqueId), eb('path', 'like', `%${crewUniqueId}%`)])).execute();
+    .where((eb) => eb.or([eb('crew_unique_id', '=', crewUniqueId), eb('path', 'like', `%${crewUniqueId}%`)]))
+    .execute();
   for (const id of documentIds) {
-    await trx.updateTable('audit_log')
+    await trx
+      .updateTable('audit_log')
       .set((eb) => ({ document_id: null, path: eb.fn('replace', ['path', eb.val(id), eb.val('[erased]')]) }))
-      .where((eb) => eb.or([eb('document_id', '=', id), eb('path', 'like', `%${id}%`)])).execute();
+      .where((eb) => eb.or([eb('document_id', '=', id), eb('path', 'like', `%${id}%`)]))
+      .execute();
   }
   return { documentIds, assignmentIds: assignments.map((a) => a.assignment_id), consentPartnerIds: consents.map((c) => c.partner_id) };
 }
 
 /** Deletes one document (its file too, unless another row uses it) and the stored compliance results it may have counted in. */
 export async function deleteDocument(trx: Db, documentId: string): Promise<void> {
-  const doc = await trx.selectFrom('documents').select(['crew_unique_id', 'file_id']).where('document_id', '=', documentId).executeTakeFirst();
+  const doc = await trx
+    .selectFrom('documents')
+    .select(['crew_unique_id', 'file_id'])
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
   if (!doc) return;
   await trx.deleteFrom('documents').where('document_id', '=', documentId).execute();
   await trx.deleteFrom('compliance_results').where('crew_unique_id', '=', doc.crew_unique_id).execute();
@@ -102,7 +130,10 @@ export async function dependents(trx: Db, entity: 'employer' | 'vessel' | 'partn
     note(await count(trx.selectFrom('assignments').select(n).where('vessel_id', '=', id)), 'assignment(s)');
     note(await count(trx.selectFrom('contract_vessels').select(n).where('vessel_id', '=', id)), 'contract(s) of external partners');
   } else {
-    note(await count(trx.selectFrom('api_keys').select(n).where('partner_id', '=', id).where('revoked_at', 'is', null)), 'API key(s) not revoked');
+    note(
+      await count(trx.selectFrom('api_keys').select(n).where('partner_id', '=', id).where('revoked_at', 'is', null)),
+      'API key(s) not revoked',
+    );
     note(await count(trx.selectFrom('webhook_endpoints').select(n).where('partner_id', '=', id)), 'webhook endpoint');
   }
   return out;

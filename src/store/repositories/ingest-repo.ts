@@ -36,7 +36,9 @@ export async function lockEntities(db: Db, refs: readonly EntityRef[]): Promise<
   if (refs.length === 0 || dialectOf(db) !== 'postgres') return;
   const keys = [...new Set(refs.map((r) => `${r.entity}:${r.entityId}`))];
   await sql`select pg_advisory_xact_lock(${LOCK_SPACE}, slot) from (
-    select distinct (((hashtextextended(k, 0) % ${ENTITY_LOCK_SLOTS}) + ${ENTITY_LOCK_SLOTS}) % ${ENTITY_LOCK_SLOTS})::int as slot from unnest(${keys}::text[]) as k order by 1) as s`.execute(db);
+    select distinct (((hashtextextended(k, 0) % ${ENTITY_LOCK_SLOTS}) + ${ENTITY_LOCK_SLOTS}) % ${ENTITY_LOCK_SLOTS})::int as slot from unnest(${keys}::text[]) as k order by 1) as s`.execute(
+    db,
+  );
 }
 
 /** The distinct ids named of each entity. */
@@ -51,10 +53,18 @@ export async function findVersions(db: Db, refs: readonly EntityRef[]): Promise<
   const out = new Map<string, StoredVersion>();
   for (const [entity, all] of idsByEntity(refs)) {
     for (let i = 0; i < all.length; i += 5000) {
-      const rows = await db.selectFrom('ingest_versions').select(['entity_id', 'version', 'record', 'deleted'])
-        .where('entity', '=', entity).where('entity_id', 'in', all.slice(i, i + 5000)).execute();
+      const rows = await db
+        .selectFrom('ingest_versions')
+        .select(['entity_id', 'version', 'record', 'deleted'])
+        .where('entity', '=', entity)
+        .where('entity_id', 'in', all.slice(i, i + 5000))
+        .execute();
       for (const r of rows) {
-        out.set(refKey(entity, r.entity_id), { version: Number(r.version), record: r.record === null ? null : JSON.parse(r.record), deleted: r.deleted === 1 });
+        out.set(refKey(entity, r.entity_id), {
+          version: Number(r.version),
+          record: r.record === null ? null : JSON.parse(r.record),
+          deleted: r.deleted === 1,
+        });
       }
     }
   }
@@ -69,18 +79,31 @@ export interface VersionWrite extends EntityRef {
 
 /** Stores entities' newest versions and records, in one statement per 5,000. */
 export async function saveVersions(db: Db, writes: readonly VersionWrite[], at: string): Promise<void> {
-  await upsertRows(db, 'ingest_versions', writes.map((w) => ({
-    entity: w.entity, entity_id: w.entityId, version: w.version, record: w.record === null ? null : JSON.stringify(w.record),
-    deleted: w.record === null ? 1 as const : 0 as const, updated_at: at,
-  })), ['entity', 'entity_id']);
+  await upsertRows(
+    db,
+    'ingest_versions',
+    writes.map((w) => ({
+      entity: w.entity,
+      entity_id: w.entityId,
+      version: w.version,
+      record: w.record === null ? null : JSON.stringify(w.record),
+      deleted: w.record === null ? (1 as const) : (0 as const),
+      updated_at: at,
+    })),
+    ['entity', 'entity_id'],
+  );
 }
 
 /** Forgets the records (keeping the versions, as tombstones) of every entity about a crew member's erased children. */
 export async function tombstoneVersions(db: Db, refs: readonly EntityRef[], at: string): Promise<void> {
   for (const [entity, ids] of idsByEntity(refs)) {
     for (let i = 0; i < ids.length; i += 5000) {
-      await db.updateTable('ingest_versions').set({ record: null, deleted: 1, updated_at: at })
-        .where('entity', '=', entity).where('entity_id', 'in', ids.slice(i, i + 5000)).execute();
+      await db
+        .updateTable('ingest_versions')
+        .set({ record: null, deleted: 1, updated_at: at })
+        .where('entity', '=', entity)
+        .where('entity_id', 'in', ids.slice(i, i + 5000))
+        .execute();
     }
   }
 }
@@ -99,27 +122,62 @@ export interface HeldChange extends EntityRef {
 /** Holds changes (a change held again keeps its first time and deadline). */
 export async function holdChanges(db: Db, held: readonly HeldChange[]): Promise<void> {
   for (let i = 0; i < held.length; i += 1000) {
-    await db.insertInto('ingest_held').values(held.slice(i, i + 1000).map((h) => ({
-      entity: h.entity, entity_id: h.entityId, version: h.version, change: h.change, origin: h.origin, reason: h.reason,
-      crew_unique_id: h.crewUniqueId, held_at: h.heldAt, held_until: h.heldUntil,
-    }))).onConflict((oc) => oc.columns(['entity', 'entity_id', 'version']).doUpdateSet((eb) => ({ reason: eb.ref('excluded.reason') }))).execute();
+    await db
+      .insertInto('ingest_held')
+      .values(
+        held.slice(i, i + 1000).map((h) => ({
+          entity: h.entity,
+          entity_id: h.entityId,
+          version: h.version,
+          change: h.change,
+          origin: h.origin,
+          reason: h.reason,
+          crew_unique_id: h.crewUniqueId,
+          held_at: h.heldAt,
+          held_until: h.heldUntil,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['entity', 'entity_id', 'version']).doUpdateSet((eb) => ({ reason: eb.ref('excluded.reason') })))
+      .execute();
   }
 }
 
 /** Every held change, oldest first. */
 export async function listHeld(db: Db): Promise<HeldChange[]> {
-  const rows = await db.selectFrom('ingest_held').selectAll().orderBy('held_at').orderBy('entity').orderBy('entity_id').orderBy('version').execute();
+  const rows = await db
+    .selectFrom('ingest_held')
+    .selectAll()
+    .orderBy('held_at')
+    .orderBy('entity')
+    .orderBy('entity_id')
+    .orderBy('version')
+    .execute();
   return rows.map((r) => ({
-    entity: r.entity, entityId: r.entity_id, version: Number(r.version), change: r.change, origin: r.origin, reason: r.reason,
-    crewUniqueId: r.crew_unique_id, heldAt: r.held_at, heldUntil: r.held_until,
+    entity: r.entity,
+    entityId: r.entity_id,
+    version: Number(r.version),
+    change: r.change,
+    origin: r.origin,
+    reason: r.reason,
+    crewUniqueId: r.crew_unique_id,
+    heldAt: r.held_at,
+    heldUntil: r.held_until,
   }));
 }
 
 /** Drops held changes (applied, stale, or rejected at last). */
 export async function dropHeld(db: Db, held: ReadonlyArray<EntityRef & { version: number }>): Promise<void> {
   for (let i = 0; i < held.length; i += 500) {
-    await db.deleteFrom('ingest_held').where((eb) => eb.or(held.slice(i, i + 500).map((h) =>
-      eb.and([eb('entity', '=', h.entity), eb('entity_id', '=', h.entityId), eb('version', '=', h.version)])))).execute();
+    await db
+      .deleteFrom('ingest_held')
+      .where((eb) =>
+        eb.or(
+          held
+            .slice(i, i + 500)
+            .map((h) => eb.and([eb('entity', '=', h.entity), eb('entity_id', '=', h.entityId), eb('version', '=', h.version)])),
+        ),
+      )
+      .execute();
   }
 }
 
@@ -130,6 +188,9 @@ export async function dropHeldAbout(db: Db, crewUniqueId: string): Promise<void>
 
 /** How many changes wait, for the summary and the metrics. */
 export async function countHeld(db: Db): Promise<number> {
-  const row = await db.selectFrom('ingest_held').select(sql<string | number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('ingest_held')
+    .select(sql<string | number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

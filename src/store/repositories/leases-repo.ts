@@ -12,10 +12,10 @@ export interface Lease {
  * `holder` now holds it. Two callers racing for it cannot both win.
  */
 export async function acquireLease(db: Db, name: string, holder: string, now: string, expiresAt: string): Promise<boolean> {
-  await db.insertInto('leases').values({ name, holder, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('name')
-      .doUpdateSet({ holder, expires_at: expiresAt })
-      .where('leases.expires_at', '<=', now))
+  await db
+    .insertInto('leases')
+    .values({ name, holder, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ holder, expires_at: expiresAt }).where('leases.expires_at', '<=', now))
     .execute();
   const lease = await findLease(db, name);
   return lease?.holder === holder && lease.expiresAt === expiresAt;
@@ -23,8 +23,12 @@ export async function acquireLease(db: Db, name: string, holder: string, now: st
 
 /** Extends a lease still held by `holder`; false when it was lost (expired and taken over). */
 export async function renewLease(db: Db, name: string, holder: string, expiresAt: string): Promise<boolean> {
-  const res = await db.updateTable('leases').set({ expires_at: expiresAt })
-    .where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
+  const res = await db
+    .updateTable('leases')
+    .set({ expires_at: expiresAt })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .executeTakeFirst();
   return res.numUpdatedRows === 1n;
 }
 

@@ -11,7 +11,8 @@ export interface OutboxHealth {
 }
 
 export async function outboxHealth(db: Db, now: string): Promise<OutboxHealth> {
-  const row = await db.selectFrom('outbox_events')
+  const row = await db
+    .selectFrom('outbox_events')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('pending'),
       eb.fn.sum<number | string | null>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end()).as('due'),
@@ -24,8 +25,11 @@ export async function outboxHealth(db: Db, now: string): Promise<OutboxHealth> {
 
 /** Dead letters not replayed since they died: what waits for an operator. */
 export async function countUnreplayedDeadLetters(db: Db): Promise<number> {
-  const row = await db.selectFrom('dead_letters').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('replayed_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('dead_letters')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('replayed_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -38,11 +42,20 @@ export interface EndpointHealth {
 
 /** Counts disabled endpoints, and active ones failing by their stored health (docs/webhooks.md, "Endpoint health"). */
 export async function endpointHealth(db: Db): Promise<EndpointHealth> {
-  const row = await db.selectFrom('webhook_endpoints')
+  const row = await db
+    .selectFrom('webhook_endpoints')
     .select((eb) => [
       eb.fn.sum<number | string | null>(eb.case().when('status', '=', 'disabled').then(1).else(0).end()).as('disabled'),
-      eb.fn.sum<number | string | null>(eb.case()
-        .when(eb.and([eb('status', '=', 'active'), eb('consecutive_failures', '>', 0)])).then(1).else(0).end()).as('failing'),
+      eb.fn
+        .sum<number | string | null>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'active'), eb('consecutive_failures', '>', 0)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('failing'),
     ])
     .executeTakeFirstOrThrow();
   return { disabled: Number(row.disabled ?? 0), failing: Number(row.failing ?? 0) };

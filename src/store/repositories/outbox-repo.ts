@@ -17,11 +17,22 @@ export interface DueEvent {
 
 export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
   return {
-    eventId: row.event_id, partnerId: row.partner_id, eventType: row.event_type, crewUniqueId: row.crew_unique_id,
-    occurredAt: row.occurred_at, body: row.body, status: row.status, attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at, lockedBy: row.locked_by, lockedUntil: row.locked_until,
-    createdAt: row.created_at, deliveredAt: row.delivered_at,
-    suppressedReason: row.suppressed_reason ?? null, suppressedAt: row.suppressed_at ?? null, payloadScope: row.payload_scope ?? null,
+    eventId: row.event_id,
+    partnerId: row.partner_id,
+    eventType: row.event_type,
+    crewUniqueId: row.crew_unique_id,
+    occurredAt: row.occurred_at,
+    body: row.body,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lockedBy: row.locked_by,
+    lockedUntil: row.locked_until,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+    suppressedReason: row.suppressed_reason ?? null,
+    suppressedAt: row.suppressed_at ?? null,
+    payloadScope: row.payload_scope ?? null,
   };
 }
 
@@ -30,16 +41,30 @@ const INSERT_CHUNK = 2000;
 
 function toOutboxRow(event: NewOutboxEvent): Insertable<OutboxEventsTable> {
   return {
-    event_id: event.eventId, partner_id: event.partnerId, event_type: event.eventType, crew_unique_id: event.crewUniqueId,
-    occurred_at: event.at, body: event.body, payload_scope: event.payloadScope,
-    status: 'pending', attempts: 0, next_attempt_at: event.at, locked_by: null, locked_until: null, created_at: event.at, delivered_at: null,
+    event_id: event.eventId,
+    partner_id: event.partnerId,
+    event_type: event.eventType,
+    crew_unique_id: event.crewUniqueId,
+    occurred_at: event.at,
+    body: event.body,
+    payload_scope: event.payloadScope,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: event.at,
+    locked_by: null,
+    locked_until: null,
+    created_at: event.at,
+    delivered_at: null,
   };
 }
 
 /** Writes new events, one statement per 2,000; the sync diff calls this inside its transaction. */
 export async function insertOutboxEvents(db: Db, events: readonly NewOutboxEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-    await db.insertInto('outbox_events').values(events.slice(i, i + INSERT_CHUNK).map(toOutboxRow)).execute();
+    await db
+      .insertInto('outbox_events')
+      .values(events.slice(i, i + INSERT_CHUNK).map(toOutboxRow))
+      .execute();
   }
 }
 
@@ -53,42 +78,61 @@ export async function findOutboxEvent(db: Db, eventId: string): Promise<OutboxEv
  * holds, oldest due first; `after` is the last (nextAttemptAt, eventId) of the previous page.
  */
 export async function listDueEvents(
-  db: Db, now: string, limit: number, after?: { nextAttemptAt: string; eventId: string },
+  db: Db,
+  now: string,
+  limit: number,
+  after?: { nextAttemptAt: string; eventId: string },
 ): Promise<DueEvent[]> {
-  let query = db.selectFrom('outbox_events as o')
+  let query = db
+    .selectFrom('outbox_events as o')
     .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
     .select(['o.event_id', 'o.partner_id', 'o.event_type', 'o.attempts', 'o.next_attempt_at', 'e.endpoint_id', 'e.url'])
-    .where('o.status', '=', 'pending').where('o.next_attempt_at', '<=', now).where('e.status', '=', 'active')
+    .where('o.status', '=', 'pending')
+    .where('o.next_attempt_at', '<=', now)
+    .where('e.status', '=', 'active')
     .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]));
   if (after) {
-    query = query.where((eb) => eb.or([
-      eb('o.next_attempt_at', '>', after.nextAttemptAt),
-      eb.and([eb('o.next_attempt_at', '=', after.nextAttemptAt), eb('o.event_id', '>', after.eventId)]),
-    ]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('o.next_attempt_at', '>', after.nextAttemptAt),
+        eb.and([eb('o.next_attempt_at', '=', after.nextAttemptAt), eb('o.event_id', '>', after.eventId)]),
+      ]),
+    );
   }
   const rows = await query.orderBy('o.next_attempt_at').orderBy('o.event_id').limit(limit).execute();
   return rows.map((row) => ({
-    eventId: row.event_id, partnerId: row.partner_id, eventType: row.event_type, attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at, endpointId: row.endpoint_id, url: row.url,
+    eventId: row.event_id,
+    partnerId: row.partner_id,
+    eventType: row.event_type,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    endpointId: row.endpoint_id,
+    url: row.url,
   }));
 }
 
 /** Pending events of partners without an active endpoint: kept, not attempted. */
 export async function countHeldEvents(db: Db): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('outbox_events as o')
+  const rows = await db
+    .selectFrom('outbox_events as o')
     .leftJoin('webhook_endpoints as e', (j) => j.onRef('e.partner_id', '=', 'o.partner_id').on('e.status', '=', 'active'))
     .select(['o.partner_id', (eb) => eb.fn.countAll<string | number>().as('n')])
-    .where('o.status', '=', 'pending').where('e.endpoint_id', 'is', null)
-    .groupBy('o.partner_id').execute();
+    .where('o.status', '=', 'pending')
+    .where('e.endpoint_id', 'is', null)
+    .groupBy('o.partner_id')
+    .execute();
   return new Map(rows.map((r) => [r.partner_id, Number(r.n)]));
 }
 
 /** Events due at `now` (pending, next_attempt_at reached, no live claim) whose partner has an active endpoint. */
 export async function countDueEvents(db: Db, now: string): Promise<number> {
-  const row = await db.selectFrom('outbox_events as o')
+  const row = await db
+    .selectFrom('outbox_events as o')
     .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('o.status', '=', 'pending').where('o.next_attempt_at', '<=', now).where('e.status', '=', 'active')
+    .where('o.status', '=', 'pending')
+    .where('o.next_attempt_at', '<=', now)
+    .where('e.status', '=', 'active')
     .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]))
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -102,22 +146,34 @@ export async function countDueEvents(db: Db, now: string): Promise<number> {
  * is claimed only while pending, due and not held by a live claim, so it is never held twice.
  */
 export async function claimDueEvents(
-  db: Db, claim: { partnerId: string; runId: string; now: string; lockedUntil: string; limit: number },
+  db: Db,
+  claim: { partnerId: string; runId: string; now: string; lockedUntil: string; limit: number },
 ): Promise<OutboxEvent[]> {
-  let pick = db.selectFrom('outbox_events').select('event_id')
-    .where('partner_id', '=', claim.partnerId).where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now)
+  let pick = db
+    .selectFrom('outbox_events')
+    .select('event_id')
+    .where('partner_id', '=', claim.partnerId)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', claim.now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
-    .orderBy('next_attempt_at').orderBy('event_id').limit(claim.limit);
+    .orderBy('next_attempt_at')
+    .orderBy('event_id')
+    .limit(claim.limit);
   if (dialectOf(db) === 'postgres') pick = pick.forUpdate().skipLocked();
   // Materialized, the pick runs once: inlined as `IN (subquery)`, Postgres may run it again for
   // rows a concurrent claim touched, and a claim then takes more than `limit` events.
-  const rows = await db.with((cte) => cte('picked').materialized(), () => pick)
+  const rows = await db
+    .with(
+      (cte) => cte('picked').materialized(),
+      () => pick,
+    )
     .updateTable('outbox_events')
     .set({ locked_by: claim.runId, locked_until: claim.lockedUntil })
     .where('event_id', 'in', (eb) => eb.selectFrom('picked').select('picked.event_id'))
     .where('status', '=', 'pending')
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
-    .returningAll().execute();
+    .returningAll()
+    .execute();
   return rows.map(toOutboxEvent).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt) || a.eventId.localeCompare(b.eventId));
 }
 
@@ -155,21 +211,34 @@ export async function updateClaimedEvents(db: Db, items: readonly ClaimedProgres
       const chunk = group.slice(start, start + 200);
       const { runId, progress } = chunk[0]!;
       const ids = chunk.map((c) => c.eventId);
-      const rows = await db.updateTable('outbox_events').set((eb) => {
-        // CASE event_id WHEN 'evt_1' THEN v1 WHEN 'evt_2' THEN v2 … ELSE <unchanged> END
-        const perEvent = <C extends 'attempts' | 'delivered_at' | 'next_attempt_at'>(column: C, value: (p: EventProgress) => string | number) => {
-          let expression = eb.case('event_id').when(chunk[0]!.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(chunk[0]!.progress)), CAST[column]));
-          for (const x of chunk.slice(1)) expression = expression.when(x.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(x.progress)), CAST[column]));
-          return expression.else(eb.ref(column)).end();
-        };
-        const attempts = perEvent('attempts', (p) => p.attempts);
-        if (progress.status === 'delivered') {
-          const at = perEvent('delivered_at', (p) => (p as { at: string }).at);
-          return { status: 'delivered' as const, attempts, delivered_at: at, locked_by: null, locked_until: null };
-        }
-        if (progress.status === 'dead') return { status: 'dead' as const, attempts, locked_by: null, locked_until: null };
-        return { attempts, next_attempt_at: perEvent('next_attempt_at', (p) => (p as { nextAttemptAt: string }).nextAttemptAt) };
-      }).where('event_id', 'in', ids).where('locked_by', '=', runId).returning('event_id').execute();
+      const rows = await db
+        .updateTable('outbox_events')
+        .set((eb) => {
+          // CASE event_id WHEN 'evt_1' THEN v1 WHEN 'evt_2' THEN v2 … ELSE <unchanged> END
+          const perEvent = <C extends 'attempts' | 'delivered_at' | 'next_attempt_at'>(
+            column: C,
+            value: (p: EventProgress) => string | number,
+          ) => {
+            let expression = eb
+              .case('event_id')
+              .when(chunk[0]!.eventId)
+              .then(eb.cast<OutboxEventsTable[C]>(eb.val(value(chunk[0]!.progress)), CAST[column]));
+            for (const x of chunk.slice(1))
+              expression = expression.when(x.eventId).then(eb.cast<OutboxEventsTable[C]>(eb.val(value(x.progress)), CAST[column]));
+            return expression.else(eb.ref(column)).end();
+          };
+          const attempts = perEvent('attempts', (p) => p.attempts);
+          if (progress.status === 'delivered') {
+            const at = perEvent('delivered_at', (p) => (p as { at: string }).at);
+            return { status: 'delivered' as const, attempts, delivered_at: at, locked_by: null, locked_until: null };
+          }
+          if (progress.status === 'dead') return { status: 'dead' as const, attempts, locked_by: null, locked_until: null };
+          return { attempts, next_attempt_at: perEvent('next_attempt_at', (p) => (p as { nextAttemptAt: string }).nextAttemptAt) };
+        })
+        .where('event_id', 'in', ids)
+        .where('locked_by', '=', runId)
+        .returning('event_id')
+        .execute();
       for (const r of rows) held.add(r.event_id);
     }
   }
@@ -181,23 +250,35 @@ export async function updateClaimedEvents(db: Db, items: readonly ClaimedProgres
  * deliverer took it since); false when the claim is gone.
  */
 export async function renewClaim(db: Db, eventId: string, runId: string, lockedUntil: string): Promise<boolean> {
-  const res = await db.updateTable('outbox_events').set({ locked_until: lockedUntil })
-    .where('event_id', '=', eventId).where('locked_by', '=', runId).where('status', '=', 'pending').executeTakeFirst();
+  const res = await db
+    .updateTable('outbox_events')
+    .set({ locked_until: lockedUntil })
+    .where('event_id', '=', eventId)
+    .where('locked_by', '=', runId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   return res.numUpdatedRows === 1n;
 }
 
 /** Lets go of a run's claims on these events (they stay pending for a later run). */
 export async function releaseEvents(db: Db, eventIds: readonly string[], runId: string): Promise<void> {
   for (let i = 0; i < eventIds.length; i += 500) {
-    await db.updateTable('outbox_events').set({ locked_by: null, locked_until: null })
-      .where('event_id', 'in', eventIds.slice(i, i + 500)).where('locked_by', '=', runId).execute();
+    await db
+      .updateTable('outbox_events')
+      .set({ locked_by: null, locked_until: null })
+      .where('event_id', 'in', eventIds.slice(i, i + 500))
+      .where('locked_by', '=', runId)
+      .execute();
   }
 }
 
 /** Lets go of every claim a run holds (a run that is gone); returns how many. */
 export async function releaseClaimsOf(db: Db, runId: string): Promise<number> {
-  const res = await db.updateTable('outbox_events').set({ locked_by: null, locked_until: null })
-    .where('locked_by', '=', runId).executeTakeFirst();
+  const res = await db
+    .updateTable('outbox_events')
+    .set({ locked_by: null, locked_until: null })
+    .where('locked_by', '=', runId)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 
@@ -205,9 +286,12 @@ export async function releaseClaimsOf(db: Db, runId: string): Promise<number> {
 export async function requeueDeadEvents(db: Db, eventIds: readonly string[], now: string): Promise<number> {
   let requeued = 0;
   for (let i = 0; i < eventIds.length; i += 500) {
-    const res = await db.updateTable('outbox_events')
+    const res = await db
+      .updateTable('outbox_events')
       .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_by: null, locked_until: null })
-      .where('event_id', 'in', eventIds.slice(i, i + 500)).where('status', '=', 'dead').executeTakeFirst();
+      .where('event_id', 'in', eventIds.slice(i, i + 500))
+      .where('status', '=', 'dead')
+      .executeTakeFirst();
     requeued += Number(res.numUpdatedRows);
   }
   return requeued;
@@ -225,15 +309,22 @@ function byReason(items: readonly { eventId: string; reason: SuppressReason }[])
  * `runId` holds the claim; returns the ids it changed.
  */
 export async function suppressClaimedEvents(
-  db: Db, items: readonly { eventId: string; reason: SuppressReason }[], runId: string, at: string,
+  db: Db,
+  items: readonly { eventId: string; reason: SuppressReason }[],
+  runId: string,
+  at: string,
 ): Promise<Set<string>> {
   const done = new Set<string>();
   for (const [reason, ids] of byReason(items)) {
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db.updateTable('outbox_events')
+      const rows = await db
+        .updateTable('outbox_events')
         .set({ status: 'suppressed', suppressed_reason: reason, suppressed_at: at, locked_by: null, locked_until: null })
-        .where('event_id', 'in', ids.slice(i, i + 500)).where('locked_by', '=', runId).where('status', '=', 'pending')
-        .returning('event_id').execute();
+        .where('event_id', 'in', ids.slice(i, i + 500))
+        .where('locked_by', '=', runId)
+        .where('status', '=', 'pending')
+        .returning('event_id')
+        .execute();
       for (const r of rows) done.add(r.event_id);
     }
   }
@@ -244,8 +335,12 @@ export async function suppressClaimedEvents(
 export async function suppressDeadEvents(db: Db, items: readonly { eventId: string; reason: SuppressReason }[], at: string): Promise<void> {
   for (const [reason, ids] of byReason(items)) {
     for (let i = 0; i < ids.length; i += 500) {
-      await db.updateTable('outbox_events').set({ status: 'suppressed', suppressed_reason: reason, suppressed_at: at })
-        .where('event_id', 'in', ids.slice(i, i + 500)).where('status', '=', 'dead').execute();
+      await db
+        .updateTable('outbox_events')
+        .set({ status: 'suppressed', suppressed_reason: reason, suppressed_at: at })
+        .where('event_id', 'in', ids.slice(i, i + 500))
+        .where('status', '=', 'dead')
+        .execute();
     }
   }
 }
@@ -254,7 +349,15 @@ export async function suppressDeadEvents(db: Db, items: readonly { eventId: stri
 export async function findOutboxEvents(db: Db, eventIds: readonly string[]): Promise<OutboxEvent[]> {
   const out: OutboxEvent[] = [];
   for (let i = 0; i < eventIds.length; i += 500) {
-    out.push(...(await db.selectFrom('outbox_events').selectAll().where('event_id', 'in', eventIds.slice(i, i + 500)).execute()).map(toOutboxEvent));
+    out.push(
+      ...(
+        await db
+          .selectFrom('outbox_events')
+          .selectAll()
+          .where('event_id', 'in', eventIds.slice(i, i + 500))
+          .execute()
+      ).map(toOutboxEvent),
+    );
   }
   return out;
 }

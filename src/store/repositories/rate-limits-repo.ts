@@ -5,7 +5,8 @@ import type { Db } from '../database.ts';
  * statement, so concurrent processes never lose a hit.
  */
 export async function countHit(db: Db, bucket: string, windowStart: string, hits = 1): Promise<number> {
-  const row = await db.insertInto('rate_limits')
+  const row = await db
+    .insertInto('rate_limits')
     .values({ bucket, window_start: windowStart, hits: hits })
     .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', hits) })))
     .returning('hits')

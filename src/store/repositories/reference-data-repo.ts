@@ -1,7 +1,14 @@
 import type { Insertable, Selectable } from 'kysely';
 import type {
-  AssignmentsTable, ConsentsTable, CrewTable, Db, DocumentsTable, EmployersTable,
-  PartnersTable, RequirementCatalogueTable, VesselsTable,
+  AssignmentsTable,
+  ConsentsTable,
+  CrewTable,
+  Db,
+  DocumentsTable,
+  EmployersTable,
+  PartnersTable,
+  RequirementCatalogueTable,
+  VesselsTable,
 } from '../database.ts';
 import { upsertRows } from './upsert.ts';
 
@@ -11,7 +18,8 @@ import { upsertRows } from './upsert.ts';
  */
 
 export const upsertEmployers = (db: Db, rows: Insertable<EmployersTable>[]) => upsertRows(db, 'employers', rows, ['employer_id']);
-export const upsertPartners = (db: Db, rows: Insertable<PartnersTable>[]) => upsertRows(db, 'partners', rows, ['partner_id'], ['created_at']);
+export const upsertPartners = (db: Db, rows: Insertable<PartnersTable>[]) =>
+  upsertRows(db, 'partners', rows, ['partner_id'], ['created_at']);
 export const upsertVessels = (db: Db, rows: Insertable<VesselsTable>[]) => upsertRows(db, 'vessels', rows, ['vessel_id']);
 export const upsertCrew = (db: Db, rows: Insertable<CrewTable>[]) => upsertRows(db, 'crew', rows, ['crew_unique_id']);
 export const upsertAssignments = (db: Db, rows: Insertable<AssignmentsTable>[]) => upsertRows(db, 'assignments', rows, ['assignment_id']);
@@ -23,15 +31,24 @@ export const upsertCatalogue = (db: Db, rows: Insertable<RequirementCatalogueTab
 export async function replaceContractVessels(db: Db, partnerId: string, vesselIds: readonly string[]): Promise<void> {
   await db.deleteFrom('contract_vessels').where('partner_id', '=', partnerId).execute();
   if (vesselIds.length > 0) {
-    await db.insertInto('contract_vessels').values(vesselIds.map((vessel_id) => ({ partner_id: partnerId, vessel_id }))).execute();
+    await db
+      .insertInto('contract_vessels')
+      .values(vesselIds.map((vessel_id) => ({ partner_id: partnerId, vessel_id })))
+      .execute();
   }
 }
 
 /** Replaces one crew member's consent categories for one partner. */
-export async function replaceConsents(db: Db, crewUniqueId: string, partnerId: string, categories: readonly ConsentsTable['category'][]): Promise<void> {
+export async function replaceConsents(
+  db: Db,
+  crewUniqueId: string,
+  partnerId: string,
+  categories: readonly ConsentsTable['category'][],
+): Promise<void> {
   await db.deleteFrom('consents').where('crew_unique_id', '=', crewUniqueId).where('partner_id', '=', partnerId).execute();
   if (categories.length > 0) {
-    await db.insertInto('consents')
+    await db
+      .insertInto('consents')
       .values([...new Set(categories)].map((category) => ({ crew_unique_id: crewUniqueId, partner_id: partnerId, category })))
       .execute();
   }
@@ -40,7 +57,11 @@ export async function replaceConsents(db: Db, crewUniqueId: string, partnerId: s
 async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
   const out = new Map<string, Selectable<CrewTable>>();
   for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db.selectFrom('crew').selectAll().where('crew_unique_id', 'in', ids.slice(i, i + 5000)).execute();
+    const rows = await db
+      .selectFrom('crew')
+      .selectAll()
+      .where('crew_unique_id', 'in', ids.slice(i, i + 5000))
+      .execute();
     for (const r of rows) out.set(r.crew_unique_id, r);
   }
   return out;
@@ -61,24 +82,47 @@ const differs = (next: Record<string, unknown>, prev: Record<string, unknown>, s
  * updated_at stays as stored while no column differs (profile time included), else `now`.
  */
 export async function upsertCrewKeepingTimes(
-  db: Db, writes: readonly CrewWrite[], now: string, statusColumns: ReadonlySet<string>,
+  db: Db,
+  writes: readonly CrewWrite[],
+  now: string,
+  statusColumns: ReadonlySet<string>,
 ): Promise<void> {
   if (writes.length === 0) return;
-  const stored = await findCrewRows(db, writes.map((w) => w.row.crew_unique_id));
-  await upsertCrew(db, writes.map(({ row, profileUpdatedAt }) => {
-    const prev = stored.get(row.crew_unique_id);
-    const profileAt = profileUpdatedAt ?? (prev && !differs(row, prev, statusColumns) ? prev.profile_updated_at : now);
-    const updatedAt = prev && !differs({ ...row, profile_updated_at: profileAt }, prev) ? prev.updated_at : now;
-    return { ...row, profile_updated_at: profileAt, updated_at: updatedAt };
-  }));
+  const stored = await findCrewRows(
+    db,
+    writes.map((w) => w.row.crew_unique_id),
+  );
+  await upsertCrew(
+    db,
+    writes.map(({ row, profileUpdatedAt }) => {
+      const prev = stored.get(row.crew_unique_id);
+      const profileAt = profileUpdatedAt ?? (prev && !differs(row, prev, statusColumns) ? prev.profile_updated_at : now);
+      const updatedAt = prev && !differs({ ...row, profile_updated_at: profileAt }, prev) ? prev.updated_at : now;
+      return { ...row, profile_updated_at: profileAt, updated_at: updatedAt };
+    }),
+  );
 }
 
 /** Row counts of the reference tables, for load summaries and tests. */
 export async function countReferenceRows(db: Db): Promise<Record<string, number>> {
-  const tables = ['employers', 'partners', 'contract_vessels', 'vessels', 'crew', 'assignments', 'consents', 'documents', 'files', 'requirement_catalogue'] as const;
+  const tables = [
+    'employers',
+    'partners',
+    'contract_vessels',
+    'vessels',
+    'crew',
+    'assignments',
+    'consents',
+    'documents',
+    'files',
+    'requirement_catalogue',
+  ] as const;
   const out: Record<string, number> = {};
   for (const table of tables) {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     out[table] = Number(row.n);
   }
   return out;

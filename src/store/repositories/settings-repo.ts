@@ -10,8 +10,11 @@ export async function findSetting(db: Db, name: string): Promise<string | undefi
  * server processes starting at once) all end up with the one value that won the insert.
  */
 export async function findOrCreateSetting(db: Db, name: string, candidate: string): Promise<string> {
-  await db.insertInto('settings').values({ name, value: candidate })
-    .onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ name, value: candidate })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const value = await findSetting(db, name);
   if (value === undefined) throw new Error(`setting ${name} vanished right after it was stored`);
   return value;

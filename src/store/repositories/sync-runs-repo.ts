@@ -5,23 +5,47 @@ import type { Db, SyncRunsTable } from '../database.ts';
 
 function toSyncRun(row: Selectable<SyncRunsTable>): SyncRun {
   return {
-    runId: row.run_id, kind: row.kind, startedAt: row.started_at, finishedAt: row.finished_at, outcome: row.outcome,
-    eventsCreated: Number(row.events_created), delivered: Number(row.delivered), deadLettered: Number(row.dead_lettered),
+    runId: row.run_id,
+    kind: row.kind,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    outcome: row.outcome,
+    eventsCreated: Number(row.events_created),
+    delivered: Number(row.delivered),
+    deadLettered: Number(row.dead_lettered),
     deliveryErrors: Number(row.delivery_errors),
   };
 }
 
 export async function insertSyncRun(db: Db, run: { runId: string; kind: SyncRunKind; startedAt: string }): Promise<void> {
-  await db.insertInto('sync_runs').values({
-    run_id: run.runId, kind: run.kind, started_at: run.startedAt, outcome: 'running', events_created: 0, delivered: 0, dead_lettered: 0, delivery_errors: 0,
-  }).execute();
+  await db
+    .insertInto('sync_runs')
+    .values({
+      run_id: run.runId,
+      kind: run.kind,
+      started_at: run.startedAt,
+      outcome: 'running',
+      events_created: 0,
+      delivered: 0,
+      dead_lettered: 0,
+      delivery_errors: 0,
+    })
+    .execute();
 }
 
 export async function finishSyncRun(db: Db, runId: string, finishedAt: string, result: SyncRunResult): Promise<void> {
-  await db.updateTable('sync_runs').set({
-    finished_at: finishedAt, outcome: result.outcome, events_created: result.eventsCreated, delivered: result.delivered,
-    dead_lettered: result.deadLettered, delivery_errors: result.deliveryErrors,
-  }).where('run_id', '=', runId).execute();
+  await db
+    .updateTable('sync_runs')
+    .set({
+      finished_at: finishedAt,
+      outcome: result.outcome,
+      events_created: result.eventsCreated,
+      delivered: result.delivered,
+      dead_lettered: result.deadLettered,
+      delivery_errors: result.deliveryErrors,
+    })
+    .where('run_id', '=', runId)
+    .execute();
 }
 
 /**
@@ -29,20 +53,34 @@ export async function finishSyncRun(db: Db, runId: string, finishedAt: string, r
  * `error`, finished when that was noticed. A run that did finish is left as it recorded itself.
  */
 export async function endAbandonedSyncRun(db: Db, runId: string, noticedAt: string): Promise<void> {
-  await db.updateTable('sync_runs').set({ finished_at: noticedAt, outcome: 'error' })
-    .where('run_id', '=', runId).where('outcome', '=', 'running').execute();
+  await db
+    .updateTable('sync_runs')
+    .set({ finished_at: noticedAt, outcome: 'error' })
+    .where('run_id', '=', runId)
+    .where('outcome', '=', 'running')
+    .execute();
 }
 
 /** The run of this kind started last, finished or not. */
 export async function latestSyncRun(db: Db, kind: SyncRunKind): Promise<SyncRun | undefined> {
-  const row = await db.selectFrom('sync_runs').selectAll().where('kind', '=', kind)
-    .orderBy('started_at', 'desc').orderBy('run_id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('sync_runs')
+    .selectAll()
+    .where('kind', '=', kind)
+    .orderBy('started_at', 'desc')
+    .orderBy('run_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row && toSyncRun(row);
 }
 
 /** When the last run of this kind that got to its end (any outcome but `running`) finished. */
 export async function lastSyncRunFinishedAt(db: Db, kind: SyncRunKind): Promise<string | null> {
-  const row = await db.selectFrom('sync_runs').select((eb) => eb.fn.max('finished_at').as('at'))
-    .where('kind', '=', kind).where('outcome', '<>', 'running').executeTakeFirst();
+  const row = await db
+    .selectFrom('sync_runs')
+    .select((eb) => eb.fn.max('finished_at').as('at'))
+    .where('kind', '=', kind)
+    .where('outcome', '<>', 'running')
+    .executeTakeFirst();
   return row?.at ?? null;
 }

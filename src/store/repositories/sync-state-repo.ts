@@ -12,13 +12,26 @@ export interface StoredSnapshot {
 }
 
 /** Snapshots of several crew members for several partners: key `partner|crew`. */
-export async function readSnapshots(db: Db, partnerIds: readonly string[], crewIds: readonly string[]): Promise<Map<string, StoredSnapshot>> {
+export async function readSnapshots(
+  db: Db,
+  partnerIds: readonly string[],
+  crewIds: readonly string[],
+): Promise<Map<string, StoredSnapshot>> {
   const out = new Map<string, StoredSnapshot>();
   if (partnerIds.length === 0) return out;
   for (let i = 0; i < crewIds.length; i += 2000) {
-    const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state', 'next_due', 'updated_at'])
-      .where('partner_id', 'in', partnerIds).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
-    for (const r of rows) out.set(`${r.partner_id}|${r.crew_unique_id}`, { state: JSON.parse(r.state) as CrewSnapshot, nextDue: r.next_due, updatedAt: r.updated_at });
+    const rows = await db
+      .selectFrom('sync_snapshots')
+      .select(['partner_id', 'crew_unique_id', 'state', 'next_due', 'updated_at'])
+      .where('partner_id', 'in', partnerIds)
+      .where('crew_unique_id', 'in', crewIds.slice(i, i + 2000))
+      .execute();
+    for (const r of rows)
+      out.set(`${r.partner_id}|${r.crew_unique_id}`, {
+        state: JSON.parse(r.state) as CrewSnapshot,
+        nextDue: r.next_due,
+        updatedAt: r.updated_at,
+      });
   }
   return out;
 }
@@ -31,14 +44,27 @@ export interface SnapshotWrite {
 }
 
 export async function writeSnapshots(db: Db, writes: readonly SnapshotWrite[], at: string): Promise<void> {
-  await upsertRows(db, 'sync_snapshots', writes.map((snapshot) => ({
-    partner_id: snapshot.partnerId, crew_unique_id: snapshot.crewUniqueId, state: JSON.stringify(snapshot.state), updated_at: at, next_due: snapshot.nextDue,
-  })), ['partner_id', 'crew_unique_id']);
+  await upsertRows(
+    db,
+    'sync_snapshots',
+    writes.map((snapshot) => ({
+      partner_id: snapshot.partnerId,
+      crew_unique_id: snapshot.crewUniqueId,
+      state: JSON.stringify(snapshot.state),
+      updated_at: at,
+      next_due: snapshot.nextDue,
+    })),
+    ['partner_id', 'crew_unique_id'],
+  );
 }
 
 export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readonly string[]): Promise<void> {
   for (let i = 0; i < crewIds.length; i += 2000) {
-    await db.deleteFrom('sync_snapshots').where('partner_id', '=', partnerId).where('crew_unique_id', 'in', crewIds.slice(i, i + 2000)).execute();
+    await db
+      .deleteFrom('sync_snapshots')
+      .where('partner_id', '=', partnerId)
+      .where('crew_unique_id', 'in', crewIds.slice(i, i + 2000))
+      .execute();
   }
 }
 
@@ -49,8 +75,14 @@ export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readon
  */
 export async function dueCrew(db: Db, partnerIds: readonly string[], today: string): Promise<string[]> {
   if (partnerIds.length === 0) return [];
-  const rows = await db.selectFrom('sync_snapshots').select('crew_unique_id').distinct()
-    .where('next_due', '<=', today).where('partner_id', 'in', partnerIds).orderBy('crew_unique_id').execute();
+  const rows = await db
+    .selectFrom('sync_snapshots')
+    .select('crew_unique_id')
+    .distinct()
+    .where('next_due', '<=', today)
+    .where('partner_id', 'in', partnerIds)
+    .orderBy('crew_unique_id')
+    .execute();
   return rows.map((r) => r.crew_unique_id);
 }
 

@@ -39,11 +39,22 @@ export async function listEndpoints(db: Db, options: { status?: WebhookEndpointS
 
 /** Inserts the partner's endpoint; false when the partner already has one (a racing registration). */
 export async function insertEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<boolean> {
-  const res = await db.insertInto('webhook_endpoints').values({
-    endpoint_id: endpoint.endpointId, partner_id: endpoint.partnerId, url: endpoint.url, subscribed_events: toJson(endpoint.subscribedEvents),
-    secret: endpoint.secret, next_secret: endpoint.nextSecret ?? null, next_secret_from: endpoint.nextSecretFrom ?? null,
-    status: endpoint.status, created_at: endpoint.createdAt, updated_at: endpoint.updatedAt,
-  }).onConflict((oc) => oc.column('partner_id').doNothing()).executeTakeFirst();
+  const res = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      endpoint_id: endpoint.endpointId,
+      partner_id: endpoint.partnerId,
+      url: endpoint.url,
+      subscribed_events: toJson(endpoint.subscribedEvents),
+      secret: endpoint.secret,
+      next_secret: endpoint.nextSecret ?? null,
+      next_secret_from: endpoint.nextSecretFrom ?? null,
+      status: endpoint.status,
+      created_at: endpoint.createdAt,
+      updated_at: endpoint.updatedAt,
+    })
+    .onConflict((oc) => oc.column('partner_id').doNothing())
+    .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
@@ -53,15 +64,36 @@ export async function insertEndpoint(db: Db, endpoint: WebhookEndpoint): Promise
  * period again before it can be disabled anew.
  */
 export async function updateEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<void> {
-  await db.updateTable('webhook_endpoints').set((eb) => {
-    const wasDisabled = eb('status', '=', 'disabled');
-    const reenabled = <T extends 'consecutive_failures' | 'failing_since' | 'disabled_reason' | 'disabled_at'>(column: T, cleared: 0 | null) =>
-      endpoint.status === 'active' ? eb.case().when(wasDisabled).then(cleared as never).else(eb.ref(column)).end() : eb.ref(column);
-    return {
-      url: endpoint.url, subscribed_events: toJson(endpoint.subscribedEvents), secret: endpoint.secret, next_secret: endpoint.nextSecret ?? null,
-      next_secret_from: endpoint.nextSecretFrom ?? null, status: endpoint.status, updated_at: endpoint.updatedAt,
-      consecutive_failures: reenabled('consecutive_failures', 0), failing_since: reenabled('failing_since', null),
-      disabled_reason: reenabled('disabled_reason', null), disabled_at: reenabled('disabled_at', null),
-    };
-  }).where('partner_id', '=', endpoint.partnerId).execute();
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => {
+      const wasDisabled = eb('status', '=', 'disabled');
+      const reenabled = <T extends 'consecutive_failures' | 'failing_since' | 'disabled_reason' | 'disabled_at'>(
+        column: T,
+        cleared: 0 | null,
+      ) =>
+        endpoint.status === 'active'
+          ? eb
+              .case()
+              .when(wasDisabled)
+              .then(cleared as never)
+              .else(eb.ref(column))
+              .end()
+          : eb.ref(column);
+      return {
+        url: endpoint.url,
+        subscribed_events: toJson(endpoint.subscribedEvents),
+        secret: endpoint.secret,
+        next_secret: endpoint.nextSecret ?? null,
+        next_secret_from: endpoint.nextSecretFrom ?? null,
+        status: endpoint.status,
+        updated_at: endpoint.updatedAt,
+        consecutive_failures: reenabled('consecutive_failures', 0),
+        failing_since: reenabled('failing_since', null),
+        disabled_reason: reenabled('disabled_reason', null),
+        disabled_at: reenabled('disabled_at', null),
+      };
+    })
+    .where('partner_id', '=', endpoint.partnerId)
+    .execute();
 }

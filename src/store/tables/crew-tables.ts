@@ -1,5 +1,13 @@
 import type {
-  AssignmentStatus, BackgroundCheckStatus, ConsentCategory, PartnerKind, PartnerTier, ProcessingState, ReviewStatus, TradingArea, VerificationStatus,
+  AssignmentStatus,
+  BackgroundCheckStatus,
+  ConsentCategory,
+  PartnerKind,
+  PartnerTier,
+  ProcessingState,
+  ReviewStatus,
+  TradingArea,
+  VerificationStatus,
 } from '../../domain/vocabulary.ts';
 import type { Bool } from './columns.ts';
 

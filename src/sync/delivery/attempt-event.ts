@@ -88,7 +88,12 @@ export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promis
         made += 1;
         const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
         lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
-        const stored = await lane.record({ runId, event, url: sent.url, attempt: { attemptNo, at: sent.at, result: sent.result, decision } });
+        const stored = await lane.record({
+          runId,
+          event,
+          url: sent.url,
+          attempt: { attemptNo, at: sent.at, result: sent.result, decision },
+        });
         if (stored === 'claim_lost') return 'claim_lost';
         if (stored === 'endpoint_disabled') lane.endpointDisabled();
         if (decision.outcome === 'delivered') return 'delivered';

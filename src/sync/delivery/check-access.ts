@@ -23,7 +23,11 @@ export interface AccessChecked {
  * endpoint disabled or gone: nothing may be sent to it.
  */
 export async function checkAccess(
-  db: Db, runId: string, at: Date, events: readonly OutboxEvent[], judgement: GateJudgement | null,
+  db: Db,
+  runId: string,
+  at: Date,
+  events: readonly OutboxEvent[],
+  judgement: GateJudgement | null,
 ): Promise<AccessChecked | null> {
   if (!judgement) return null;
   const { verdicts, access } = judgement;
@@ -31,8 +35,15 @@ export async function checkAccess(
     const reason = verdicts.get(event.eventId) ?? null;
     return reason ? [{ event, reason }] : [];
   });
-  const done = refused.length === 0 ? new Set<string>()
-    : await suppressClaimedEvents(db, refused.map((r) => ({ eventId: r.event.eventId, reason: r.reason })), runId, at.toISOString());
+  const done =
+    refused.length === 0
+      ? new Set<string>()
+      : await suppressClaimedEvents(
+          db,
+          refused.map((r) => ({ eventId: r.event.eventId, reason: r.reason })),
+          runId,
+          at.toISOString(),
+        );
   return {
     endpoint: access.endpoint,
     allowed: events.filter((e) => verdicts.get(e.eventId) === null),

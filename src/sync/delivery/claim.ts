@@ -4,10 +4,7 @@ import { claimDueEvents } from '../../store/repositories/outbox-repo.ts';
 import type { SendGate } from './send-gate.ts';
 
 /** What the claim stage hands on: a batch, or why there is none. */
-export type Claimed =
-  | { kind: 'claimed'; events: OutboxEvent[] }
-  | { kind: 'disabled' }
-  | { kind: 'store_error'; message: string };
+export type Claimed = { kind: 'claimed'; events: OutboxEvent[] } | { kind: 'disabled' } | { kind: 'store_error'; message: string };
 
 /**
  * Stage 1, claim: up to `limit` of one partner's due events for this run, in one statement. An
@@ -15,13 +12,18 @@ export type Claimed =
  * may be sent to, and whether, is decided again at each attempt (src/sync/delivery/send-gate.ts).
  */
 export async function claimBatch(
-  db: Db, gate: SendGate, claim: { partnerId: string; runId: string; now: Date; claimMs: number; limit: number },
+  db: Db,
+  gate: SendGate,
+  claim: { partnerId: string; runId: string; now: Date; claimMs: number; limit: number },
 ): Promise<Claimed> {
   try {
     if (!(await gate.access())) return { kind: 'disabled' };
     const events = await claimDueEvents(db, {
-      partnerId: claim.partnerId, runId: claim.runId, now: claim.now.toISOString(),
-      lockedUntil: new Date(claim.now.getTime() + claim.claimMs).toISOString(), limit: claim.limit,
+      partnerId: claim.partnerId,
+      runId: claim.runId,
+      now: claim.now.toISOString(),
+      lockedUntil: new Date(claim.now.getTime() + claim.claimMs).toISOString(),
+      limit: claim.limit,
     });
     return { kind: 'claimed', events };
   } catch (err) {

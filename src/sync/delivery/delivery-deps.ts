@@ -55,7 +55,9 @@ export const DEFAULT_CLAIM_MS = 5 * 60_000;
  * overridden) resolver, on every attempt (src/services/webhooks/pinned-fetch.ts).
  */
 export function deliveryDepsFromConfig(
-  config: Config, clocks: { clock: Clock; wallClock: Clock }, overrides: Partial<DeliveryDeps> = {},
+  config: Config,
+  clocks: { clock: Clock; wallClock: Clock },
+  overrides: Partial<DeliveryDeps> = {},
 ): DeliveryDeps {
   const resolve = overrides.resolve ?? systemResolver;
   const allowInsecure = overrides.allowInsecure ?? config.allowInsecureWebhooks;

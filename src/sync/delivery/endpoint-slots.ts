@@ -79,7 +79,13 @@ export function endpointSlots(ctx: EndpointSlotsContext): EndpointSlots {
     const now = ctx.wallClock().getTime();
     const holder = `${ctx.runId}#${taken++}`;
     const until = holdUntil(now);
-    const slot = await takeSendSlot(db, { partnerId, count: ctx.count, holder, now: new Date(now).toISOString(), until: new Date(until).toISOString() });
+    const slot = await takeSendSlot(db, {
+      partnerId,
+      count: ctx.count,
+      holder,
+      now: new Date(now).toISOString(),
+      until: new Date(until).toISOString(),
+    });
     if (slot === null) return null;
     holders.add(holder);
     return { slot, holder, until };

@@ -54,8 +54,15 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
   let disabled = false;
   const stopReason = (): StopReason | null => ctx.runStop() ?? (disabled ? 'disabled' : breakerOpen ? 'breaker_open' : null);
   const slots = endpointSlots({
-    db, partnerId, runId, fair: ctx.slots, count: deps.perEndpointConcurrency, timeoutMs: deps.timeoutMs,
-    wallClock: deps.wallClock, stopped: () => stopReason() !== null, drain: deps.drain,
+    db,
+    partnerId,
+    runId,
+    fair: ctx.slots,
+    count: deps.perEndpointConcurrency,
+    timeoutMs: deps.timeoutMs,
+    wallClock: deps.wallClock,
+    stopped: () => stopReason() !== null,
+    drain: deps.drain,
   });
   const report = (event: OutboxEvent, outcome: EventOutcome, attempts = 0) =>
     ctx.sink.ended({ eventId: event.eventId, partnerId, eventType: event.eventType, outcome, attempts });
@@ -71,7 +78,11 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
       if (!checked) {
         // Disabled between the claim and the check: nothing of the batch is attempted.
         disabled = true;
-        await releaseEvents(db, batch.events.map((e) => e.eventId), runId);
+        await releaseEvents(
+          db,
+          batch.events.map((e) => e.eventId),
+          runId,
+        );
         for (const e of batch.events) report(e, 'disabled');
         break;
       }
@@ -79,12 +90,20 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
       for (const e of checked.lost) report(e, 'claim_lost');
       allowed = checked.allowed;
     } catch (err) {
-      await releaseEvents(db, batch.events.map((e) => e.eventId), runId).catch(() => {});
+      await releaseEvents(
+        db,
+        batch.events.map((e) => e.eventId),
+        runId,
+      ).catch(() => {});
       ctx.sink.failed(partnerId, null, (err as Error).message);
       break;
     }
     const handle: LaneHandle = {
-      db, deps, runId, record: ctx.record, gate: ctx.gate,
+      db,
+      deps,
+      runId,
+      record: ctx.record,
+      gate: ctx.gate,
       acquire: () => slots.acquire(),
       stopReason,
       noteAttempt(failed) {
@@ -101,7 +120,10 @@ export async function runLane(ctx: LaneContext, partnerId: string): Promise<void
     };
     for (const event of allowed) {
       const attempting: Promise<void> = attemptEvent(handle, event)
-        .then(({ outcome, made }) => report(event, outcome, made), (err: Error) => ctx.sink.failed(partnerId, event.eventId, err.message))
+        .then(
+          ({ outcome, made }) => report(event, outcome, made),
+          (err: Error) => ctx.sink.failed(partnerId, event.eventId, err.message),
+        )
         .finally(() => working.delete(attempting));
       working.add(attempting);
     }

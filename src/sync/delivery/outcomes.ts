@@ -16,7 +16,16 @@
  * - `claim_lost`: another deliverer took the event over; this run stored nothing more for it.
  */
 export const EVENT_OUTCOMES = [
-  'delivered', 'retry', 'dead', 'suppressed', 'breaker_open', 'budget_spent', 'disabled', 'not_started', 'interrupted', 'claim_lost',
+  'delivered',
+  'retry',
+  'dead',
+  'suppressed',
+  'breaker_open',
+  'budget_spent',
+  'disabled',
+  'not_started',
+  'interrupted',
+  'claim_lost',
 ] as const;
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 
@@ -62,13 +71,31 @@ export interface PartnerTally {
 }
 
 export function emptyTally(): PartnerTally {
-  return { delivered: 0, retrying: 0, deadLettered: 0, suppressed: 0, breakerOpen: 0, budgetSpent: 0, disabled: 0, skipped: 0, interrupted: 0, failed: 0 };
+  return {
+    delivered: 0,
+    retrying: 0,
+    deadLettered: 0,
+    suppressed: 0,
+    breakerOpen: 0,
+    budgetSpent: 0,
+    disabled: 0,
+    skipped: 0,
+    interrupted: 0,
+    failed: 0,
+  };
 }
 
 /** The tally an outcome counts in; `not_started` is counted by the run as a whole (`notStarted`). */
 export const TALLY_OF: Record<Exclude<EventOutcome, 'not_started'>, keyof PartnerTally> = {
-  delivered: 'delivered', retry: 'retrying', dead: 'deadLettered', suppressed: 'suppressed', breaker_open: 'breakerOpen',
-  budget_spent: 'budgetSpent', disabled: 'disabled', interrupted: 'interrupted', claim_lost: 'skipped',
+  delivered: 'delivered',
+  retry: 'retrying',
+  dead: 'deadLettered',
+  suppressed: 'suppressed',
+  breaker_open: 'breakerOpen',
+  budget_spent: 'budgetSpent',
+  disabled: 'disabled',
+  interrupted: 'interrupted',
+  claim_lost: 'skipped',
 };
 
 /** What one delivery run did: per event, and counted per partner. */

@@ -44,9 +44,16 @@ export function describeResult(result: AttemptResult): string {
 function progressOf(attempt: Attempt): EventProgress {
   const at = attempt.at.toISOString();
   switch (attempt.decision.outcome) {
-    case 'delivered': return { status: 'delivered', attempts: attempt.attemptNo, at };
-    case 'retry': return { status: 'pending', attempts: attempt.attemptNo, nextAttemptAt: new Date(attempt.at.getTime() + attempt.decision.waitMs).toISOString() };
-    default: return { status: 'dead', attempts: attempt.attemptNo };
+    case 'delivered':
+      return { status: 'delivered', attempts: attempt.attemptNo, at };
+    case 'retry':
+      return {
+        status: 'pending',
+        attempts: attempt.attemptNo,
+        nextAttemptAt: new Date(attempt.at.getTime() + attempt.decision.waitMs).toISOString(),
+      };
+    default:
+      return { status: 'dead', attempts: attempt.attemptNo };
   }
 }
 
@@ -76,27 +83,54 @@ export function attemptRecorder(db: Kysely<Database>, disableAfterDays: number):
 }
 
 function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordStage {
-  return groupCommit((records: readonly AttemptRecord[]) => db.transaction().execute(async (trx) => {
-    const updated = await updateClaimedEvents(trx, records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.attempt) })));
-    const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
-    for (const { event, url, attempt } of records) {
-      if (!updated.has(event.eventId)) continue;
-      const at = attempt.at.toISOString();
-      const { outcome } = attempt.decision;
-      const result = attempt.result;
-      attempts.push({
-        eventId: event.eventId, attemptNo: attempt.attemptNo, attemptedAt: at, url, statusCode: result.statusCode,
-        latencyMs: result.latencyMs, error: result.error, responseBody: result.responseBody, outcome,
-      });
-      if (outcome === 'failed_permanent' || outcome === 'dead') {
-        const reason = outcome === 'dead' ? `gave up after ${attempt.attemptNo} attempts: ${describeResult(result)}` : `permanent failure: ${describeResult(result)}`;
-        await upsertDeadLetter(trx, { eventId: event.eventId, partnerId: event.partnerId, eventType: event.eventType, reason, deadAt: at });
+  return groupCommit((records: readonly AttemptRecord[]) =>
+    db.transaction().execute(async (trx) => {
+      const updated = await updateClaimedEvents(
+        trx,
+        records.map((r) => ({ eventId: r.event.eventId, runId: r.runId, progress: progressOf(r.attempt) })),
+      );
+      const attempts: Parameters<typeof insertDeliveryAttempts>[1][number][] = [];
+      for (const { event, url, attempt } of records) {
+        if (!updated.has(event.eventId)) continue;
+        const at = attempt.at.toISOString();
+        const { outcome } = attempt.decision;
+        const result = attempt.result;
+        attempts.push({
+          eventId: event.eventId,
+          attemptNo: attempt.attemptNo,
+          attemptedAt: at,
+          url,
+          statusCode: result.statusCode,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          responseBody: result.responseBody,
+          outcome,
+        });
+        if (outcome === 'failed_permanent' || outcome === 'dead') {
+          const reason =
+            outcome === 'dead'
+              ? `gave up after ${attempt.attemptNo} attempts: ${describeResult(result)}`
+              : `permanent failure: ${describeResult(result)}`;
+          await upsertDeadLetter(trx, {
+            eventId: event.eventId,
+            partnerId: event.partnerId,
+            eventType: event.eventType,
+            reason,
+            deadAt: at,
+          });
+        }
       }
-    }
-    await insertDeliveryAttempts(trx, attempts);
-    const disabled = await noteHealth(trx, records.filter((r) => updated.has(r.event.eventId)), disableAfterDays);
-    return records.map((r): Recorded => !updated.has(r.event.eventId) ? 'claim_lost' : disabled.has(r.event.partnerId) ? 'endpoint_disabled' : 'stored');
-  }));
+      await insertDeliveryAttempts(trx, attempts);
+      const disabled = await noteHealth(
+        trx,
+        records.filter((r) => updated.has(r.event.eventId)),
+        disableAfterDays,
+      );
+      return records.map((r): Recorded =>
+        !updated.has(r.event.eventId) ? 'claim_lost' : disabled.has(r.event.partnerId) ? 'endpoint_disabled' : 'stored',
+      );
+    }),
+  );
 }
 
 /**

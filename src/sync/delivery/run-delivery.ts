@@ -40,7 +40,15 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   const due = await countDueEvents(db, deps.clock().toISOString());
   const endpoints = await listEndpoints(db, { status: 'active' });
   const report: DeliveryReport = {
-    runId, due, events: [], perPartner: new Map(), totals: emptyTally(), errors: [], notStarted: 0, breakersOpened: [], budgetSpent: false,
+    runId,
+    due,
+    events: [],
+    perPartner: new Map(),
+    totals: emptyTally(),
+    errors: [],
+    notStarted: 0,
+    breakersOpened: [],
+    budgetSpent: false,
   };
   const tallyFor = (partnerId: string, key: keyof PartnerTally): void => {
     const tally = report.perPartner.get(partnerId) ?? emptyTally();
@@ -61,23 +69,36 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   const record = attemptRecorder(db, deps.disableAfterDays);
   // One version read serves every attempt that starts in the same turn of the event loop.
   const readVersion = dataVersionReader(db);
-  await Promise.all(endpoints.map((endpoint) => runLane({
-    db, deps, runId, runStop, slots, record, gate: sendGate(db, endpoint.partnerId, readVersion),
-    sink: {
-      ended(ended: EventReport) {
-        report.events.push(ended);
-        if (ended.outcome === 'not_started') report.notStarted += 1;
-        else tallyFor(ended.partnerId, TALLY_OF[ended.outcome]);
-      },
-      failed(partnerId, eventId, message) {
-        report.errors.push({ partnerId, eventId, message });
-        tallyFor(partnerId, 'failed');
-      },
-      breakerOpened(partnerId) {
-        report.breakersOpened.push(partnerId);
-      },
-    },
-  }, endpoint.partnerId)));
+  await Promise.all(
+    endpoints.map((endpoint) =>
+      runLane(
+        {
+          db,
+          deps,
+          runId,
+          runStop,
+          slots,
+          record,
+          gate: sendGate(db, endpoint.partnerId, readVersion),
+          sink: {
+            ended(ended: EventReport) {
+              report.events.push(ended);
+              if (ended.outcome === 'not_started') report.notStarted += 1;
+              else tallyFor(ended.partnerId, TALLY_OF[ended.outcome]);
+            },
+            failed(partnerId, eventId, message) {
+              report.errors.push({ partnerId, eventId, message });
+              tallyFor(partnerId, 'failed');
+            },
+            breakerOpened(partnerId) {
+              report.breakersOpened.push(partnerId);
+            },
+          },
+        },
+        endpoint.partnerId,
+      ),
+    ),
+  );
   // Stopped: what was due and never claimed is left too.
   if (deps.drain?.aborted) report.notStarted = Math.max(report.notStarted, due - report.events.length);
   return report;

@@ -86,7 +86,8 @@ export function sendGate(db: Db, partnerId: string, readVersion: () => Promise<s
       const { access, primed } = await current();
       if (!access) return null;
       const subscribed = access.endpoint.subscribedEvents;
-      if (primed.delete(event.eventId) && subscribed.includes(event.eventType)) return { access, verdicts: new Map([[event.eventId, null]]) };
+      if (primed.delete(event.eventId) && subscribed.includes(event.eventType))
+        return { access, verdicts: new Map([[event.eventId, null]]) };
       return { access, verdicts: await judgeEvents(db, access.audience, [event], subscribed) };
     },
   };

@@ -1,7 +1,14 @@
 import { hash } from 'node:crypto';
 import {
-  compareDigest, EVENT_CATALOGUE, EVENTS_OF_SUBJECT, isKeyedSubject, SNAPSHOT_SUBJECT_NAMES,
-  type CrewSnapshot, type Finding, type KeyedSubject, type SnapshotSubject,
+  compareDigest,
+  EVENT_CATALOGUE,
+  EVENTS_OF_SUBJECT,
+  isKeyedSubject,
+  SNAPSHOT_SUBJECT_NAMES,
+  type CrewSnapshot,
+  type Finding,
+  type KeyedSubject,
+  type SnapshotSubject,
 } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Scope } from '../../domain/scopes.ts';
@@ -82,5 +89,6 @@ export function sameSnapshot(stored: CrewSnapshot | undefined, fresh: CrewSnapsh
     return keys.length === Object.keys(after).length && keys.every((key) => before[key] === after[key]);
   };
   return SNAPSHOT_SUBJECT_NAMES.every((subject) =>
-    (isKeyedSubject(subject) ? sameDigests(stored[subject], fresh[subject]) : stored[subject] === fresh[subject]));
+    isKeyedSubject(subject) ? sameDigests(stored[subject], fresh[subject]) : stored[subject] === fresh[subject],
+  );
 }

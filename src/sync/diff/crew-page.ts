@@ -40,9 +40,22 @@ export interface PageOutcome {
 /** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
 function envelope(eventId: string, planned: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
   const body = JSON.stringify({
-    schema_version: SCHEMA_VERSION, event_id: eventId, event_type: planned.type, occurred_at: occurredAt, partner_id: partnerId, data: planned.data,
+    schema_version: SCHEMA_VERSION,
+    event_id: eventId,
+    event_type: planned.type,
+    occurred_at: occurredAt,
+    partner_id: partnerId,
+    data: planned.data,
   });
-  return { eventId, partnerId, eventType: planned.type, crewUniqueId: planned.crewUniqueId, at, body, payloadScope: planned.payloadScope ?? null };
+  return {
+    eventId,
+    partnerId,
+    eventType: planned.type,
+    crewUniqueId: planned.crewUniqueId,
+    at,
+    body,
+    payloadScope: planned.payloadScope ?? null,
+  };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
@@ -58,8 +71,11 @@ async function readCrewPage(run: RunContext, plans: readonly PartnerPlan[], { cr
   const { db } = run;
   const partnerIds = plans.map((p) => p.partner.partnerId);
   const [assignments, signals, documents, consents, snapshots] = await Promise.all([
-    assignmentsOnVessels(db, run.vesselIds, crewIds), crewSignals(db, crewIds), listListableDocuments(db, crewIds, true),
-    consentsForPartners(db, partnerIds, crewIds), readSnapshots(db, partnerIds, crewIds),
+    assignmentsOnVessels(db, run.vesselIds, crewIds),
+    crewSignals(db, crewIds),
+    listListableDocuments(db, crewIds, true),
+    consentsForPartners(db, partnerIds, crewIds),
+    readSnapshots(db, partnerIds, crewIds),
   ]);
   // Documents sent before that are no longer listable: replaced (an update) or withdrawn (silent), as the diff decides.
   const listable = new Set(documents.map((doc) => doc.documentId));
@@ -91,7 +107,10 @@ async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data
  * by `committed`) ends the loop: the page diffed meanwhile is not written, a read ahead is abandoned.
  */
 export async function diffPages(
-  run: RunContext, plans: readonly PartnerPlan[], next: () => Promise<CrewPage | null>, committed: (page: CrewPage) => void,
+  run: RunContext,
+  plans: readonly PartnerPlan[],
+  next: () => Promise<CrewPage | null>,
+  committed: (page: CrewPage) => void,
 ): Promise<void> {
   const read = (page: CrewPage | null) => {
     const pageRead = page && readCrewPage(run, plans, page);
@@ -133,7 +152,10 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
   if (!run.dryRun && (!empty || also)) {
     await run.db.transaction().execute(async (trx) => {
       const occurredAt = wireTime(run.at);
-      await insertOutboxEvents(trx, page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at, occurredAt)));
+      await insertOutboxEvents(
+        trx,
+        page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at, occurredAt)),
+      );
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);

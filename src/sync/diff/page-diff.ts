@@ -63,7 +63,12 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
 function sentDigest(doc: CrewDocument, prev: StoredSnapshot, today: string): Digested | undefined {
   const digest = prev.state.docs?.[doc.documentId];
   if (digest === undefined || isExpired(doc, prev.updatedAt.slice(0, 10)) !== isExpired(doc, today)) return undefined;
-  return { digest, get data() { return SNAPSHOT_SUBJECTS.docs.build(doc, today); } };
+  return {
+    digest,
+    get data() {
+      return SNAPSHOT_SUBJECTS.docs.build(doc, today);
+    },
+  };
 }
 
 /**
@@ -93,7 +98,7 @@ function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
   let made = false;
   return () => {
-    if (!made) (value = make()), (made = true);
+    if (!made) ((value = make()), (made = true));
     return value as T;
   };
 }
@@ -109,7 +114,12 @@ const CREW_PER_TURN = 20;
  * so the page written meanwhile sends its next statement without waiting for this one's end.
  */
 export async function diffPage(
-  plans: readonly PartnerPlan[], page: PageData, catalogue: readonly RequirementDefinition[], today: string, windowDays: number, only?: PairFilter,
+  plans: readonly PartnerPlan[],
+  page: PageData,
+  catalogue: readonly RequirementDefinition[],
+  today: string,
+  windowDays: number,
+  only?: PairFilter,
 ): Promise<PageDiff> {
   const out: PageDiff = { events: [], writes: [], departed: [] };
   const docsOf = group(page.documents, (doc) => doc.crewUniqueId);
@@ -146,7 +156,13 @@ export async function diffPage(
       let onVessel = evaluated.get(assignment.vesselId);
       if (!onVessel) {
         const evaluation = evaluateCompliance({
-          role: assignment.role, positionName: assignment.positionName, vessel: page.vessels.get(assignment.vesselId)!, catalogue, documents: docs, today, windowDays,
+          role: assignment.role,
+          positionName: assignment.positionName,
+          vessel: page.vessels.get(assignment.vesselId)!,
+          catalogue,
+          documents: docs,
+          today,
+          windowDays,
         });
         const horizon = new TimeHorizon(today, windowDays);
         horizon.evaluation(evaluation);
@@ -186,13 +202,21 @@ export async function diffPage(
         docs: () => {
           // A document not sent yet waits while its verification is pending; one sent stays (docs/decisions.md, "Sync").
           const sent = prev?.state.docs;
-          const held = docs.filter((doc) => (plan.medical || doc.documentClass !== 'medical')
-            && (sent?.[doc.documentId] !== undefined || SNAPSHOT_SUBJECTS.docs.ready(doc)));
-          const shown = (view.docs = new Map(held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)])));
+          const held = docs.filter(
+            (doc) =>
+              (plan.medical || doc.documentClass !== 'medical') &&
+              (sent?.[doc.documentId] !== undefined || SNAPSHOT_SUBJECTS.docs.ready(doc)),
+          );
+          const shown = (view.docs = new Map(
+            held.map((doc) => [doc.documentId, (asBefore && prev && sentDigest(doc, prev, today)) || docDigest(doc)]),
+          ));
           // Of the documents sent that left the list, those a newer edition replaced (most pages have none that left).
-          const replaced = page.leftDocuments.size === 0 ? [] : Object.keys(prev?.state.docs ?? {})
-            .map((id) => !shown.has(id) && page.leftDocuments.get(id))
-            .filter((doc): doc is CrewDocument => !!doc && SNAPSHOT_SUBJECTS.docs.replaced(doc));
+          const replaced =
+            page.leftDocuments.size === 0
+              ? []
+              : Object.keys(prev?.state.docs ?? {})
+                  .map((id) => !shown.has(id) && page.leftDocuments.get(id))
+                  .filter((doc): doc is CrewDocument => !!doc && SNAPSHOT_SUBJECTS.docs.replaced(doc));
           if (replaced.length) view.replaced = { docs: new Map(replaced.map((doc) => [doc.documentId, docDigest(doc)])) };
           const at = docsDue();
           if (at) due.at(at);
@@ -209,7 +233,8 @@ export async function diffPage(
       const { next, events } = diffCrew(view, prev?.state);
       for (const event of events) out.events.push({ partnerId, event });
       const nextDue = due.earliest;
-      if (!sameSnapshot(prev?.state, next) || prev?.nextDue !== nextDue) out.writes.push({ partnerId, crewUniqueId: crew, state: next, nextDue });
+      if (!sameSnapshot(prev?.state, next) || prev?.nextDue !== nextDue)
+        out.writes.push({ partnerId, crewUniqueId: crew, state: next, nextDue });
     }
   }
   return out;

@@ -22,12 +22,17 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
   const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
   progress.planned(await countCrewOnVessels(run.db, vesselIds));
   let after: string | null = null;
-  await diffPages(run, plans, async () => {
-    const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
-    if (crewIds.length === 0) return null;
-    after = crewIds[crewIds.length - 1]!;
-    return { crewIds };
-  }, (page) => progress.done(page.crewIds.length));
+  await diffPages(
+    run,
+    plans,
+    async () => {
+      const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
+      if (crewIds.length === 0) return null;
+      after = crewIds[crewIds.length - 1]!;
+      return { crewIds };
+    },
+    (page) => progress.done(page.crewIds.length),
+  );
   if (run.dryRun) return;
   for (const plan of plans) {
     for (let after: string | null = null; ;) {
@@ -48,18 +53,32 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
  * pass reads, and it re-diffs its crew member even when done.
  */
 export async function duePass(
-  run: RunContext, plans: readonly PartnerPlan[], pageSize: number, docsAsBefore: (crewUniqueId: string) => boolean, done: Set<string>, progress: Progress,
+  run: RunContext,
+  plans: readonly PartnerPlan[],
+  pageSize: number,
+  docsAsBefore: (crewUniqueId: string) => boolean,
+  done: Set<string>,
+  progress: Progress,
 ): Promise<void> {
-  const due = await dueCrew(run.db, plans.map((p) => p.partner.partnerId), run.today);
+  const due = await dueCrew(
+    run.db,
+    plans.map((p) => p.partner.partnerId),
+    run.today,
+  );
   progress.planned(due.length);
   let at = 0;
-  await diffPages(run, plans, async () => {
-    const crewIds = due.slice(at, (at += pageSize));
-    return crewIds.length > 0 ? { crewIds, docsAsBefore } : null;
-  }, (page) => {
-    for (const id of page.crewIds) done.add(id);
-    progress.done(page.crewIds.length);
-  });
+  await diffPages(
+    run,
+    plans,
+    async () => {
+      const crewIds = due.slice(at, (at += pageSize));
+      return crewIds.length > 0 ? { crewIds, docsAsBefore } : null;
+    },
+    (page) => {
+      for (const id of page.crewIds) done.add(id);
+      progress.done(page.crewIds.length);
+    },
+  );
 }
 
 /** Crew member → the partners whose view of them a change can alter ('all': every partner). */
@@ -90,7 +109,10 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
  * the next run reads. `null`: nothing to read.
  */
 export async function changePass(
-  run: RunContext, plans: readonly PartnerPlan[], from: ChangePosition | null, until: ChangePosition | null,
+  run: RunContext,
+  plans: readonly PartnerPlan[],
+  from: ChangePosition | null,
+  until: ChangePosition | null,
   options: { pageSize: number; chunk: number; docsAsBefore: (crewUniqueId: string) => boolean; done: Set<string>; progress: Progress },
 ): Promise<ChangePosition | null> {
   if (until === null) return from;
@@ -118,11 +140,17 @@ export async function changePass(
       await pruneChanges(trx, reached, start);
     };
     const { docsAsBefore } = options;
-    for (let i = 0; i < crew.length; i += options.pageSize) queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });
+    for (let i = 0; i < crew.length; i += options.pageSize)
+      queued.push({ crewIds: crew.slice(i, i + options.pageSize), only, docsAsBefore });
     if (queued.length === 0) queued.push({ crewIds: [] });
     queued[queued.length - 1]!.also = advance;
     return true;
   };
-  await diffPages(run, plans, async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null), (page) => options.progress.done(page.crewIds.length));
+  await diffPages(
+    run,
+    plans,
+    async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null),
+    (page) => options.progress.done(page.crewIds.length),
+  );
   return position;
 }

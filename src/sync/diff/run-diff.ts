@@ -33,7 +33,11 @@ export const SETTLE_MS = 2000;
  * partner whose scopes, fleet or endpoint changed, and every partner on `full`, after a catalogue
  * change, with a new compliance window, a clock moved back, or a store that has no change cursor yet.
  */
-export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number, crewKnown: number) => void): Promise<PartnerDiffResult[]> {
+export async function runDiff(
+  db: Db,
+  deps: DiffDeps,
+  onPage?: (crewDone: number, crewKnown: number) => void,
+): Promise<PartnerDiffResult[]> {
   const now = deps.clock();
   const dryRun = deps.dryRun ?? false;
   const pageSize = deps.pageSize ?? 500;
@@ -44,13 +48,24 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   const { horizon, last } = await settledReadBound(db, deps.settleMs ?? SETTLE_MS);
   const { plans, vessels } = await planPartners(db, dryRun);
   const run: RunContext = {
-    db, at: now.toISOString(), today: utcDate(now), windowDays: deps.windowDays, catalogue: await deps.catalogue.get(db),
-    vessels, vesselIds: [...vessels.keys()], newId: deps.newEventId ?? newEventId, dryRun,
+    db,
+    at: now.toISOString(),
+    today: utcDate(now),
+    windowDays: deps.windowDays,
+    catalogue: await deps.catalogue.get(db),
+    vessels,
+    vesselIds: [...vessels.keys()],
+    newId: deps.newEventId ?? newEventId,
+    dryRun,
   };
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
-  const everything = deps.full === true || !cursor || cursor.windowDays !== deps.windowDays || run.today < cursor.today
-    || wide.some((change) => change.table === 'requirement_catalogue');
+  const everything =
+    deps.full === true ||
+    !cursor ||
+    cursor.windowDays !== deps.windowDays ||
+    run.today < cursor.today ||
+    wide.some((change) => change.table === 'requirement_catalogue');
   const widened = new Set(wide.map((change) => change.partnerId));
   const full = plans.filter((p) => everything || p.baseline || widened.has(p.partner.partnerId));
   const incremental = plans.filter((p) => !full.includes(p));
@@ -72,11 +87,21 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
     const docsAsBefore = (id: string) => !pendingDocs.has(id);
     if (incremental.length > 0) await duePass(run, incremental, pageSize, docsAsBefore, diffed, progress);
-    position = await changePass(run, incremental, position, last, { pageSize, chunk: deps.changeChunk ?? 2000, docsAsBefore, done: diffed, progress });
+    position = await changePass(run, incremental, position, last, {
+      pageSize,
+      chunk: deps.changeChunk ?? 2000,
+      docsAsBefore,
+      done: diffed,
+      progress,
+    });
   }
   if (!dryRun) {
-    const moved = !cursor || cursor.today !== run.today || cursor.windowDays !== run.windowDays
-      || cursor.position?.tx !== position?.tx || cursor.position?.seq !== position?.seq;
+    const moved =
+      !cursor ||
+      cursor.today !== run.today ||
+      cursor.windowDays !== run.windowDays ||
+      cursor.position?.tx !== position?.tx ||
+      cursor.position?.seq !== position?.seq;
     if (moved) {
       await db.transaction().execute(async (trx) => {
         await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
