@@ -4,13 +4,22 @@ import { AppError } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { KeyMode } from '../domain/vocabulary.ts';
 import type { Db } from '../store/database.ts';
-import { deleteApiKey, findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../store/repositories/api-keys-repo.ts';
+import {
+  deleteApiKey,
+  findApiKey,
+  insertApiKey,
+  listApiKeys,
+  revokeActiveKeysLabelled,
+  revokeApiKey,
+} from '../store/repositories/api-keys-repo.ts';
 import { requireKnownIds } from './known-ids.ts';
 
 /** A key just issued: the full secret, to show once, and its stored record. */
 export interface IssuedKey {
   key: string;
   record: ApiKeyRecord;
+  /** Keys revoked because the new one replaces them (`replaceSameLabel`). */
+  replaced: string[];
 }
 
 // C0 controls, DEL and C1 controls: a label holding one could rewrite the terminal of whoever lists keys.
@@ -60,19 +69,30 @@ async function store(
     created_at: record.createdAt,
     revoked_at: null,
   });
-  return { key: generated.key, record };
+  return { key: generated.key, record, replaced: [] };
 }
 
-/** Issues a partner key in live or test mode. */
+/**
+ * Issues a partner key in live or test mode. With `replaceSameLabel` (and a label), the partner's
+ * other active partner keys that carry the same label are revoked in the same transaction: a
+ * script that issues itself a key on every run (the demo does) leaves one live key, not one per run.
+ */
 export async function issuePartnerKey(
   db: Db,
   partnerId: string,
   mode: KeyMode,
   clock: Clock,
   label: string | null = null,
+  options: { replaceSameLabel?: boolean } = {},
 ): Promise<IssuedKey> {
   await requireKnownIds(db, { partnerId });
-  return store(db, mode, partnerId, label, clock);
+  if (options.replaceSameLabel && label === null) {
+    throw new AppError('invalid_input', 'replacing the keys of the same label needs a label (--label)');
+  }
+  return db.transaction().execute(async (trx) => {
+    const replaced = options.replaceSameLabel ? await revokeActiveKeysLabelled(trx, partnerId, label!, clock().toISOString()) : [];
+    return { ...(await store(trx, mode, partnerId, label, clock)), replaced };
+  });
 }
 
 /** Issues an operator key (admin routes only), optionally tied to a partner's account. */

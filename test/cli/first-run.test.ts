@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cliChild } from '../support/cli.ts';
+import { demoExports } from '../support/demo-exports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -101,28 +102,47 @@ describe('npm test and npm run demo install first on a fresh clone', () => {
 });
 
 describe('npm run demo', () => {
-  it('prints the export SVC_DATABASE_URL line that points bin/svc at the demo store', async (t) => {
+  it('prints the exports a second shell needs (store, insecure loopback webhooks, key) and keeps one demo key', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const demoUrl = `sqlite:${join(dir, 'demo.db')}`;
-    const demo = spawn('bash', [join(root, 'scripts/demo.sh')], {
-      env: { ...process.env, SVC_DATABASE_URL: demoUrl, SVC_PORT: '0', SVC_LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    t.after(() => demo.kill('SIGTERM'));
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      demo.stdout.on('data', (c) => {
-        out += c;
-        if (/"msg":"listening"/.test(out)) resolve();
+    const runDemo = async () => {
+      const demo = spawn('bash', [join(root, 'scripts/demo.sh')], {
+        env: { ...process.env, SVC_DATABASE_URL: demoUrl, SVC_PORT: '0', SVC_LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      demo.on('exit', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
-    });
-    const exportLine = /^ {2}export SVC_DATABASE_URL=(\S+)$/m.exec(out);
-    assert.equal(exportLine?.[1], demoUrl);
-    const key = /^ {2}export SVC_KEY=(svc_live_\S+)$/m.exec(out)?.[1];
-    assert.ok(key);
-    const keys = await cliChild(['admin', 'list-keys'], { SVC_DATABASE_URL: exportLine[1] });
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        demo.stdout.on('data', (c) => {
+          out += c;
+          if (/"msg":"listening"/.test(out)) resolve();
+        });
+        demo.on('exit', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
+      });
+      const exited = new Promise((resolve) => demo.on('exit', resolve));
+      demo.kill('SIGTERM');
+      await exited;
+      return out;
+    };
+    const first = demoExports(await runDemo());
+    const out = await runDemo();
+    const printed = demoExports(out);
+    assert.equal(printed.SVC_DATABASE_URL, demoUrl);
+    assert.equal(printed.SVC_ALLOW_INSECURE_WEBHOOKS, '1');
+    assert.match(out, /WEBHOOK_SECRET=whsec_\S+ PORT=\d+ npx tsx examples\/webhook-receiver\.ts/);
+    const key = printed.SVC_KEY ?? '';
+    assert.ok(key?.startsWith('svc_live_'), out);
+    assert.notEqual(key, first.SVC_KEY);
+    const keys = await cliChild(['admin', 'list-keys', '--json'], { SVC_DATABASE_URL: demoUrl });
     assert.equal(keys.code, 0, keys.stderr);
-    assert.match(keys.stdout, new RegExp(`\tptn_northsea_mgmt\tlive\tactive\tsvc_live_…${key.slice(-4)}\t`));
+    const demoKeys = (JSON.parse(keys.stdout) as { status: string; key_hint: string; label: string }[]).filter((k) => k.label === 'demo');
+    // The second demo revoked the key the first one printed: one live demo key at a time.
+    assert.deepEqual(
+      demoKeys.map((k) => [k.status, k.key_hint]).sort(),
+      [
+        ['active', `svc_live_…${key.slice(-4)}`],
+        ['revoked', `svc_live_…${first.SVC_KEY!.slice(-4)}`],
+      ].sort(),
+    );
   });
 });

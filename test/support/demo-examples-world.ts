@@ -10,6 +10,7 @@ import { openStore, type Store } from '../../src/store/connect.ts';
 import { onPorts, type DemoPorts, type DocExample, type ShellBlock } from './doc-examples.ts';
 import { demoState, type DemoState } from './demo-state.ts';
 import { waitForOutput } from './wait.ts';
+import { demoExports } from './demo-exports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the examples reach in a checkout: commands, sources, data they read. Writes elsewhere land in the demo directory. */
@@ -122,12 +123,12 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
     const seenDemo = () => demoOut.out() + demoOut.err();
     const listening = await ready(demo, seenDemo, /^\{.*"url":"http:\/\/127\.0\.0\.1:(\d+)".*"msg":"listening"/m, 120_000, 'npm run demo');
     ports.api = Number(listening[1]);
-    const key = /^ {2}export SVC_KEY=(svc_live_\S+)$/m.exec(demoOut.out())?.[1];
-    if (!key) throw new Error(`npm run demo printed no key: ${demoOut.out()}`);
+    const printed = demoExports(demoOut.out());
+    if (!printed.SVC_KEY?.startsWith('svc_live_')) throw new Error(`npm run demo printed no key: ${demoOut.out()}`);
     const store: Store = await openStore(`sqlite:${join(dir, 'data', 'demo.db')}`);
     closers.push(() => store.close());
-    // What the demo prints for the reader to export, in every shell the docs use.
-    const env = readerEnv({ SVC_DATABASE_URL: 'sqlite:data/demo.db', SVC_KEY: key });
+    // What the demo prints for the reader to export, and nothing else, in every shell the docs use.
+    const env = readerEnv(printed);
 
     let bgOut = '';
     const bgStream = new PassThrough();

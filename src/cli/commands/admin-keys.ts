@@ -27,12 +27,18 @@ export function addKeyCommands(admin: Command, deps: CliDeps): void {
     .requiredOption('--partner <id>', 'partner id')
     .addOption(new Option('--mode <mode>', 'live data or test-flagged data').choices(KEY_MODES).default('live'))
     .option('--label <text>', 'a note kept with the key')
-    .action(async (opts: { partner: string; mode: KeyMode; label?: string }, cmd: Command) => {
+    .option('--replace', "revoke the partner's other active keys with the same --label (a script's key issued again)")
+    .action(async (opts: { partner: string; mode: KeyMode; label?: string; replace?: boolean }, cmd: Command) => {
       const route = 'svc admin issue-key';
       await withStore(commandConfig(deps, cmd), (store) =>
         withAudit(store, deps, route, { partnerId: opts.partner }, async (audit) => {
-          const issued = await issuePartnerKey(store.db, opts.partner, opts.mode, deps.clock, opts.label ?? null);
+          const issued = await issuePartnerKey(store.db, opts.partner, opts.mode, deps.clock, opts.label ?? null, {
+            replaceSameLabel: opts.replace,
+          });
           audit.keyId = issued.record.keyId;
+          for (const keyId of issued.replaced) {
+            println(deps.stderr, `revoked key ${keyId} of partner ${opts.partner} (label "${opts.label}"), which this key replaces`);
+          }
           println(
             deps.stderr,
             `issued ${issued.record.kind} key ${issued.record.keyId} for partner ${opts.partner}; store it now, it is not shown again`,

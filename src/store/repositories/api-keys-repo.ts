@@ -47,6 +47,20 @@ export async function revokeApiKey(db: Db, keyId: string, at: string): Promise<v
     .execute();
 }
 
+/** Revokes a partner's active keys that carry `label`; returns their ids. */
+export async function revokeActiveKeysLabelled(db: Db, partnerId: string, label: string, at: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_keys')
+    .set({ status: 'revoked', revoked_at: at })
+    .where('partner_id', '=', partnerId)
+    .where('label', '=', label)
+    .where('status', '=', 'active')
+    .where('kind', '!=', 'operator')
+    .returning('key_id')
+    .execute();
+  return rows.map((row) => row.key_id).sort();
+}
+
 export async function deleteApiKey(db: Db, keyId: string): Promise<void> {
   await db.deleteFrom('api_keys').where('key_id', '=', keyId).execute();
 }
