@@ -9,7 +9,7 @@ const clock = () => new Date(at!);
 const store = await openStore(url!);
 const started = performance.now();
 const cpu = process.cpuUsage();
-const results = await runDiff(store.db, { clock, catalogue: new CatalogueCache(clock), windowDays: 90, full: mode === 'full' });
+const { results } = await runDiff(store.db, { clock, catalogue: new CatalogueCache(clock), windowDays: 90, full: mode === 'full' });
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu);
 await store.close();

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
 import { runDiff } from './diff/run-diff.ts';
-import { RunStopped, type DiffStep } from './run-sync.ts';
+import type { DiffStep } from './run-sync.ts';
 
 /**
  * The diff `svc sync` runs before delivery: what each partner may see now against what it was
@@ -14,7 +14,7 @@ export function fleetDiffStep(
 ): DiffStep {
   return async (db, ctx) => {
     const clock = () => ctx.now;
-    const results = await runDiff(
+    const { results } = await runDiff(
       db,
       {
         clock,
@@ -22,11 +22,9 @@ export function fleetDiffStep(
         windowDays: config.complianceWindowDays,
         dryRun: ctx.dryRun,
         full: options.full,
+        signal: ctx.signal,
       },
-      (done, known) => {
-        onPage?.(done, known);
-        if (ctx.signal?.aborted) throw new RunStopped();
-      },
+      onPage,
     );
     const total = (events: Record<string, number>) => Object.values(events).reduce((sum, count) => sum + count, 0);
     return {

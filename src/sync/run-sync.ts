@@ -16,15 +16,8 @@ export interface DiffContext {
   now: Date;
   /** Compute and report, write nothing. */
   dryRun: boolean;
-  /** Aborted when the run is asked to stop: the diff ends at its next transaction boundary by throwing RunStopped. */
+  /** Aborted when the run is asked to stop: the diff ends at its next transaction boundary, keeping what it committed. */
   signal?: AbortSignal;
-}
-
-/** Thrown by the diff when it stopped early because the run was asked to stop; what it committed stays. */
-export class RunStopped extends Error {
-  constructor() {
-    super('the run was stopped');
-  }
 }
 
 /** A line of a dry run's report: an event the diff planned (domain/events.ts PlannedEvent) as the operator reads it. */
@@ -127,13 +120,9 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
 async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions, summary: SyncSummary): Promise<SyncSummary> {
   const { runId, dryRun } = summary;
   if (options.diff && !options.deliverOnly && !deps.drain?.aborted) {
-    try {
-      const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
-      summary.created = report.created;
-      summary.planned = report.planned ?? [];
-    } catch (err) {
-      if (!(err instanceof RunStopped)) throw err;
-    }
+    const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
+    summary.created = report.created;
+    summary.planned = report.planned ?? [];
   }
   // deliverDue claims nothing once drained, and reports what it left.
   if (dryRun) summary.due = await listAllDue(db, deps.clock());

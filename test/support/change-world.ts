@@ -201,7 +201,7 @@ export type EventKey = string;
 
 /** The events a full re-diff would create now (a dry run: nothing written). */
 export async function fullDiffEvents(db: Db, now: () => Date): Promise<EventKey[]> {
-  const results = await runDiff(db, diffDeps(now, { full: true, dryRun: true }));
+  const { results } = await runDiff(db, diffDeps(now, { full: true, dryRun: true }));
   return results.flatMap((r) => (r.planned ?? []).map((e) => JSON.stringify([r.partnerId, e.type, e.crewUniqueId, e.data]))).sort();
 }
 
@@ -212,7 +212,7 @@ export async function incrementalRun(
   over: Partial<DiffDeps> = {},
 ): Promise<{ events: EventKey[]; full: boolean }> {
   const before = new Set((await db.selectFrom('outbox_events').select('event_id').execute()).map((r) => r.event_id));
-  const results = await runDiff(db, diffDeps(now, over));
+  const { results } = await runDiff(db, diffDeps(now, over));
   const rows = await db.selectFrom('outbox_events').select(['event_id', 'body']).execute();
   const events = rows
     .filter((r) => !before.has(r.event_id))

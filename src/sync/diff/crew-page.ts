@@ -28,7 +28,12 @@ export interface RunContext {
   vesselIds: readonly string[];
   newId: () => string;
   dryRun: boolean;
+  /** Aborted when the run is asked to stop: the passes end at the next page boundary. */
+  signal?: AbortSignal;
 }
+
+/** How a pass over pages ended: all read, or stopped at a page boundary (`RunContext.signal`). */
+export type PassEnd = 'done' | 'stopped';
 
 /** One diffed page, ready to commit: the events to write, the snapshots to write and to forget. */
 export interface PageOutcome {
@@ -103,15 +108,16 @@ async function diffReadPage(run: RunContext, plans: readonly PartnerPlan[], data
  * while the current one is diffed, so the store works while this process computes. A page is read
  * ahead only when it shares no crew member with the pages not yet committed (a crew member can come
  * back in a later chunk of changes); otherwise it is read once they are. Commits stay in page order
- * (the change reader's position moves with the last page of its chunk). A failure or a stop (thrown
- * by `committed`) ends the loop: the page diffed meanwhile is not written, a read ahead is abandoned.
+ * (the change reader's position moves with the last page of its chunk). A failure ends the loop:
+ * the page diffed meanwhile is not written, a read ahead is abandoned. Once `run.signal` is aborted,
+ * the page being written commits, the one diffed meanwhile is not written, and the loop returns `stopped`.
  */
 export async function diffPages(
   run: RunContext,
   plans: readonly PartnerPlan[],
   next: () => Promise<CrewPage | null>,
   committed: (page: CrewPage) => void,
-): Promise<void> {
+): Promise<PassEnd> {
   const read = (page: CrewPage | null) => {
     const pageRead = page && readCrewPage(run, plans, page);
     pageRead?.catch(() => {});
@@ -129,6 +135,7 @@ export async function diffPages(
     reading = clash ? null : read(following);
     const outcome = await diffReadPage(run, plans, data, current.only);
     await writing;
+    if (run.signal?.aborted) return 'stopped';
     const page = current;
     writing = commitPage(run, outcome, page.also).then(() => committed(page));
     writing.catch(() => {});
@@ -140,6 +147,7 @@ export async function diffPages(
     current = following;
   }
   await writing;
+  return 'done';
 }
 
 /**

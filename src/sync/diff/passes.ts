@@ -2,7 +2,7 @@ import type { Change, ChangePosition } from '../../domain/changes.ts';
 import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { countCrewOnVessels, crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
-import { diffPages, type CrewPage, type RunContext } from './crew-page.ts';
+import { diffPages, type CrewPage, type PassEnd, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** Tables whose writes concern whole fleets: a partner's (partner_id set) or every partner's (catalogue). */
@@ -16,13 +16,14 @@ export interface Progress {
 
 /**
  * Every crew member of the partners' fleets, a page at a time, then forgets those who left
- * (no event: a return is a join again). The reconcile path, and a partner's first run.
+ * (no event: a return is a join again). The reconcile path, and a partner's first run. Stopped, it
+ * forgets no one: the crew it did not reach were not seen.
  */
-export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<void> {
+export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<PassEnd> {
   const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
   progress.planned(await countCrewOnVessels(run.db, vesselIds));
   let after: string | null = null;
-  await diffPages(
+  const end = await diffPages(
     run,
     plans,
     async () => {
@@ -33,7 +34,7 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
     },
     (page) => progress.done(page.crewIds.length),
   );
-  if (run.dryRun) return;
+  if (run.dryRun || end === 'stopped') return end;
   for (const plan of plans) {
     for (let after: string | null = null; ;) {
       const page = await snapshotCrewPage(run.db, plan.partner.partnerId, after, 5000);
@@ -43,6 +44,7 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
       if (gone.length > 0) await deleteSnapshots(run.db, plan.partner.partnerId, gone);
     }
   }
+  return 'done';
 }
 
 /**
@@ -59,7 +61,7 @@ export async function duePass(
   docsAsBefore: (crewUniqueId: string) => boolean,
   done: Set<string>,
   progress: Progress,
-): Promise<void> {
+): Promise<PassEnd> {
   const due = await dueCrew(
     run.db,
     plans.map((p) => p.partner.partnerId),
@@ -67,7 +69,7 @@ export async function duePass(
   );
   progress.planned(due.length);
   let at = 0;
-  await diffPages(
+  return diffPages(
     run,
     plans,
     async () => {
@@ -106,7 +108,8 @@ async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<T
  * can affect and diffs those. The chunk's last page commits the cursor and prunes the rows read,
  * with its events and snapshots. Crew diffed earlier in this run are skipped: `until` (the last
  * final change, read before the run read any data) keeps out every change committed since, which
- * the next run reads. `null`: nothing to read.
+ * the next run reads. `position`: the last change read (`null`: none yet); stopped, the chunks
+ * whose last page committed have saved their cursor and the rest is left for the next run.
  */
 export async function changePass(
   run: RunContext,
@@ -114,8 +117,8 @@ export async function changePass(
   from: ChangePosition | null,
   until: ChangePosition | null,
   options: { pageSize: number; chunk: number; docsAsBefore: (crewUniqueId: string) => boolean; done: Set<string>; progress: Progress },
-): Promise<ChangePosition | null> {
-  if (until === null) return from;
+): Promise<{ position: ChangePosition | null; end: PassEnd }> {
+  if (until === null) return { position: from, end: 'done' };
   let position = from;
   const queued: CrewPage[] = [];
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
@@ -146,11 +149,11 @@ export async function changePass(
     queued[queued.length - 1]!.also = advance;
     return true;
   };
-  await diffPages(
+  const end = await diffPages(
     run,
     plans,
     async () => (queued.length > 0 || (await nextChunk()) ? queued.shift()! : null),
     (page) => options.progress.done(page.crewIds.length),
   );
-  return position;
+  return { position, end };
 }

@@ -30,6 +30,8 @@ export interface DiffDeps {
    * end before the run reads anything (settledReadBound); default SETTLE_MS (run-diff.ts).
    */
   settleMs?: number;
+  /** Aborted when the run is asked to stop: the diff ends at the next page boundary (runDiff). */
+  signal?: AbortSignal;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */

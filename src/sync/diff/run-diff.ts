@@ -4,11 +4,17 @@ import type { Db } from '../../store/database.ts';
 import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
-import type { RunContext } from './crew-page.ts';
+import type { PassEnd, RunContext } from './crew-page.ts';
 import { changePass, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
 import { planPartners, type DiffDeps, type PartnerDiffResult } from './plan.ts';
 
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
+
+/** What a diff run did per partner, and whether it was stopped (`DiffDeps.signal`) before the end. */
+export interface DiffRun {
+  results: PartnerDiffResult[];
+  end: PassEnd;
+}
 
 /**
  * `evt_` and a time-ordered UUID (version 7): unique like a random one, but the events of a run
@@ -32,12 +38,11 @@ export const SETTLE_MS = 2000;
  * altered are diffed. A full pass covers a partner's first run (a baseline: nothing sent), a
  * partner whose scopes, fleet or endpoint changed, and every partner on `full`, after a catalogue
  * change, with a new compliance window, a clock moved back, or a store that has no change cursor yet.
+ *
+ * Stopped (`deps.signal`), it ends at the next page boundary: what it committed stays, and the
+ * cursor, the statistics and the partners' last runs are left as the last committed page left them.
  */
-export async function runDiff(
-  db: Db,
-  deps: DiffDeps,
-  onPage?: (crewDone: number, crewKnown: number) => void,
-): Promise<PartnerDiffResult[]> {
+export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number, crewKnown: number) => void): Promise<DiffRun> {
   const now = deps.clock();
   const dryRun = deps.dryRun ?? false;
   const pageSize = deps.pageSize ?? 500;
@@ -57,6 +62,7 @@ export async function runDiff(
     vesselIds: [...vessels.keys()],
     newId: deps.newEventId ?? newEventId,
     dryRun,
+    signal: deps.signal,
   };
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
@@ -77,7 +83,9 @@ export async function runDiff(
     planned: (crew) => void (known += crew),
     done: (crew) => onPage?.((done += crew), known),
   };
-  if (full.length > 0) await fullPass(run, full, pageSize, progress);
+  const results = plans.map((p) => p.result);
+  const stopped: DiffRun = { results, end: 'stopped' };
+  if (full.length > 0 && (await fullPass(run, full, pageSize, progress)) === 'stopped') return stopped;
   let position = cursor?.position ?? null;
   if (everything) {
     position = last ?? position;
@@ -86,14 +94,18 @@ export async function runDiff(
     // Read after `last`: every document change up to it is in the set.
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
     const docsAsBefore = (id: string) => !pendingDocs.has(id);
-    if (incremental.length > 0) await duePass(run, incremental, pageSize, docsAsBefore, diffed, progress);
-    position = await changePass(run, incremental, position, last, {
+    if (incremental.length > 0 && (await duePass(run, incremental, pageSize, docsAsBefore, diffed, progress)) === 'stopped') {
+      return stopped;
+    }
+    const read = await changePass(run, incremental, position, last, {
       pageSize,
       chunk: deps.changeChunk ?? 2000,
       docsAsBefore,
       done: diffed,
       progress,
     });
+    if (read.end === 'stopped') return stopped;
+    position = read.position;
   }
   if (!dryRun) {
     const moved =
@@ -113,5 +125,5 @@ export async function runDiff(
     if (everything) await analyzeTables(db, ['sync_snapshots', 'changes']);
     for (const plan of plans) await recordSyncRun(db, plan.partner.partnerId, run.at, plan.baseline);
   }
-  return plans.map((p) => p.result);
+  return { results, end: 'done' };
 }
