@@ -56,7 +56,7 @@ export interface CrewProfile {
   photoFileId: string | null;
 }
 
-/** The status and profile-change fields of a crew member: what crew.status.changed and crew.profile.updated carry. */
+/** The status and profile-change fields of a crew member: what the status and profile events carry (vocabulary.ts EVENT_TYPES). */
 export interface CrewSignals {
   crewUniqueId: string;
   verificationStatus: string;

@@ -12,7 +12,7 @@ import { complianceChangedPayload, nextExpiryIsMedical } from './compliance/wire
 import type { CrewSignals } from './crew.ts';
 import { documentEventData, isMedicalDocumentPayload, replacedEdition, verificationComplete } from './events.ts';
 import type { Scope } from './scopes.ts';
-import { EVENT_TYPES, type ConsentCategory, type EventType } from './vocabulary.ts';
+import { EVENT_TYPES, PROFILE_UPDATED, type ConsentCategory, type EventType } from './vocabulary.ts';
 
 /** What a partner needs to be sent an event: a scope it holds, and a consent the crew member gives it. */
 export interface EventAccess {
@@ -141,7 +141,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
     summary: 'Verification or background-check status changed',
     description: 'The payload suffices; no read is needed.',
   },
-  'crew.profile.updated': {
+  [PROFILE_UPDATED]: {
     access: { scope: 'crew:profile:read', consent: 'profile' },
     subject: 'profile',
     firesOn: ['new', 'changed'],

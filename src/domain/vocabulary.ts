@@ -63,12 +63,17 @@ export type FileContentType = (typeof FILE_CONTENT_TYPES)[number];
 export const REQUIREMENT_STATUSES = ['met', 'expiring', 'expired', 'missing', 'pending'] as const;
 export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
 
-export const OVERALL_STATUSES = ['compliant', 'at_risk', 'non_compliant', 'no_role'] as const;
+/** The overall status of a crew member with a required row expired or missing (docs/decisions.md §6). */
+export const NON_COMPLIANT = 'non_compliant';
+export const OVERALL_STATUSES = ['compliant', 'at_risk', NON_COMPLIANT, 'no_role'] as const;
 export type OverallStatus = (typeof OVERALL_STATUSES)[number];
 
 /** Where a compliance answer came from: a live evaluation, or the stored result when it failed. */
 export const COMPLIANCE_SOURCES = ['live_evaluator', 'serviceCompliance_fallback'] as const;
 export type ComplianceSource = (typeof COMPLIANCE_SOURCES)[number];
+
+/** Sent when a crew member's profile changed: a signal to read the profile, not a diff. */
+export const PROFILE_UPDATED = 'crew.profile.updated';
 
 /** The webhook event types of schema version 1 (docs/contract.md, "Catalogue (v1) and payloads"). */
 export const EVENT_TYPES = [
@@ -76,7 +81,7 @@ export const EVENT_TYPES = [
   'crew.document.updated',
   'crew.compliance.changed',
   'crew.status.changed',
-  'crew.profile.updated',
+  PROFILE_UPDATED,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

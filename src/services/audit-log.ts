@@ -1,5 +1,6 @@
 import type { Db } from '../store/database.ts';
-import { listAuditEntries, type AuditEntry } from '../store/repositories/audit-repo.ts';
+import type { AuditEntry } from '../domain/audit-entry.ts';
+import { listAuditEntries } from '../store/repositories/audit-repo.ts';
 import { checkedRange } from './time-range.ts';
 
 /** What an operator asks of the audit log (`svc admin audit`). */

@@ -1,8 +1,9 @@
 import type { Db } from '../store/database.ts';
-import { auditRowText, insertAuditRows, type AuditEntry, type AuditRowText } from '../store/repositories/audit-repo.ts';
+import type { AuditEntry } from '../domain/audit-entry.ts';
+import { auditRowText, insertAuditRows, type AuditRowText } from '../store/repositories/audit-repo.ts';
 import { backgroundWriter, type BackgroundSchedule } from './plumbing/background-writer.ts';
 
-export type { AuditEntry } from '../store/repositories/audit-repo.ts';
+export type { AuditEntry } from '../domain/audit-entry.ts';
 
 /** Rows written per statement. */
 const BATCH = 500;

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
-import {
-  auditRowText,
-  findAuditEntries,
-  insertAuditRows,
-  listAuditEntries,
-  type AuditEntry,
-} from '../../src/store/repositories/audit-repo.ts';
+import type { AuditEntry } from '../../src/domain/audit-entry.ts';
+import { auditRowText, findAuditEntries, insertAuditRows, listAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import type { Db } from '../../src/store/database.ts';
 import { describeEachStore } from '../support/stores.ts';
 

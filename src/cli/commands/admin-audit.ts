@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { AUDIT_DEFAULT_LIMIT, readAuditLog } from '../../services/audit-log.ts';
 import { requireKnownIds } from '../../services/known-ids.ts';
-import type { AuditEntry } from '../../store/repositories/audit-repo.ts';
+import type { AuditEntry } from '../../domain/audit-entry.ts';
 import { positiveInt, statusRange } from '../arguments.ts';
 import { commandConfig, withStore, type CliDeps } from '../context.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';

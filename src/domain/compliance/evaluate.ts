@@ -2,7 +2,15 @@ import { compileCatalogue } from './catalogue-index.ts';
 import { indexDocuments } from './candidates.ts';
 import { addDays, dayNumber, isIsoDate } from './dates.ts';
 import { requirementRow, type RowContext } from './requirement-rows.ts';
-import type { ComplianceEvaluation, ComplianceSummary, EvaluationInput, OverallStatus, RequirementRow } from './types.ts';
+import { NON_COMPLIANT } from '../vocabulary.ts';
+import type {
+  ComplianceEvaluation,
+  ComplianceSummary,
+  EvaluationInput,
+  OverallStatus,
+  RequirementRow,
+  RequirementStatus,
+} from './types.ts';
 
 function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
   const summary: ComplianceSummary = { total: rows.length, met: 0, expiring: 0, expired: 0, missing: 0, pending: 0 };
@@ -10,15 +18,23 @@ function summarise(rows: readonly RequirementRow[]): ComplianceSummary {
   return summary;
 }
 
-/** docs/decisions.md §6: only required rows decide the overall status. */
-export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<OverallStatus, 'no_role'> {
+/** docs/decisions.md §6: the overall status given by the statuses of the required rows (read until one decides it). */
+export function overallOfStatuses(statuses: Iterable<RequirementStatus>): Exclude<OverallStatus, 'no_role'> {
   let atRisk = false;
-  for (const row of rows) {
-    if (!row.required) continue;
-    if (row.status === 'expired' || row.status === 'missing') return 'non_compliant';
-    if (row.status === 'expiring' || row.status === 'pending') atRisk = true;
+  for (const status of statuses) {
+    if (status === 'expired' || status === 'missing') return NON_COMPLIANT;
+    if (status === 'expiring' || status === 'pending') atRisk = true;
   }
   return atRisk ? 'at_risk' : 'compliant';
+}
+
+function* requiredStatuses(rows: readonly RequirementRow[]): Generator<RequirementStatus> {
+  for (const row of rows) if (row.required) yield row.status;
+}
+
+/** docs/decisions.md §6: only required rows decide the overall status. */
+export function overallStatusOf(rows: readonly RequirementRow[]): Exclude<OverallStatus, 'no_role'> {
+  return overallOfStatuses(requiredStatuses(rows));
 }
 
 function assertInput(input: EvaluationInput): void {

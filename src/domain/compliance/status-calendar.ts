@@ -1,4 +1,5 @@
 import { addDays } from './dates.ts';
+import { overallOfStatuses } from './evaluate.ts';
 import { shift } from './next-change.ts';
 import { FORECAST_HORIZON_DAYS, type ForecastOptions, type StatusChange } from './status-forecast.ts';
 import type { ComplianceEvaluation, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
@@ -49,14 +50,12 @@ function rowStatusOn(row: RowClock, day: string): RequirementStatus {
   return worst;
 }
 
+function* statusesOn(rows: readonly RowClock[], day: string): Generator<RequirementStatus> {
+  for (const row of rows) yield rowStatusOn(row, day);
+}
+
 function overallOn(rows: readonly RowClock[], day: string): Exclude<OverallStatus, 'no_role'> {
-  let atRisk = false;
-  for (const row of rows) {
-    const status = rowStatusOn(row, day);
-    if (status === 'expired' || status === 'missing') return 'non_compliant';
-    if (status === 'expiring' || status === 'pending') atRisk = true;
-  }
-  return atRisk ? 'at_risk' : 'compliant';
+  return overallOfStatuses(statusesOn(rows, day));
 }
 
 /**
