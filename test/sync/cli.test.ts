@@ -25,7 +25,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
   after(async () => rx.close());
 
-  it('register-webhook creates, then rotates; prints the endpoint with its (generated) secret', async () => {
+  it('register-webhook creates, updates, says when nothing changed; prints the endpoint with its (generated) secret', async () => {
     const created = await svc(
       'admin',
       'register-webhook',
@@ -77,11 +77,46 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
       '--secret',
       SECRET,
     );
-    assert.match(again.stderr, /^rotated webhook endpoint/);
+    // The same values again: said so, and nothing written.
+    assert.match(again.stderr, /^webhook endpoint whe_\w+ of partner ptn_a already had these values: nothing changed$/m);
     assert.equal(JSON.parse(again.stdout).secret, SECRET);
+    assert.equal(JSON.parse(again.stdout).updated_at, JSON.parse(rotated.stdout).updated_at);
+    const moved = await svc(
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_a',
+      '--url',
+      rx.url,
+      '--events',
+      'crew.status.changed,crew.profile.updated',
+      '--secret',
+      SECRET,
+    );
+    assert.match(moved.stderr, /^updated webhook endpoint whe_\w+ for partner ptn_a/);
+    await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
     const list = await svc('admin', 'list-webhooks');
     assert.match(list.stdout, /^ptn_a\twhe_\w+\tactive\thttp:\/\/127\.0\.0\.1:\d+\/hooks\tcrew\.status\.changed\t/m);
     assert.ok(!list.stdout.includes(SECRET), 'list-webhooks never prints secrets');
+  });
+
+  it('register-webhook warns when a chosen secret cannot carry the Standard Webhooks headers', async () => {
+    const res = await svc(
+      'admin',
+      'register-webhook',
+      '--partner',
+      'ptn_b',
+      '--url',
+      rx.url,
+      '--events',
+      'crew.status.changed',
+      '--secret',
+      'my-own-secret-of-the-partner',
+    );
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stderr, /^warning: this secret is not of the Standard Webhooks form .*X-Service-Signature header only/m);
+    const standard = await svc('admin', 'register-webhook', '--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed');
+    assert.doesNotMatch(standard.stderr, /warning/);
   });
 
   it('register-webhook with a bad body exits 65 naming each problem', async () => {

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
-import { endpointSendsStandardWebhooks } from '../../domain/webhooks.ts';
+import { endpointSendsStandardWebhooks, servesStandardWebhooks } from '../../domain/webhooks.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire, toHealthWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
@@ -10,6 +10,18 @@ import { inFlagWords } from '../flag-issues.ts';
 // The body field each flag fills, to report a bad body in the flags typed.
 const REGISTER_FLAGS = { url: '--url', subscribed_events: '--events', secret: '--secret', status: '--status' };
 const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
+
+/** What `register-webhook` did, for the operator. */
+function registrationLine(partnerId: string, endpointId: string, created: boolean, changed: boolean): string {
+  if (!changed) return `webhook endpoint ${endpointId} of partner ${partnerId} already had these values: nothing changed`;
+  const done = created ? 'registered' : 'updated';
+  return `${done} webhook endpoint ${endpointId} for partner ${partnerId}; give the secret to the partner, it signs every delivery`;
+}
+
+const NOT_STANDARD_SECRET =
+  'warning: this secret is not of the Standard Webhooks form (whsec_ and standard base64 of 24 to 64 bytes): deliveries ' +
+  'carry the X-Service-Signature header only, without webhook-id, webhook-timestamp and webhook-signature ' +
+  '(docs/webhooks.md); leave --secret out to have one generated';
 
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
 export function addWebhookCommands(admin: Command, deps: CliDeps): void {
@@ -38,17 +50,14 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
             ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
             ...(opts.status !== undefined ? { status: opts.status } : {}),
           };
-          const { created, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>
+          const { created, changed, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>
             registerWebhookEndpoint(store.db, opts.partner, body, {
               clock: deps.clock,
               allowInsecure: config.allowInsecureWebhooks,
             }),
           );
-          println(
-            deps.stderr,
-            `${created ? 'registered' : 'rotated'} webhook endpoint ${endpoint.endpointId} for partner ${opts.partner}; ` +
-              'give the secret to the partner, it signs every delivery',
-          );
+          println(deps.stderr, registrationLine(opts.partner, endpoint.endpointId, created, changed));
+          if (!servesStandardWebhooks(endpoint.secret)) println(deps.stderr, NOT_STANDARD_SECRET);
           println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
         }),
       );

@@ -19,10 +19,29 @@ export interface RegistrationDeps {
   randomBytes?: (size: number) => Buffer;
 }
 
-/** `created` is true for a new endpoint (HTTP 201), false for a rotated one (200). */
+/**
+ * `created` is true for a new endpoint (HTTP 201), false for an existing one (200); `changed` is
+ * false when the registration repeated what the endpoint already had (nothing was written).
+ */
 export interface RegistrationResult {
   created: boolean;
+  changed: boolean;
   endpoint: WebhookEndpoint;
+}
+
+/** Whether a registration would leave `existing` as it is: same URL, events, secret, status, no pending rotation. */
+function sameRegistration(
+  existing: WebhookEndpoint,
+  wanted: Pick<WebhookEndpoint, 'url' | 'subscribedEvents' | 'secret' | 'status'>,
+): boolean {
+  const events = (list: readonly string[]) => [...list].sort().join(',');
+  return (
+    existing.url === wanted.url &&
+    events(existing.subscribedEvents) === events(wanted.subscribedEvents) &&
+    existing.secret === wanted.secret &&
+    existing.status === wanted.status &&
+    existing.nextSecret === null
+  );
 }
 
 /** The endpoint as the admin API and CLI show it (snake_case, secret included). */
@@ -75,7 +94,8 @@ async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<Va
 /**
  * Registers the partner's webhook endpoint, or rotates the one it has (one per partner): the
  * body replaces URL, events, secret and status. An absent secret is generated, also on rotation,
- * so a caller keeping the current secret sends it. Throws partner_not_found, or invalid_input
+ * so a caller keeping the current secret sends it. A registration repeating what the endpoint has
+ * writes nothing (`changed` false; a re-enabling one does write: its status differs). Throws partner_not_found, or invalid_input
  * with `extra.issues` (422) for a bad body or a refused destination.
  */
 export async function registerWebhookEndpoint(
@@ -94,6 +114,7 @@ export async function registerWebhookEndpoint(
   const secret = check.value.secret ?? generateWebhookSecret(deps.randomBytes);
   return db.transaction().execute(async (trx) => {
     const existing = await findEndpointByPartner(trx, partnerId);
+    if (existing && sameRegistration(existing, { ...check.value, secret })) return { created: false, changed: false, endpoint: existing };
     const endpoint: WebhookEndpoint = {
       endpointId: existing?.endpointId ?? `whe_${(deps.randomBytes ?? cryptoRandomBytes)(8).toString('hex')}`,
       partnerId,
@@ -109,9 +130,9 @@ export async function registerWebhookEndpoint(
     };
     // Read back, so the answer shows the health as stored (re-enabling clears it).
     if (!existing && (await insertEndpoint(trx, endpoint)))
-      return { created: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
+      return { created: true, changed: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
     await updateEndpoint(trx, endpoint);
-    return { created: false, endpoint: (await findEndpointByPartner(trx, partnerId))! };
+    return { created: false, changed: true, endpoint: (await findEndpointByPartner(trx, partnerId))! };
   });
 }
 
