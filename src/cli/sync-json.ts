@@ -15,6 +15,7 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
   return {
     run_id: summary.runId,
     dry_run: summary.dryRun,
+    deliver_only: summary.deliverOnly,
     stopped: summary.stopped,
     exit_code: exitCode,
     totals: {
@@ -31,6 +32,7 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
       budget_spent: totals.budgetSpent,
       disabled: totals.disabled,
     },
+    baselines: summary.baselines,
     breakers_opened: delivery?.breakersOpened ?? [],
     budget_spent: delivery?.budgetSpent ?? false,
     partners: partners.map((partnerId) => {

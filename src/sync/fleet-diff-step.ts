@@ -29,6 +29,7 @@ export function fleetDiffStep(
     const total = (events: Record<string, number>) => Object.values(events).reduce((sum, count) => sum + count, 0);
     return {
       created: new Map(results.map((result) => [result.partnerId, total(result.events)])),
+      baselines: results.filter((result) => result.baseline).map((result) => result.partnerId),
       planned: results.flatMap((result) =>
         (result.planned ?? []).map((event) => ({
           partnerId: result.partnerId,

@@ -34,6 +34,8 @@ export interface DiffReport {
   created: Map<string, number>;
   /** In a dry run: the events it would create. */
   planned?: DryRunEvent[];
+  /** Partners whose first run this was: their baseline is recorded and nothing is sent for it. */
+  baselines?: string[];
 }
 
 /**
@@ -65,8 +67,12 @@ export interface SyncOptions {
 export interface SyncSummary {
   runId: string;
   dryRun: boolean;
+  /** Delivery only (`--deliver-only`): no diff ran, so nothing was created. */
+  deliverOnly: boolean;
   /** New events per partner. */
   created: Map<string, number>;
+  /** Partners whose baseline this run recorded (their first run: nothing sent for it). */
+  baselines: string[];
   /** Dry run: the events the diff would create. */
   planned: DryRunEvent[];
   /** Dry run: the outbox events a run would attempt now. */
@@ -93,7 +99,9 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
   const summary: SyncSummary = {
     runId,
     dryRun,
+    deliverOnly: options.deliverOnly ?? false,
     created: new Map(),
+    baselines: [],
     planned: [],
     due: [],
     delivery: null,
@@ -123,6 +131,7 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
     const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
     summary.created = report.created;
     summary.planned = report.planned ?? [];
+    summary.baselines = report.baselines ?? [];
   }
   // deliverDue claims nothing once drained, and reports what it left.
   if (dryRun) summary.due = await listAllDue(db, deps.clock());

@@ -52,8 +52,9 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
   const delivery = summary.delivery!;
   const created = [...summary.created.values()].reduce((a, b) => a + b, 0);
   const totals = delivery.totals;
+  const what = summary.deliverOnly ? 'deliver only, no diff' : `${created} created`;
   out(
-    `sync ${summary.runId}: ${created} created, ${totals.delivered} delivered, ${totals.retrying} retrying, ${totals.deadLettered} dead-lettered` +
+    `sync ${summary.runId}: ${what}, ${totals.delivered} delivered, ${totals.retrying} retrying, ${totals.deadLettered} dead-lettered` +
       `${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.interrupted ? `, ${totals.interrupted} interrupted` : ''}` +
       `${totals.failed ? `, ${totals.failed} failed` : ''}${delivery.notStarted ? `, ${delivery.notStarted} left for the next run` : ''}` +
       `${totals.suppressed ? `, ${totals.suppressed} suppressed (access refused now)` : ''}` +
@@ -61,6 +62,9 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
       `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
       `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`,
   );
+  for (const partnerId of summary.baselines) {
+    out(`baseline recorded for ${partnerId}: its first run sends nothing; the next runs send what changes from here`);
+  }
   const partners = [...new Set([...summary.created.keys(), ...delivery.perPartner.keys(), ...summary.held.keys()])].sort();
   if (partners.length === 0) return;
   out(['partner', 'created', 'delivered', 'retrying', 'dead_lettered', 'held'].join('\t'));
