@@ -23,37 +23,18 @@ export interface CheckText {
  * `JSON.stringify(wire)` in UTF-8: the fields before `as_of`, then everything after it.
  */
 export function splitCheckText(wire: ComplianceCheckWire): CheckText {
-  const { crew_unique_id, vessel_id, position_name, as_of: _asOf, ...rest } = wire;
+  const { crew_unique_id, vessel_id, position_name, ...rest } = wire;
   return {
     before: Buffer.from(`${JSON.stringify({ crew_unique_id, vessel_id, position_name }).slice(0, -1)},"as_of":`),
-    after: Buffer.from(`,${JSON.stringify(rest).slice(1)}`),
+    // JSON.stringify leaves out a field whose value is undefined: `as_of` here.
+    after: Buffer.from(`,${JSON.stringify({ ...rest, as_of: undefined }).slice(1)}`),
   };
 }
-
-/**
- * Answers are cut from slabs of this many bytes, as Node pools its small buffers: one allocation
- * per slab instead of one per 7 KiB answer. A slab is freed once no answer cut from it is held.
- */
-const SLAB_BYTES = 256 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-let slabUsed = 0;
 
 /** The answer's JSON, UTF-8. */
 export function joinCheckText(text: CheckText, asOf: string): Buffer {
   // `"YYYY-MM-DDTHH:MM:SSZ"`: ASCII, one byte per character.
-  const time = JSON.stringify(wireTime(asOf));
-  const size = text.before.length + time.length + text.after.length;
-  if (size > SLAB_BYTES / 4) return Buffer.concat([text.before, Buffer.from(time, 'latin1'), text.after]);
-  if (slabUsed + size > SLAB_BYTES) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  const answer = slab.subarray(slabUsed, slabUsed + size);
-  slabUsed += size;
-  let at = text.before.copy(answer, 0);
-  at += answer.write(time, at, 'latin1');
-  text.after.copy(answer, at);
-  return answer;
+  return Buffer.concat([text.before, Buffer.from(JSON.stringify(wireTime(asOf)), 'latin1'), text.after]);
 }
 
 /** One rendering kept: its text and, when it holds links, the second they were signed at. */
@@ -90,7 +71,7 @@ export class CheckAnswers {
     render: () => ComplianceCheckWire,
   ): Buffer {
     let byReader = this.#held.get(evaluation);
-    if (!byReader) this.#held.set(evaluation, (byReader = new Map()));
+    if (!byReader) this.#held.set(evaluation, (byReader = new Map<string, Rendered>()));
     const held = byReader.get(readerKey);
     if (held && (held.signedAt === null || (held.signedAt <= nowSeconds && nowSeconds - held.signedAt <= LINK_REUSE_SECONDS))) {
       return joinCheckText(held.text, asOf);
