@@ -7,29 +7,32 @@ import Koa from 'koa';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
+import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
 import { openStore } from '../../src/store/connect.ts';
 
 const [mode, arg, option] = process.argv.slice(2);
-let app: Koa<any>;
+let app: Koa;
 if (mode === 'bare') {
   const body = Buffer.from(arg ?? '{}');
   app = new Koa();
-  app.use(async (ctx) => {
+  app.use((ctx) => {
     ctx.type = 'application/json';
     ctx.body = body;
   });
 } else {
   const store = await openStore(arg!);
+  const clock = () => new Date();
   const config = loadConfig({}, { databaseUrl: arg!, rateLimitDefault: 100_000_000, logLevel: 'silent' });
   app = createApp({
     db: store.db,
     config,
-    clock: () => new Date(),
+    clock,
     logger: pino({ level: 'silent' }),
-    ...(option === 'uncached' ? { bodyCache: null } : {}),
+    ...(option === 'uncached' ? { readCache: createReadCache(store.db, clock, { bodies: null }) } : {}),
   });
 }
-const server = createServer(app.callback());
+const handle = app.callback();
+const server = createServer((req, res) => void handle(req, res));
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`);

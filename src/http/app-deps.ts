@@ -7,19 +7,12 @@ import type { Config } from '../config/config.ts';
 import type { ErrorCode } from '../domain/app-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { OperationDeclaration } from '../openapi/operation.ts';
-import type { BodyCache } from './body-cache.ts';
-import type { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
-import type { LiveEvaluation } from '../services/compliance/check-compliance.ts';
 import type { ResultWriter } from '../services/compliance/stored-results.ts';
-import type { VersionedCache } from '../services/plumbing/versioned-cache.ts';
-import type { CheckAnswers } from '../services/read-api/check-answer.ts';
-import type { MatrixStates } from '../services/read-api/matrix-states.ts';
-import type { ComplianceMatrixWire } from '../services/read-api/compliance-matrix.ts';
+import type { ReadCache } from '../services/read-cache/read-cache.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
-import type { CrewAccess } from '../services/visibility/access.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
 import type { Database } from '../store/database.ts';
 
@@ -35,8 +28,8 @@ export interface AppDeps {
   audit?: AuditService;
   /** Key authentication; by default a cache over `db` (src/services/auth-cache.ts). */
   authenticator?: Authenticator;
-  /** Answers of the data-versioned GETs (src/http/body-cache.ts); by default one per app, null for none. */
-  bodyCache?: BodyCache | null;
+  /** The cached reads (src/services/read-cache/): the catalogue, the compliance check's, matrices, GET answers; by default one per app. */
+  readCache?: ReadCache;
   /** Where request counts and latencies go (`svc serve --metrics-port`, src/http/metrics/); null: nowhere. */
   metrics?: HttpMetrics | null;
 }
@@ -55,22 +48,10 @@ export interface RouteDeps extends Required<AppDeps> {
   /** Server-side HMAC keys (cursor, file links), loaded from the store once and cached. */
   signingKeys: () => Promise<SigningKeys>;
   rateLimiter: RateLimiter;
-  /** The requirement catalogue; one per app, as the evaluator keeps its compiled index per array identity. */
-  catalogue: CatalogueCache;
   /** Key authentication with an in-process cache; revocations through this process call `invalidate()`. */
   authenticator: Authenticator;
-  /** Live compliance evaluations reused while the data version holds (src/services/compliance/check-compliance.ts). */
-  evaluations: VersionedCache<LiveEvaluation>;
-  /** Fleet-and-consent answers of the compliance check reused while the data version holds (src/services/visibility/access.ts). */
-  crewAccess: VersionedCache<CrewAccess>;
-  /** The compliance check's answers rendered once per evaluation and reader (src/services/read-api/check-answer.ts). */
-  checkAnswers: CheckAnswers;
-  /** Vessel compliance matrices kept and brought up to date after changes (src/services/read-api/compliance-matrix.ts). */
-  matrices: MatrixStates<ComplianceMatrixWire>;
   /** Compliance results written behind the request (src/services/compliance/stored-results.ts). */
   complianceResults: ResultWriter;
-  /** The store's data version (src/services/data-version.ts), one read shared by the calls that wait together. */
-  dataVersion: () => Promise<string | null>;
 }
 
 /** The Koa app plus the services with background work, and how to stop them. */

@@ -3,16 +3,11 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import { createAuditService } from '../services/audit.ts';
 import { createAuthenticator } from '../services/auth-cache.ts';
-import { CatalogueCache } from '../services/compliance/catalogue-cache.ts';
-import { CheckAnswers } from '../services/read-api/check-answer.ts';
-import { MatrixStates } from '../services/read-api/matrix-states.ts';
 import { createResultWriter } from '../services/compliance/stored-results.ts';
-import { dataVersionReader } from '../services/data-version.ts';
-import { VersionedCache } from '../services/plumbing/versioned-cache.ts';
+import { createReadCache } from '../services/read-cache/read-cache.ts';
 import { createRateLimiter } from '../services/rate-limit.ts';
 import { signingKeysLoader } from '../services/signing-keys.ts';
 import type { AppDeps, AppState, RouteDeps, RouteModule, SvcApp } from './app-deps.ts';
-import { BodyCache } from './body-cache.ts';
 import { apiHeaders } from './middleware/api-headers.ts';
 import { audit, refuseUnaudited } from './middleware/audit.ts';
 import { compression } from './middleware/compression.ts';
@@ -34,16 +29,9 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     signingKeys: signingKeysLoader(deps.db, randomBytes),
     authenticator: deps.authenticator ?? createAuthenticator(deps.db),
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
-    catalogue: new CatalogueCache(deps.clock),
-    bodyCache: deps.bodyCache === undefined ? new BodyCache() : deps.bodyCache,
+    readCache: deps.readCache ?? createReadCache(deps.db, deps.clock),
     metrics: deps.metrics ?? null,
-    dataVersion: dataVersionReader(deps.db),
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
-    evaluations: new VersionedCache({ maxEntries: 1_000 }),
-    crewAccess: new VersionedCache({ maxEntries: 5_000 }),
-    checkAnswers: new CheckAnswers(),
-    // Bounded by rows held (a row keeps its crew member's evaluation): about 20 vessels of 500.
-    matrices: new MatrixStates(10_000),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { utcDate } from '../domain/clock.ts';
+import type { HeldAnswer } from '../services/read-cache/body-cache.ts';
 import type { AppContext, RouteDeps } from './app-deps.ts';
 import { baseUrl, partnerOf } from './request-context.ts';
 
@@ -46,13 +47,11 @@ function jsonBytes(ctx: AppContext): Buffer | undefined {
  * that would otherwise get 200 (RFC 9110, 13.1.2), `If-None-Match: *` included: after the handler
  * has run its fleet, consent and existence checks, or from an answer built for the same request.
  *
- * `data`: the answer is held in the body cache (src/http/body-cache.ts) with its tag, per request
- * (route, path and query, partner, key mode and scopes, today's date, the public origin) for as
- * long as the store's data version holds (one cheap query, shared by concurrent calls); a repeat
- * is answered from it (304 or the held bytes) without running the handler. Any write change
- * capture records moves the version, and the next call builds its answer again. When the store
- * cannot give a safe version, and for `body`: the handler runs every time. Errors carry no tag and
- * are never cached.
+ * `data`: the answer is held by the read cache (src/services/read-cache/read-cache.ts) with its
+ * tag, per request (route, path and query, partner, key mode and scopes, today's date, the public
+ * origin) for as long as the store's data version holds; a repeat is answered from it (304 or the
+ * held bytes) without running the handler. `body`: the handler runs every time. Errors carry no
+ * tag and are never cached.
  */
 export async function answerConditionally(
   ctx: AppContext,
@@ -62,31 +61,29 @@ export async function answerConditionally(
   handle: () => Promise<void>,
 ): Promise<void> {
   if (source === false) return handle();
-  const asked = ctx.get('If-None-Match');
-  const version = source === 'data' && deps.bodyCache ? await deps.dataVersion() : null;
-  let key: string | undefined;
-  if (version !== null) {
+  const build = async (): Promise<HeldAnswer | undefined> => {
+    await handle();
+    const bytes = jsonBytes(ctx);
+    return bytes && { etag: tag('b', TAG_FORMAT, bytes), bytes };
+  };
+  let answer: HeldAnswer | undefined;
+  if (source === 'body') answer = await build();
+  else {
     const caller = partnerOf(ctx);
-    key = tag(
-      'r',
-      TAG_FORMAT,
-      routePath,
-      ctx.url,
-      caller.partner.partnerId,
-      caller.mode,
-      [...caller.scopes].sort().join(' '),
-      utcDate(deps.clock()),
-      baseUrl(ctx, deps.config),
+    answer = await deps.readCache.answer(
+      {
+        route: routePath,
+        url: ctx.url,
+        partnerId: caller.partner.partnerId,
+        mode: caller.mode,
+        scopes: [...caller.scopes].sort(),
+        today: utcDate(deps.clock()),
+        baseUrl: baseUrl(ctx, deps.config),
+      },
+      build,
     );
-    const held = deps.bodyCache!.get(version, key);
-    if (held) return send(ctx, held.etag, asked, held.bytes);
   }
-  await handle();
-  const bytes = jsonBytes(ctx);
-  if (!bytes) return;
-  const etag = tag('b', TAG_FORMAT, bytes);
-  if (version !== null) deps.bodyCache!.set(version, key!, { etag, bytes });
-  send(ctx, etag, asked, bytes);
+  if (answer) send(ctx, answer.etag, ctx.get('If-None-Match'), answer.bytes);
 }
 
 /** A 200 answer with its tag, or 304 when If-None-Match matches it. */

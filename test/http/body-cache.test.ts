@@ -3,9 +3,10 @@ import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { pino } from 'pino';
-import { BodyCache } from '../../src/http/body-cache.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { SvcApp } from '../../src/http/app-deps.ts';
+import { BodyCache } from '../../src/services/read-cache/body-cache.ts';
+import { createReadCache, noReadCache } from '../../src/services/read-cache/read-cache.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { NOW, startWorld, type World } from '../support/read-api-world.ts';
@@ -54,9 +55,18 @@ describeEachStore('body cache: a cached answer equals a freshly built one', ({ s
   before(async () => {
     cache = new BodyCache({ maxEntries: 6 });
     // One public origin for both apps, so that their links and tags can be compared.
-    w = await startWorld(store().db, { deps: { bodyCache: cache }, config: { publicBaseUrl: 'https://svc.example.com' } });
+    w = await startWorld(store().db, {
+      deps: { readCache: createReadCache(store().db, () => now, { bodies: cache }) },
+      config: { publicBaseUrl: 'https://svc.example.com' },
+    });
     // The reference: the same store and clock, built anew on every call.
-    const app = createApp({ db: store().db, config: w.config, clock: () => now, logger: pino({ level: 'silent' }), bodyCache: null });
+    const app = createApp({
+      db: store().db,
+      config: w.config,
+      clock: () => now,
+      logger: pino({ level: 'silent' }),
+      readCache: noReadCache(store().db, () => now),
+    });
     fresh = { app, api: await startTestApi(app) };
     // Writes come from another connection, as another process or an operator's SQL would: only change capture tells the app.
     other = await openStore(url());

@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { AppError } from '../../src/domain/app-error.ts';
 import type { ConsentCategory } from '../../src/domain/vocabulary.ts';
-import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { VersionedCache } from '../../src/services/plumbing/versioned-cache.ts';
-import { requireCrewAccess, type AccessReuse, type CrewAccess } from '../../src/services/visibility/access.ts';
+import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
+import { VersionedCache } from '../../src/services/read-cache/versioned-cache.ts';
+import { requireCrewAccess, storeCrewAccess, type CrewAccess, type ReadCrewAccess } from '../../src/services/visibility/access.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
@@ -56,8 +56,9 @@ describeEachStore('fleet-and-consent answers reused while the data version holds
   it('a reused answer equals a fresh one after writes of every kind by plain SQL from another connection', async () => {
     const db = store().db;
     const partner = (await findPartner(db, 'ptn_a'))!;
-    const version = dataVersionReader(db);
-    const reusing = async (): Promise<AccessReuse> => ({ version: await version(), cache });
+    const reads = createReadCache(db, clock, { accesses: cache });
+    // The version read for each call, as the HTTP check does.
+    const reusing = async (): Promise<ReadCrewAccess> => (await reads.checkReads()).crewAccess;
     const step = fc.record({
       kind: fc.constantFrom(...(Object.keys(WRITES) as (keyof typeof WRITES)[])),
       n: fc.nat(8),
@@ -68,10 +69,10 @@ describeEachStore('fleet-and-consent answers reused while the data version holds
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         for (const s of steps) {
           const ctx: PartnerContext = { partner, mode: s.mode, keyId: 'key_test', scopes: new Set() };
-          await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
+          await outcome(async () => requireCrewAccess(await reusing(), ctx, 'crew_1', s.category));
           await sql.raw(WRITES[s.kind](s.n)).execute(other.db);
-          const reused = await outcome(async () => requireCrewAccess(db, ctx, 'crew_1', s.category, await reusing()));
-          const fresh = await outcome(() => requireCrewAccess(db, ctx, 'crew_1', s.category));
+          const reused = await outcome(async () => requireCrewAccess(await reusing(), ctx, 'crew_1', s.category));
+          const fresh = await outcome(() => requireCrewAccess(storeCrewAccess(db), ctx, 'crew_1', s.category));
           assert.deepEqual(reused, fresh, JSON.stringify(s));
         }
       }),
@@ -84,11 +85,11 @@ describeEachStore('fleet-and-consent answers reused while the data version holds
     const db = store().db;
     const partner = (await findPartner(db, 'ptn_a'))!;
     const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes: new Set() };
-    const version = dataVersionReader(db);
+    const reads = createReadCache(db, clock, { accesses: cache });
     await sql.raw(WRITES.status(1)).execute(other.db);
     await sql.raw(WRITES.testVessel(0)).execute(other.db);
     await sql.raw(WRITES.grant(2)).execute(other.db);
-    const check = async () => outcome(async () => requireCrewAccess(db, ctx, 'crew_1', 'compliance', { version: await version(), cache }));
+    const check = async () => outcome(async () => requireCrewAccess((await reads.checkReads()).crewAccess, ctx, 'crew_1', 'compliance'));
     const first = await check();
     assert.ok((first as { consents: string[] }).consents.includes('compliance'));
     assert.deepEqual(await check(), first);

@@ -12,20 +12,24 @@ describeEachStore('the catalogue cache', ({ store }) => {
     await loadFixtures(store().db, ['data/requirements.json'], clock);
   });
 
-  it('hands out the same array after a reload that read the same definitions, a new one after a change', async () => {
+  it('keeps its version number after a reload that read the same definitions, takes the next after a change', async () => {
     const db = store().db;
     const cache = new CatalogueCache(clock, 30_000);
     const first = await cache.get(db);
     now = new Date(now.getTime() + 31_000);
-    assert.equal(await cache.get(db), first, 'unchanged: the same array, so evaluations and matrices keyed by it are reused');
-    const key = first[0]!.key;
-    await sql`update requirement_catalogue set definition = ${JSON.stringify({ ...first[0], title: 'Renamed' })} where requirement_key = ${key}`.execute(
+    assert.equal(
+      (await cache.get(db)).version,
+      first.version,
+      'unchanged: the same version, so evaluations and matrices keyed by it are reused',
+    );
+    const key = first.definitions[0]!.key;
+    await sql`update requirement_catalogue set definition = ${JSON.stringify({ ...first.definitions[0], title: 'Renamed' })} where requirement_key = ${key}`.execute(
       db,
     );
-    assert.equal(await cache.get(db), first, 'within the TTL the held array is kept');
+    assert.equal(await cache.get(db), first, 'within the TTL the held catalogue is kept');
     now = new Date(now.getTime() + 31_000);
     const changed = await cache.get(db);
-    assert.notEqual(changed, first);
-    assert.equal(changed.find((d) => d.key === key)!.title, 'Renamed');
+    assert.equal(changed.version, first.version + 1);
+    assert.equal(changed.definitions.find((d) => d.key === key)!.title, 'Renamed');
   });
 });

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
-import { checkCompliance, chooseAssignment, type ComplianceDeps } from '../../src/services/compliance/check-compliance.ts';
+import { checkCompliance, chooseAssignment, evaluateLive, type ComplianceDeps } from '../../src/services/compliance/check-compliance.ts';
+import type { Db } from '../../src/store/database.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');
-const deps = (over: Partial<ComplianceDeps> = {}): ComplianceDeps => ({
+const deps = (db: Db, over: Partial<ComplianceDeps> = {}): ComplianceDeps => ({
   clock,
+  evaluate: (input) => evaluateLive(db, input),
   catalogue: new CatalogueCache(clock),
   windowDays: 90,
   deadlineMs: 200,
@@ -50,17 +52,17 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
 
   it('with the evaluator failing and nothing stored, the check is compliance_unavailable with Retry-After', async () => {
     await assert.rejects(
-      checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf()),
+      checkCompliance(store().db, deps(store().db, { fault: 'fail' }), 'crew_1', await assignmentOf()),
       (err: any) => err.code === 'compliance_unavailable' && err.status === 503 && err.headers['Retry-After'] === '30',
     );
   });
 
   it('a live evaluation is stored, and returned as the fallback (with its own as_of) when the evaluator fails', async () => {
-    const live = await checkCompliance(store().db, deps(), 'crew_1', await assignmentOf());
+    const live = await checkCompliance(store().db, deps(store().db), 'crew_1', await assignmentOf());
     assert.equal(live.source, 'live_evaluator');
     assert.equal(live.asOf, clock().toISOString());
     assert.ok(live.evaluation.requirements.some((r) => r.key === 'medical_fitness' && r.status === 'met'));
-    const laterDeps = deps({ fault: 'fail', clock: () => new Date('2026-11-23T00:00:00Z') });
+    const laterDeps = deps(store().db, { fault: 'fail', clock: () => new Date('2026-11-23T00:00:00Z') });
     const fallback = await checkCompliance(store().db, laterDeps, 'crew_1', await assignmentOf());
     assert.equal(fallback.source, 'serviceCompliance_fallback');
     assert.equal(fallback.asOf, clock().toISOString());
@@ -69,12 +71,12 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
 
   it('a stalled evaluator is cut off at the deadline and the stored result is returned', async () => {
     // The stall never ends: an answer at all means the deadline cut it off.
-    const out = await checkCompliance(store().db, deps({ fault: 'stall', deadlineMs: 50 }), 'crew_1', await assignmentOf());
+    const out = await checkCompliance(store().db, deps(store().db, { fault: 'stall', deadlineMs: 50 }), 'crew_1', await assignmentOf());
     assert.equal(out.source, 'serviceCompliance_fallback');
   });
 
   it('the fallback is per vessel: another vessel with nothing stored is still unavailable', async () => {
-    await assert.rejects(checkCompliance(store().db, deps({ fault: 'fail' }), 'crew_1', await assignmentOf('ves_b')), {
+    await assert.rejects(checkCompliance(store().db, deps(store().db, { fault: 'fail' }), 'crew_1', await assignmentOf('ves_b')), {
       code: 'compliance_unavailable',
     });
   });

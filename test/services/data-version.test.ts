@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { BodyCache } from '../../src/http/body-cache.ts';
-import { compareDataVersions, dataVersion, dataVersionReader } from '../../src/services/data-version.ts';
+import { compareDataVersions, dataVersion } from '../../src/services/data-version.ts';
+import { BodyCache } from '../../src/services/read-cache/body-cache.ts';
+import { dataVersionReader } from '../../src/services/read-cache/data-version-reader.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 describeEachStore('the shared data version read', ({ store }) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
-import { checkCompliance, chooseAssignment } from '../../src/services/compliance/check-compliance.ts';
+import { checkCompliance, evaluateLive, chooseAssignment } from '../../src/services/compliance/check-compliance.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
@@ -55,6 +55,7 @@ describe('compliance on the demo data set (bulk carriers, tankers, restricted Co
           windowDays: 90,
           deadlineMs: 2000,
           fault: 'none',
+          evaluate: (input) => evaluateLive(store.db, input),
         },
         crew,
         chooseAssignment(assignments, crew, vessel),

@@ -6,12 +6,13 @@ import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts
 import {
   checkCompliance,
   chooseAssignment,
+  evaluateLive,
   type ComplianceDeps,
   type LiveEvaluation,
 } from '../../src/services/compliance/check-compliance.ts';
-import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { VersionedCache } from '../../src/services/plumbing/versioned-cache.ts';
+import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
+import { VersionedCache } from '../../src/services/read-cache/versioned-cache.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
@@ -35,7 +36,7 @@ describeEachStore('compliance evaluations reused while the data version holds', 
   let other: Store;
   let now = new Date('2026-11-22T10:00:00.000Z');
   const clock = () => now;
-  // One catalogue cache for both paths: they differ only in reuse.
+  // One catalogue cache for both paths: they differ only in the evaluation's read.
   const catalogue = new CatalogueCache(clock);
   const cache = new VersionedCache<LiveEvaluation>({ maxEntries: 4 });
 
@@ -47,10 +48,17 @@ describeEachStore('compliance evaluations reused while the data version holds', 
 
   it('a reused evaluation equals a fresh one after writes of every kind by plain SQL from another connection, and days passing', async () => {
     const db = store().db;
-    const base: ComplianceDeps = { clock, catalogue, windowDays: 90, deadlineMs: 10_000, fault: 'none' };
-    const version = dataVersionReader(db);
+    const base: ComplianceDeps = {
+      clock,
+      catalogue,
+      windowDays: 90,
+      deadlineMs: 10_000,
+      fault: 'none',
+      evaluate: (input) => evaluateLive(db, input),
+    };
+    const reads = createReadCache(db, clock, { evaluations: cache });
     // The version read for each call, as the HTTP check does.
-    const reusing = async (): Promise<ComplianceDeps> => ({ ...base, reuse: { version: await version(), cache } });
+    const reusing = async (): Promise<ComplianceDeps> => ({ ...base, evaluate: (await reads.checkReads()).evaluate });
     const check = async (deps: ComplianceDeps) => {
       const assignment = chooseAssignment(await crewAssignmentsOnFleet(db, { kind: 'all' }, 'crew_1'), 'crew_1');
       return checkCompliance(db, deps, 'crew_1', assignment);

@@ -5,10 +5,15 @@ import { sql } from 'kysely';
 import { addDays } from '../../src/domain/compliance/dates.ts';
 import { effectiveScopes } from '../../src/domain/scopes.ts';
 import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
-import { dataVersionReader } from '../../src/services/data-version.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { complianceMatrix, type ComplianceMatrixWire, type MatrixDeps } from '../../src/services/read-api/compliance-matrix.ts';
-import { MatrixStates } from '../../src/services/read-api/matrix-states.ts';
+import {
+  complianceMatrix,
+  storeMatrix,
+  type ComplianceMatrixWire,
+  type MatrixDeps,
+} from '../../src/services/read-api/compliance-matrix.ts';
+import { MatrixStates } from '../../src/services/read-cache/matrix-states.ts';
+import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
@@ -55,8 +60,13 @@ describeEachStore('the compliance matrix brought up to date after changes', ({ s
     const partner = (await findPartner(db, 'ptn_m'))!;
     const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes: new Set(effectiveScopes(partner)) };
     const states = new MatrixStates<ComplianceMatrixWire>();
-    const reusing: MatrixDeps = { catalogue, windowDays: 90, today: TODAY, reuse: { version: dataVersionReader(db), matrices: states } };
-    const fresh: MatrixDeps = { catalogue, windowDays: 90, today: TODAY };
+    const reusing: MatrixDeps = {
+      catalogue,
+      windowDays: 90,
+      today: TODAY,
+      matrix: createReadCache(db, clock, { matrices: states }).matrix,
+    };
+    const fresh: MatrixDeps = { catalogue, windowDays: 90, today: TODAY, matrix: storeMatrix(db) };
     const step = fc.record({ kind: fc.constantFrom(...(Object.keys(WRITES) as (keyof typeof WRITES)[])), crew: fc.nat(2), n: fc.nat(40) });
     let reusedRows = 0;
     await fc.assert(

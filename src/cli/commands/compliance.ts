@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
-import { checkAnyAssignment } from '../../services/compliance/check-compliance.ts';
+import { checkAnyAssignment, evaluateLive } from '../../services/compliance/check-compliance.ts';
 import { forecastCommand } from './compliance-forecast.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
@@ -67,6 +67,7 @@ export function complianceCommand(deps: CliDeps): Command {
             windowDays: config.complianceWindowDays,
             deadlineMs: config.complianceDeadlineMs,
             fault: config.complianceFault,
+            evaluate: (input) => evaluateLive(store.db, input),
           },
           crewId,
           opts.vessel,

@@ -37,8 +37,8 @@ export const complianceRoutes = routeModule('compliance', [
         'recent stored result is returned with `compliance_source: serviceCompliance_fallback` and its own `as_of`, and with none stored the ' +
         'answer is 503 `compliance_unavailable`. Without `crew:medical:read`, medical rows keep their status but show no documents and no expiry, and ' +
         'with `on` they are shown as they stand today, so no date reveals a medical expiry (`medical_on` then gives today). ' +
-        '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes from signing ' +
-        '(an answer may carry links signed up to 10 s before it, reused from the same answer to the same key), null without ' +
+        '`satisfied_by[].download_path` is an absolute file link (like `download_url`) valid 15 minutes from signing, ' +
+        'null without ' +
         '`crew:documents:download` or documents consent. With `on`, the documents held now are evaluated as they will stand on that ' +
         'date (no renewal assumed): statuses, `days_until_expiry` and the expiring window count from `on`, which the answer echoes; ' +
         'the stored-result fallback applies to today only (docs/compliance.md).',
@@ -50,8 +50,6 @@ export const complianceRoutes = routeModule('compliance', [
       if (issue) throwValidation([issue]);
       const { fileLink } = await deps.signingKeys();
       const target = { vesselId: query.vessel_id, on: body.on };
-      // JSON bytes already: the answer is rendered once per evaluation and reader (check-answer.ts).
-      ctx.type = 'application/json';
       ctx.body = await runComplianceCheck(
         deps.db,
         partnerOf(ctx),
@@ -59,12 +57,12 @@ export const complianceRoutes = routeModule('compliance', [
         target,
         {
           clock: deps.clock,
-          catalogue: deps.catalogue,
+          catalogue: deps.readCache.catalogue,
           windowDays: deps.config.complianceWindowDays,
           deadlineMs: deps.config.complianceDeadlineMs,
           fault: deps.config.complianceFault,
           results: deps.complianceResults,
-          reuse: { version: deps.dataVersion, evaluations: deps.evaluations, crewAccess: deps.crewAccess, answers: deps.checkAnswers },
+          ...(await deps.readCache.checkReads()),
         },
         { key: fileLink, now: deps.clock(), ttlSeconds: deps.config.downloadLinkTtlSeconds, baseUrl: baseUrl(ctx, deps.config) },
       );

@@ -119,7 +119,7 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
         deps.db,
         partnerOf(ctx),
         {
-          catalogue: deps.catalogue,
+          catalogue: deps.readCache.catalogue,
           windowDays: deps.config.complianceWindowDays,
           cursorKey: (await deps.signingKeys()).fleetCursor,
           today,
@@ -136,8 +136,8 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
     access: 'partner',
     scopes: { all: ['crew:compliance:read'] },
     query: { on: ON },
-    async checkQuery(_ctx, query, deps) {
-      return [onDateIssue(['query', 'on'], query.on, utcDate(deps.clock()))].filter((i) => i !== null);
+    checkQuery(_ctx, query, deps) {
+      return Promise.resolve([onDateIssue(['query', 'on'], query.on, utcDate(deps.clock()))].filter((i) => i !== null));
     },
     doc: {
       operationId: 'getComplianceMatrix',
@@ -169,10 +169,10 @@ export const fleetComplianceRoutes = routeModule('fleet-compliance', [
         deps.db,
         partnerOf(ctx),
         {
-          catalogue: deps.catalogue,
+          catalogue: deps.readCache.catalogue,
           windowDays: deps.config.complianceWindowDays,
           today,
-          reuse: { version: deps.dataVersion, matrices: deps.matrices },
+          matrix: deps.readCache.matrix,
         },
         pathParam(ctx, 'vessel_id'),
         query.on ?? today,

@@ -4,35 +4,35 @@ import type { Db } from '../../store/database.ts';
 import { readCatalogue } from '../../store/repositories/compliance-repo.ts';
 
 /**
- * The catalogue, read at most once per `ttlMs`. The evaluator caches its compiled index per array
- * identity, and reused evaluations and matrices are keyed by it, so the same array is handed out
- * between reloads and after a reload that read the same definitions.
+ * The requirement catalogue as loaded, with a number that names its definitions: a reload that
+ * read other definitions gets the next number, one that read the same keeps it, so what was
+ * worked out with a catalogue (evaluations, matrices) is keyed by `version`, not by the array.
  */
+export interface Catalogue {
+  version: number;
+  definitions: readonly RequirementDefinition[];
+}
+
+/** The catalogue, read at most once per `ttlMs`. */
 export class CatalogueCache {
-  #value: readonly RequirementDefinition[] | undefined;
+  #value: Catalogue | undefined;
   #text = '';
   #loadedAt = 0;
-  #pending: Promise<readonly RequirementDefinition[]> | undefined;
+  #pending: Promise<Catalogue> | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlMs = 30_000,
   ) {}
 
-  /** The catalogue when one read less than `ttlMs` ago is held, without waiting; else undefined. */
-  held(): readonly RequirementDefinition[] | undefined {
-    return this.#value && this.clock().getTime() - this.#loadedAt < this.ttlMs ? this.#value : undefined;
-  }
-
-  async get(db: Db): Promise<readonly RequirementDefinition[]> {
-    const held = this.held();
-    if (held) return held;
+  async get(db: Db): Promise<Catalogue> {
     const now = this.clock().getTime();
+    if (this.#value && now - this.#loadedAt < this.ttlMs) return this.#value;
     this.#pending ??= readCatalogue(db)
-      .then((list) => {
-        const text = JSON.stringify(list);
+      .then((definitions) => {
+        const text = JSON.stringify(definitions);
         if (text !== this.#text) {
-          this.#value = list;
+          this.#value = { version: (this.#value?.version ?? 0) + 1, definitions };
           this.#text = text;
         }
         this.#loadedAt = now;

@@ -9,8 +9,7 @@ import type { Db } from '../../store/database.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import { crewExists } from '../../store/repositories/crew-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
-import type { AtVersion } from '../plumbing/versioned-cache.ts';
-import type { CatalogueCache } from './catalogue-cache.ts';
+import type { Catalogue, CatalogueCache } from './catalogue-cache.ts';
 import { storedResults, type ComplianceResults } from './stored-results.ts';
 
 /** What a compliance check needs besides the store. */
@@ -23,11 +22,20 @@ export interface ComplianceDeps {
   fault: 'none' | 'fail' | 'stall';
   /** Where results are kept for the fallback; by default written to the store before the check returns. */
   results?: ComplianceResults;
-  /**
-   * Live evaluations reused while the store's data version holds (the HTTP check: `version` is the
-   * one read for the call); without it every check reads the documents and evaluates.
-   */
-  reuse?: AtVersion<LiveEvaluation>;
+  /** Reads the documents and evaluates: `evaluateLive` over the store, or the read cache's (src/services/read-cache/). */
+  evaluate: (input: EvaluationInput) => Promise<LiveEvaluation>;
+}
+
+/** Everything a live evaluation depends on besides the documents of the store. */
+export interface EvaluationInput {
+  crewUniqueId: string;
+  assignment: CrewAssignment;
+  /** YYYY-MM-DD evaluated. */
+  on: string;
+  /** YYYY-MM-DD medical rows are decided on, when not `on` (EvaluationInput of the domain). */
+  medicalOn: string | undefined;
+  windowDays: number;
+  catalogue: Catalogue;
 }
 
 /** A live evaluation and the documents it read (medical ones included). */
@@ -42,6 +50,8 @@ export interface LiveEvaluation {
 export interface ComplianceOutcome {
   crewUniqueId: string;
   evaluation: ComplianceEvaluation;
+  /** YYYY-MM-DD evaluated. */
+  on: string;
   asOf: string;
   source: ComplianceSource;
   /** The documents a live evaluation read (medical ones included); absent on the fallback. */
@@ -79,91 +89,29 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
   return chosen;
 }
 
-/** A number per catalogue array: a reloaded catalogue is a new array, so evaluations with the old one are not reused. */
-const catalogueIds = new WeakMap<object, number>();
-let nextCatalogueId = 0;
-export function catalogueId(catalogue: object): number {
-  let id = catalogueIds.get(catalogue);
-  if (id === undefined) catalogueIds.set(catalogue, (id = ++nextCatalogueId));
-  return id;
+/** Reads the crew member's documents (medical ones included) and evaluates them. */
+export async function evaluateLive(db: Db, input: EvaluationInput): Promise<LiveEvaluation> {
+  const documents = await listListableDocuments(db, [input.crewUniqueId], true);
+  const evaluation = evaluateCompliance({
+    role: input.assignment.assignment.role,
+    positionName: input.assignment.assignment.positionName,
+    vessel: input.assignment.vessel,
+    catalogue: input.catalogue.definitions,
+    documents,
+    today: input.on,
+    windowDays: input.windowDays,
+    ...(input.medicalOn !== undefined ? { medicalOn: input.medicalOn } : {}),
+  });
+  const satisfying = satisfyingDocumentIds(evaluation);
+  const withFiles = new Set(documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
+  return { evaluation, documents, withFiles };
 }
 
-/** The dates of one evaluation: the day evaluated, and the day medical rows are decided on when it is another (EvaluationInput.medicalOn). */
-interface EvaluationDates {
-  on: string;
-  medicalOn: string | undefined;
-}
-
-/**
- * Reads the documents and evaluates. With `deps.reuse`, an evaluation of the same inputs at the
- * call's data version (crew member, assignment role and vessel, dates, window, catalogue) is
- * returned instead: the documents and catalogue cannot have changed while the version holds, so it
- * is the evaluation this call would make.
- */
-async function evaluateLive(
-  db: Db,
-  deps: ComplianceDeps,
-  crewUniqueId: string,
-  assignment: CrewAssignment,
-  dates: EvaluationDates,
-): Promise<LiveEvaluation> {
+/** `deps.evaluate` on the check's input, unless the operator's fault switch says otherwise. */
+async function evaluateOrFault(db: Db, deps: ComplianceDeps, input: Omit<EvaluationInput, 'catalogue'>): Promise<LiveEvaluation> {
   if (deps.fault === 'fail') throw new Error('compliance evaluator disabled by SVC_COMPLIANCE_FAULT=fail');
   if (deps.fault === 'stall') await new Promise(() => {});
-  const catalogue = await deps.catalogue.get(db);
-  const evaluate = async (): Promise<LiveEvaluation> => {
-    const documents = await listListableDocuments(db, [crewUniqueId], true);
-    const evaluation = evaluateCompliance({
-      role: assignment.assignment.role,
-      positionName: assignment.assignment.positionName,
-      vessel: assignment.vessel,
-      catalogue,
-      documents,
-      today: dates.on,
-      windowDays: deps.windowDays,
-      ...(dates.medicalOn !== undefined ? { medicalOn: dates.medicalOn } : {}),
-    });
-    const satisfying = satisfyingDocumentIds(evaluation);
-    const withFiles = new Set(documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
-    return { evaluation, documents, withFiles };
-  };
-  if (!deps.reuse) return evaluate();
-  return deps.reuse.cache.obtain(deps.reuse.version, evaluationKey(crewUniqueId, assignment, dates, deps.windowDays, catalogue), evaluate);
-}
-
-/** What an evaluation depends on besides the data version. */
-function evaluationKey(
-  crewUniqueId: string,
-  assignment: CrewAssignment,
-  dates: EvaluationDates,
-  windowDays: number,
-  catalogue: object,
-): string {
-  // At one data version a vessel id names one vessel row: its facts need not be in the key.
-  return JSON.stringify([
-    crewUniqueId,
-    assignment.assignment.role,
-    assignment.assignment.positionName,
-    assignment.vessel.vesselId,
-    dates.on,
-    dates.medicalOn ?? null,
-    windowDays,
-    catalogueId(catalogue),
-  ]);
-}
-
-/**
- * The evaluation evaluateLive would reuse, when it is held now (and no fault is switched on): it
- * needs no deadline, so no timer is armed and cleared for it on every call.
- */
-function heldEvaluation(
-  deps: ComplianceDeps,
-  crewUniqueId: string,
-  assignment: CrewAssignment,
-  dates: EvaluationDates,
-): LiveEvaluation | undefined {
-  if (!deps.reuse || deps.reuse.version === null || deps.fault !== 'none') return undefined;
-  const catalogue = deps.catalogue.held();
-  return catalogue && deps.reuse.cache.get(deps.reuse.version, evaluationKey(crewUniqueId, assignment, dates, deps.windowDays, catalogue));
+  return deps.evaluate({ ...input, catalogue: await deps.catalogue.get(db) });
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -192,27 +140,40 @@ export async function checkCompliance(
 ): Promise<ComplianceOutcome> {
   const vesselId = assignment.vessel.vesselId;
   const results = deps.results ?? storedResults(db);
-  const today = utcDate(deps.clock());
+  // One reading of the clock: the day checked and the answer's time.
+  const now = deps.clock();
+  const today = utcDate(now);
+  const asOf = isoTime(now);
   const isToday = on === undefined || on === today;
-  const dates: EvaluationDates = { on: on ?? today, medicalOn: medicalRowsOn(on ?? today, today, medicalVisible) };
+  const dates = { on: on ?? today, medicalOn: medicalRowsOn(on ?? today, today, medicalVisible) };
   let live: LiveEvaluation;
   try {
-    live =
-      heldEvaluation(deps, crewUniqueId, assignment, dates) ??
-      (await withDeadline(evaluateLive(db, deps, crewUniqueId, assignment, dates), deps.deadlineMs));
+    live = await withDeadline(
+      evaluateOrFault(db, deps, { crewUniqueId, assignment, ...dates, windowDays: deps.windowDays }),
+      deps.deadlineMs,
+    );
   } catch (cause) {
     const stored = isToday ? await results.latest(crewUniqueId, vesselId) : undefined;
-    if (stored) return { crewUniqueId, evaluation: stored.evaluation, asOf: stored.asOf, source: 'serviceCompliance_fallback' };
+    // A fallback is an evaluation of the day it was stored on.
+    if (stored) {
+      return {
+        crewUniqueId,
+        evaluation: stored.evaluation,
+        on: stored.asOf.slice(0, 10),
+        asOf: stored.asOf,
+        source: 'serviceCompliance_fallback',
+      };
+    }
     throw new AppError('compliance_unavailable', 'the compliance evaluator is unavailable and no earlier result is stored; retry shortly', {
       headers: { 'Retry-After': '30' },
       cause,
     });
   }
-  const asOf = isoTime(deps.clock());
   if (isToday) await results.save(crewUniqueId, vesselId, asOf, live.evaluation);
   return {
     crewUniqueId,
     evaluation: live.evaluation,
+    on: dates.on,
     asOf,
     source: 'live_evaluator',
     documents: live.documents,

@@ -54,7 +54,7 @@ export async function forecastChanges(
     );
   }
   if (request.vesselId !== undefined) await requireFleetVessel(db, partner, request.vesselId);
-  const catalogue = await deps.catalogue.get(db);
+  const catalogue = (await deps.catalogue.get(db)).definitions;
   const last = addDays(request.on, request.days);
   const out: ForecastEntry[] = [];
   let after: RosterKey | null = null;

@@ -1,18 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '../../domain/app-error.ts';
-import type { OverallStatus, RequirementRow, RequirementStatus } from '../../domain/compliance/index.ts';
+import type { ComplianceEvaluation, OverallStatus, RequirementRow, RequirementStatus } from '../../domain/compliance/index.ts';
 import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
-import { fleetOf } from '../../domain/partner.ts';
+import { fleetOf, type FleetRef } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
 import { complianceRosterPage, isFleetVessel, type RosterKey } from '../../store/repositories/compliance-roster-repo.ts';
-import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import type { CatalogueCache } from '../compliance/catalogue-cache.ts';
-import { catalogueId } from '../compliance/check-compliance.ts';
-import { changesBetween, compareDataVersions } from '../data-version.ts';
+import type { Catalogue, CatalogueCache } from '../compliance/catalogue-cache.ts';
 import { evaluateRoster } from '../compliance/evaluate-roster.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
-import type { EvaluatedRow, MatrixStates } from './matrix-states.ts';
 
 export interface MatrixColumnWire {
   key: string;
@@ -51,11 +47,12 @@ function cellOf(row: RequirementRow, medicalVisible: boolean): MatrixCellWire {
 const PAGE = 500;
 
 /** Every on-fleet assignment on the vessel of crew who give the partner compliance consent. */
-async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): Promise<CrewAssignment[]> {
+async function consentingCrewOn(db: Db, input: MatrixInput): Promise<CrewAssignment[]> {
   const out: CrewAssignment[] = [];
+  const vesselId = input.vesselId;
   let after: RosterKey | null = null;
   for (;;) {
-    const rows = await complianceRosterPage(db, fleetOf(ctx.partner, ctx.mode), ctx.partner.partnerId, { vesselId, after, limit: PAGE });
+    const rows = await complianceRosterPage(db, input.fleet, input.partnerId, { vesselId, after, limit: PAGE });
     out.push(...rows);
     const last = rows.at(-1);
     if (rows.length < PAGE || !last) return out;
@@ -63,36 +60,36 @@ async function consentingCrewOn(db: Db, ctx: PartnerContext, vesselId: string): 
   }
 }
 
-/** What the matrix needs besides the store; with `reuse`, matrices are kept and brought up to date. */
+/** What a matrix shows: whose fleet and consents, which vessel, on which date, evaluated how. */
+export interface MatrixInput {
+  fleet: FleetRef;
+  partnerId: string;
+  vesselId: string;
+  on: string;
+  /** YYYY-MM-DD medical cells are shown as they stand on, when not `on` (a key without crew:medical:read). */
+  medicalOn: string | undefined;
+  medicalVisible: boolean;
+  windowDays: number;
+  catalogue: Catalogue;
+}
+
+/** Builds a vessel's matrix: `storeMatrix` over the store, or the read cache's (src/services/read-cache/). */
+export type ReadMatrix = (input: MatrixInput) => Promise<ComplianceMatrixWire>;
+
+/** What the matrix needs besides the store. */
 export interface MatrixDeps {
   catalogue: CatalogueCache;
   windowDays: number;
   /** YYYY-MM-DD of the call: without crew:medical:read, medical cells are shown as they stand that day, whatever `on`. */
   today: string;
-  reuse?: { version: () => Promise<string | null>; matrices: MatrixStates<ComplianceMatrixWire> };
+  matrix: ReadMatrix;
 }
-
-/**
- * Captured tables (migration 0300) whose changes leave the vessel's consenting roster, and the
- * fleet it belongs to, as they were: assignments, consents, vessels, contract vessels, partners
- * and the catalogue all may change it.
- */
-const ROSTER_FREE: ReadonlySet<string> = new Set(['documents', 'crew', 'webhook_endpoints']);
-
-/** Changes read to bring a kept matrix up to date; more, and it is built afresh. */
-const CHANGES_READ = 2_000;
 
 /**
  * `GET …/vessels/{vessel_id}/compliance-matrix`: a vessel of the fleet (else vessel_not_found, 404,
  * the same for another partner's vessel and one that does not exist), one row per consenting crew
  * member evaluated on `on` as the single check would (without crew:medical:read, medical cells as
- * they stand today), one column per requirement key of their roles in the order first met. With
- * `deps.reuse`, the data version is read first; the matrix kept for the same fleet, partner,
- * vessel, date (and the date of medical cells), window, medical visibility and catalogue is
- * returned when it was built at that version, and otherwise brought up to date: the roster is read again
- * (unless every change since is one of ROSTER_FREE's tables), and only crew members whose documents changed since (the captured changes), whose assignment or
- * vessel differs, or who are new, are read and evaluated; the others keep their evaluation. When
- * the changes cannot all be read (pruned by sync, or too many), it is built afresh.
+ * they stand today), one column per requirement key of their roles in the order first met.
  */
 export async function complianceMatrix(
   db: Db,
@@ -101,43 +98,39 @@ export async function complianceMatrix(
   vesselId: string,
   on: string,
 ): Promise<ComplianceMatrixWire> {
-  const version = deps.reuse ? await deps.reuse.version() : null;
-  const fleet = fleetOf(ctx.partner, ctx.mode);
   const medicalVisible = ctx.scopes.has('crew:medical:read');
-  const catalogue = await deps.catalogue.get(db);
-  const options: MatrixOptions = {
-    catalogue,
-    windowDays: deps.windowDays,
-    medicalVisible,
-    medicalOn: medicalRowsOn(on, deps.today, medicalVisible),
-  };
-  if (!deps.reuse || version === null) return (await buildMatrix(db, ctx, options, vesselId, on, null)).matrix;
-  const key = JSON.stringify([
-    fleet,
-    ctx.partner.partnerId,
+  return deps.matrix({
+    fleet: fleetOf(ctx.partner, ctx.mode),
+    partnerId: ctx.partner.partnerId,
     vesselId,
     on,
-    options.medicalOn ?? null,
-    deps.windowDays,
+    medicalOn: medicalRowsOn(on, deps.today, medicalVisible),
     medicalVisible,
-    catalogueId(catalogue),
-  ]);
-  const held = deps.reuse.matrices.get(key);
-  if (held?.version === version) return held.matrix;
-  const changes =
-    held && compareDataVersions(held.version, version) < 0 ? await changesBetween(db, held.version, version, CHANGES_READ) : null;
-  const prior =
-    held && changes
-      ? {
-          rows: held.rows,
-          matrix: held.matrix,
-          dirty: new Set(changes.filter((c) => c.table === 'documents').map((c) => c.crewUniqueId)),
-          sameRoster: changes.every((c) => ROSTER_FREE.has(c.table)),
-        }
-      : null;
-  const built = await buildMatrix(db, ctx, options, vesselId, on, prior);
-  deps.reuse.matrices.set(key, { version, ...built });
-  return built.matrix;
+    windowDays: deps.windowDays,
+    catalogue: await deps.catalogue.get(db),
+  });
+}
+
+/** The store's read: the matrix built afresh. */
+export function storeMatrix(db: Db): ReadMatrix {
+  return async (input) => (await buildMatrix(db, input, null)).matrix;
+}
+
+/** A crew member's row as evaluated for a matrix: the assignment it was evaluated for, and the evaluation. */
+export interface EvaluatedRow {
+  assignment: CrewAssignment;
+  evaluation: ComplianceEvaluation;
+}
+
+/**
+ * A matrix built earlier for the same input, and what changed since: the crew members whose
+ * documents changed (`dirty`) and whether the roster and the vessel's fleet are as they were.
+ */
+export interface MatrixPrior {
+  rows: ReadonlyMap<string, EvaluatedRow>;
+  matrix: ComplianceMatrixWire;
+  dirty: ReadonlySet<string | null>;
+  sameRoster: boolean;
 }
 
 /** The same assignment for the evaluation: role, position and every fact of the vessel. */
@@ -150,33 +143,22 @@ function sameFor(a: CrewAssignment, b: CrewAssignment): boolean {
   );
 }
 
-/** How a matrix is evaluated and shown: catalogue, window, medical visibility and the date medical rows are decided on when not `on`. */
-interface MatrixOptions {
-  catalogue: readonly RequirementDefinition[];
-  windowDays: number;
-  medicalVisible: boolean;
-  medicalOn: string | undefined;
-}
-
-async function buildMatrix(
+/**
+ * The matrix of `input`; with `prior`, the roster is read again unless `sameRoster`, and only crew
+ * members who are dirty, whose assignment or vessel differs, or who are new, are read and
+ * evaluated: the others keep their evaluation (and, under the same columns, their row).
+ */
+export async function buildMatrix(
   db: Db,
-  ctx: PartnerContext,
-  options: MatrixOptions,
-  vesselId: string,
-  on: string,
-  prior: {
-    rows: ReadonlyMap<string, EvaluatedRow>;
-    matrix: ComplianceMatrixWire;
-    dirty: ReadonlySet<string | null>;
-    sameRoster: boolean;
-  } | null,
+  input: MatrixInput,
+  prior: MatrixPrior | null,
 ): Promise<{ matrix: ComplianceMatrixWire; rows: Map<string, EvaluatedRow> }> {
+  const { vesselId, on, medicalVisible, medicalOn } = input;
   // The kept matrix was built on a vessel of the fleet, with this roster, when nothing since can have changed either.
-  if (!prior?.sameRoster && !(await isFleetVessel(db, fleetOf(ctx.partner, ctx.mode), vesselId))) {
+  if (!prior?.sameRoster && !(await isFleetVessel(db, input.fleet, vesselId))) {
     throw new AppError('vessel_not_found', `no vessel ${vesselId} on your fleet`);
   }
-  const { medicalVisible, medicalOn } = options;
-  const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, ctx, vesselId);
+  const roster = prior?.sameRoster ? [...prior.rows.values()].map((r) => r.assignment) : await consentingCrewOn(db, input);
   const kept = roster.map((assignment): EvaluatedRow | undefined => {
     const row = prior?.rows.get(assignment.assignment.crewUniqueId);
     return row && !prior!.dirty.has(assignment.assignment.crewUniqueId) && sameFor(row.assignment, assignment)
@@ -187,9 +169,9 @@ async function buildMatrix(
     db,
     roster.filter((_, i) => kept[i] === undefined),
     {
-      catalogue: options.catalogue,
+      catalogue: input.catalogue.definitions,
       on,
-      windowDays: options.windowDays,
+      windowDays: input.windowDays,
       medicalVisible,
       nextChange: false,
       ...(medicalOn !== undefined ? { medicalOn } : {}),

@@ -1,21 +1,16 @@
-import { toComplianceWire, type WireOptions } from '../../domain/compliance/index.ts';
-import { utcDate } from '../../domain/clock.ts';
+import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
 import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
 import {
-  catalogueId as linkKeyId,
   checkCompliance,
   chooseAssignment,
   satisfyingDocumentIds,
   type ComplianceDeps,
   type ComplianceOutcome,
-  type LiveEvaluation,
 } from '../compliance/check-compliance.ts';
-import type { VersionedCache } from '../plumbing/versioned-cache.ts';
-import { requireCrewAccess, type CrewAccess } from '../visibility/access.ts';
+import { requireCrewAccess, type ReadCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
-import { checkText, type CheckAnswers } from './check-answer.ts';
 import { signFileLink } from './documents.ts';
 
 /** How `satisfied_by[].download_path` links are signed, and the origin that makes them absolute. */
@@ -27,18 +22,9 @@ export interface LinkOptions {
   baseUrl: string;
 }
 
-/**
- * A check's dependencies. With `reuse` (the HTTP check), the data version is read once per call and
- * both the fleet-and-consent answer and the evaluation are reused at it.
- */
-export interface CheckDeps extends Omit<ComplianceDeps, 'reuse'> {
-  reuse?: {
-    version: () => Promise<string | null>;
-    evaluations: VersionedCache<LiveEvaluation>;
-    crewAccess: VersionedCache<CrewAccess>;
-    /** Answers rendered once per evaluation and reader (src/services/read-api/check-answer.ts). */
-    answers: CheckAnswers;
-  };
+/** A check's dependencies: the evaluation's, and the read of the crew member's fleet and consents. */
+export interface CheckDeps extends ComplianceDeps {
+  crewAccess: ReadCrewAccess;
 }
 
 /** Which documents satisfying a requirement have a stored file: known with a live evaluation, else asked. */
@@ -52,11 +38,7 @@ async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<
  * their document details and are decided on today whatever `on` (docs/decisions.md §6); download
  * paths are given only to keys that could follow them (crew:documents:download and documents
  * consent) and only for documents with a file; they are
- * absolute URLs, built like the download endpoint's `download_url`. With `deps.reuse`, the data
- * version is read once, first, and both the fleet-and-consent answer and the evaluation are reused
- * at it: a call whose crew member was checked at the same version sends no query but that shared
- * version read, and its answer's text is the one rendered for the same evaluation and reader,
- * with a new `as_of` and, after LINK_REUSE_SECONDS, links signed anew. Returns the JSON, UTF-8.
+ * absolute URLs, built like the download endpoint's `download_url`, signed at `links.now`.
  */
 export async function runComplianceCheck(
   db: Db,
@@ -65,21 +47,12 @@ export async function runComplianceCheck(
   target: { vesselId?: string; on?: string },
   deps: CheckDeps,
   links: LinkOptions,
-): Promise<Buffer> {
-  const reuse = deps.reuse;
-  const version = reuse ? await reuse.version() : null;
-  const { assignments, consents } = await requireCrewAccess(
-    db,
-    ctx,
-    crewUniqueId,
-    'compliance',
-    reuse && { version, cache: reuse.crewAccess },
-  );
-  const evaluating: ComplianceDeps = { ...deps, reuse: reuse && { version, cache: reuse.evaluations } };
+): Promise<ComplianceCheckWire> {
+  const { assignments, consents } = await requireCrewAccess(deps.crewAccess, ctx, crewUniqueId, 'compliance');
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const outcome = await checkCompliance(
     db,
-    evaluating,
+    deps,
     crewUniqueId,
     chooseAssignment(assignments, crewUniqueId, target.vesselId),
     target.on,
@@ -87,13 +60,10 @@ export async function runComplianceCheck(
   );
   const canDownload = missingScope(DOCUMENT_DOWNLOAD_SCOPES, ctx.scopes) === null && consents.has('documents');
   const withFiles: ReadonlySet<string> = canDownload ? await filesOf(db, outcome) : new Set<string>();
-  const nowSeconds = Math.floor(links.now.getTime() / 1000);
-  const live = outcome.source === 'live_evaluator';
-  // A fallback is an evaluation of the day it was stored on.
-  const on = live ? (target.on ?? utcDate(deps.clock())) : outcome.asOf.slice(0, 10);
-  const options = (signedAt: number): WireOptions => ({
+  const expiresAt = Math.floor(links.now.getTime() / 1000) + links.ttlSeconds;
+  return toComplianceWire(outcome.evaluation, {
     asOf: outcome.asOf,
-    on,
+    on: outcome.on,
     ...(outcome.medicalOn !== undefined ? { medicalOn: outcome.medicalOn } : {}),
     crewUniqueId,
     source: outcome.source,
@@ -106,25 +76,8 @@ export async function runComplianceCheck(
             partnerId: ctx.partner.partnerId,
             keyId: ctx.keyId,
             mode: ctx.mode,
-            expiresAt: signedAt + links.ttlSeconds,
+            expiresAt,
           })}`
         : null,
   });
-  if (!reuse || !live) return checkText(outcome.evaluation, options(nowSeconds));
-  const reader = JSON.stringify([
-    crewUniqueId,
-    on,
-    outcome.medicalOn ?? null,
-    medicalVisible,
-    canDownload,
-    ctx.partner.partnerId,
-    ctx.keyId,
-    ctx.mode,
-    links.baseUrl,
-    links.ttlSeconds,
-    linkKeyId(links.key),
-  ]);
-  return reuse.answers.text(outcome.evaluation, reader, outcome.asOf, withFiles.size > 0, nowSeconds, () =>
-    toComplianceWire(outcome.evaluation, options(nowSeconds)),
-  );
 }

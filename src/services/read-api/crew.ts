@@ -4,7 +4,7 @@ import type { Db } from '../../store/database.ts';
 import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { openStoredFile, type StoredFile } from '../files/stored-files.ts';
 import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
-import { readWithCrewAccess, requireCrewAccess } from '../visibility/access.ts';
+import { readWithCrewAccess, requireCrewAccess, storeCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
@@ -30,7 +30,7 @@ export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: str
 
 /** The photo, with profile consent; 404 photo_not_found when none. */
 export async function crewPhoto(db: Db, ctx: PartnerContext, crewUniqueId: string): Promise<StoredFile> {
-  await requireCrewAccess(db, ctx, crewUniqueId, 'profile');
+  await requireCrewAccess(storeCrewAccess(db), ctx, crewUniqueId, 'profile');
   const { photoFileId } = await profileOf(db, crewUniqueId);
   const file = photoFileId ? await openStoredFile(db, photoFileId) : undefined;
   if (!file) throw new AppError('photo_not_found', `crew member ${crewUniqueId} has no photo`);

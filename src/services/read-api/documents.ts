@@ -3,7 +3,7 @@ import type { KeyMode } from '../../domain/vocabulary.ts';
 import { toDocumentWire, type CrewDocument, type DocumentWire } from '../../domain/document.ts';
 import type { Db } from '../../store/database.ts';
 import { findVisibleDocument, visibleDocuments } from '../visibility/documents.ts';
-import { readWithCrewAccess, requireCrewAccess } from '../visibility/access.ts';
+import { readWithCrewAccess, requireCrewAccess, storeCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signToken } from './signed-token.ts';
 import { wireTime } from '../../domain/clock.ts';
@@ -31,7 +31,7 @@ export async function requireDownloadableDocument(
   crewUniqueId: string,
   documentId: string,
 ): Promise<CrewDocument> {
-  await requireCrewAccess(db, ctx, crewUniqueId, 'documents');
+  await requireCrewAccess(storeCrewAccess(db), ctx, crewUniqueId, 'documents');
   const doc = await findVisibleDocument(db, ctx, crewUniqueId, documentId);
   if (!doc) throw new AppError('document_not_found', `no document ${documentId} of crew member ${crewUniqueId} is available to you`);
   if (!doc.fileId) throw new AppError('document_not_found', `document ${documentId} has no file to download`);

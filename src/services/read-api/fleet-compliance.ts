@@ -125,7 +125,7 @@ export async function listFleetCompliancePage(
   deps: FleetComplianceDeps,
   page: { filters: FleetComplianceFilters; limit: number; after: RosterKey | null },
 ): Promise<FleetCompliancePageWire> {
-  const catalogue = await deps.catalogue.get(db);
+  const catalogue = (await deps.catalogue.get(db)).definitions;
   const fleet = fleetOf(ctx.partner, ctx.mode);
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const medicalOn = medicalRowsOn(page.filters.on, deps.today, medicalVisible);

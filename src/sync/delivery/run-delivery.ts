@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dataVersionReader } from '../../services/data-version.ts';
+import { dataVersionReader } from '../../services/read-cache/data-version-reader.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { countDueEvents, listDueEvents, type DueEvent } from '../../store/repositories/outbox-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';

@@ -57,7 +57,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     at: now.toISOString(),
     today: utcDate(now),
     windowDays: deps.windowDays,
-    catalogue: await deps.catalogue.get(db),
+    catalogue: (await deps.catalogue.get(db)).definitions,
     vessels,
     vesselIds: [...vessels.keys()],
     newId: deps.newEventId ?? newEventId,

@@ -1,12 +1,5 @@
-import type { ComplianceEvaluation } from '../../domain/compliance/index.ts';
-import type { CrewAssignment } from '../../domain/fleet.ts';
 import { compareDataVersions } from '../data-version.ts';
-
-/** A crew member's row as evaluated for a matrix: the assignment it was evaluated for, and the evaluation. */
-export interface EvaluatedRow {
-  assignment: CrewAssignment;
-  evaluation: ComplianceEvaluation;
-}
+import type { EvaluatedRow } from '../read-api/compliance-matrix.ts';
 
 /** A matrix as last built, at the data version it was built at, with the evaluations behind its rows. */
 export interface MatrixState<M> {
@@ -16,10 +9,9 @@ export interface MatrixState<M> {
 }
 
 /**
- * The last matrix built for each request (partner, fleet, vessel, date and that of medical cells,
- * window, medical visibility, catalogue), kept across data versions so that the first call after a
- * change re-evaluates only the crew members the change touched (src/services/read-api/compliance-matrix.ts). Bounded by
- * the rows held, least recently used out first.
+ * The last matrix built for each input (keys.ts, matrixKey), kept across data versions so that the
+ * first call after a change re-evaluates only the crew members the change touched
+ * (read-cache.ts). Bounded by the rows held, least recently used out first.
  */
 export class MatrixStates<M> {
   readonly #held = new Map<string, MatrixState<M>>();

@@ -9,20 +9,13 @@ export interface VersionedCacheOptions<T> {
   sizeOf?: (value: T) => number;
 }
 
-/** A cache and the data version read for the call using it (null: none safe to give, nothing reused). */
-export interface AtVersion<T> {
-  version: string | null;
-  cache: VersionedCache<T>;
-}
-
 /**
  * Values that hold while the store's data version (src/services/data-version.ts) does: each is
  * stored under the version it was built at, and when a newer version is seen everything held is
  * dropped at once, since nothing built earlier can be asked for again; a value built at an older
  * version than the newest seen is not kept. Bounded in entries and size, least recently used out
- * first. Users: the answers of data-versioned GETs (src/http/body-cache.ts), compliance
- * evaluations (src/services/compliance/check-compliance.ts) and the compliance check's
- * fleet-and-consent answers (src/services/visibility/access.ts).
+ * first. Users: the read cache's answers of data-versioned GETs (body-cache.ts), compliance
+ * evaluations and fleet-and-consent answers (read-cache.ts).
  */
 export class VersionedCache<T> {
   readonly #maxEntries: number;
