@@ -12,40 +12,9 @@ export function clockStartingAt(start: string, base: Clock): Clock {
   return () => new Date(base().getTime() + offset);
 }
 
-/** The second an instant falls in, formatted: toISOString up to its milliseconds, and the day and wire time taken from it. */
-interface SecondText {
-  second: number;
-  /** `YYYY-MM-DDTHH:MM:SS.`, whatever the year's width (toISOString always ends in `sssZ`). */
-  head: string;
-  day: string;
-  wire: string;
-}
-
-let lastSecond: SecondText = { second: Number.NaN, head: '', day: '', wire: '' };
-
-/**
- * The texts of `at`'s second, formatted once per second: every call makes an audit time, an
- * `as_of` and today's date, and V8 formats a date in C++ each time.
- */
-function secondText(at: Date): SecondText {
-  const second = Math.floor(at.getTime() / 1000);
-  if (second !== lastSecond.second) {
-    const head = at.toISOString().slice(0, -4);
-    lastSecond = { second, head, day: head.slice(0, 10), wire: `${head.slice(0, -1)}Z` };
-  }
-  return lastSecond;
-}
-
-/** `at.toISOString()`, the part up to the milliseconds formatted once per second (secondText). */
-export function isoTime(at: Date): string {
-  const text = secondText(at);
-  const milli = at.getTime() - text.second * 1000;
-  return `${text.head}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-}
-
 /** UTC calendar date of an instant, `YYYY-MM-DD`. */
 export function utcDate(at: Date): string {
-  return secondText(at).day;
+  return at.toISOString().slice(0, 10);
 }
 
 /**
@@ -53,11 +22,7 @@ export function utcDate(at: Date): string {
  * (`2026-11-22T10:00:00Z`). Stored values of any ISO 8601 form are normalised on the way out.
  */
 export function wireTime(at: Date | string): string {
-  if (at === lastWire.from) return lastWire.to;
-  const to = secondText(typeof at === 'string' ? new Date(at) : at).wire;
-  if (typeof at === 'string') lastWire = { from: at, to };
-  return to;
+  const iso = (typeof at === 'string' ? new Date(at) : at).toISOString();
+  // toISOString ends in `.sssZ`, whatever the year's width.
+  return `${iso.slice(0, -5)}Z`;
 }
-
-/** The last text wireTime normalised: calls answered in the same millisecond share their `as_of`. */
-let lastWire: { from: string | null; to: string } = { from: null, to: '' };

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
-import { isoTime, type Clock } from '../../domain/clock.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { AuditService } from '../../services/audit.ts';
 import { pathTemplate } from '../../openapi/operation.ts';
 import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
@@ -18,7 +18,7 @@ const redactIfToken = (id: string | null) => (id === null ? null : redactSignedT
 export function audit(service: AuditService, clock: Clock): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
-    const at = isoTime(clock());
+    const at = clock().toISOString();
     const clientIp = ctx.ip || null;
     ctx.state.auditAdmitted = service.reserve();
     try {

@@ -1,5 +1,5 @@
 import { AppError } from '../../domain/app-error.ts';
-import { isoTime, utcDate, type Clock } from '../../domain/clock.ts';
+import { utcDate, type Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
 import type { CrewDocument } from '../../domain/document.ts';
@@ -143,7 +143,7 @@ export async function checkCompliance(
   // One reading of the clock: the day checked and the answer's time.
   const now = deps.clock();
   const today = utcDate(now);
-  const asOf = isoTime(now);
+  const asOf = now.toISOString();
   const isToday = on === undefined || on === today;
   const dates = { on: on ?? today, medicalOn: medicalRowsOn(on ?? today, today, medicalVisible) };
   let live: LiveEvaluation;
