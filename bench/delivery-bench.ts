@@ -8,8 +8,6 @@ import { loadConfig } from '../src/config/config.ts';
 import { openStore } from '../src/store/connect.ts';
 import { migrateToLatest } from '../src/store/migrator.ts';
 import { insertOutboxEvents } from '../src/store/repositories/outbox-repo.ts';
-import { upsertEmployers, upsertPartners } from '../src/store/repositories/reference-data-repo.ts';
-import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { deliverDue } from '../src/sync/delivery/run-delivery.ts';
 import { deliveryDepsFromConfig } from '../src/sync/delivery/delivery-deps.ts';
 import { deliveryHeaders } from '../src/sync/signing.ts';

@@ -10,7 +10,7 @@ import type { Database } from '../src/store/database.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { PG_ADMIN_URL, postgresAvailable } from './support/setup.ts';
 import { postgresEssentials, sqliteEssentials } from './support/plans.ts';
-import { CREW, DATA, label, recordRequests, type Dialect, type Sent } from './support/request-path.ts';
+import { DATA, label, recordRequests, type Dialect, type Sent } from './support/request-path.ts';
 
 const RUNS = 7;
 

@@ -61,9 +61,9 @@ async function ingest(url: string, lines: Iterable<string>, label: string): Prom
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
   const exited = new Promise<number | null>((done) => child.once('exit', done));
-  Readable.from(lines).pipe(child.stdin!);
+  Readable.from(lines).pipe(child.stdin);
   const code = await exited;
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0 && code !== 65) throw new Error(`svc ingest exited ${code}`);

@@ -97,7 +97,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
     const loadStarted = performance.now();
     const load = spawn(SVC, ['fixtures', 'load', '--db', url, bulk.path], { stdio: ['ignore', 'pipe', 'inherit'] });
     let loaded = '';
-    load.stdout!.setEncoding('utf8').on('data', (c: string) => (loaded += c));
+    load.stdout.setEncoding('utf8').on('data', (c: string) => (loaded += c));
     let loading = true;
     const exited = once(load, 'exit').then(([code]) => {
       loading = false;

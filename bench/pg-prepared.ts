@@ -40,7 +40,8 @@ for (const q of statements.keys()) totals.set(q, { unnamed: { wallMs: [], server
 const clientCpu: Record<Way, number> = { unnamed: 0, named: 0 };
 
 for (let round = 0; round < ROUNDS; round++) {
-  for (const way of (round % 2 === 0 ? ['unnamed', 'named'] : ['named', 'unnamed']) as Way[]) {
+  const order: Way[] = round % 2 === 0 ? ['unnamed', 'named'] : ['named', 'unnamed'];
+  for (const way of order) {
     const { db, pid } = ways[way];
     for (const q of statements.values()) {
       const compiled = CompiledQuery.raw(q.sql, [...q.parameters]);

@@ -42,7 +42,7 @@ export async function startChild(
   const run = FROM_SOURCE ? ['--import', 'tsx', script] : [await compiled(script)];
   const child = spawn(process.execPath, [...nodeArgs, ...run, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       const m = /^ready (\d+)$/.exec(line);
       if (m) resolve(Number(m[1]));
@@ -64,7 +64,7 @@ export async function startChild(
 export async function runJsonChild(script: string, args: string[]): Promise<any> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.on('data', (c) => (out += c));
+  child.stdout.on('data', (c) => (out += c));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
   return JSON.parse(out.trim().split('\n').at(-1)!);

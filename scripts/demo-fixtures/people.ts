@@ -4,7 +4,7 @@ import { buildConsents } from './fleet.ts';
 import { buildPerson, type Taken } from './person.ts';
 import { Rng } from './random.ts';
 import { COUNTRIES, PEOPLE, ROSTER } from './tables.ts';
-import type { AssignmentOut, AssignmentStatus, Built, CrewOut, CrewPlan, DocOut, VesselOut } from './types.ts';
+import type { AssignmentOut, Built, CrewOut, CrewPlan, DocOut, VesselOut } from './types.ts';
 
 /** One plan per roster slot, numbered in roster order: crew_0001, crew_0002, … */
 function planCrew(vessels: readonly VesselOut[]): CrewPlan[] {
@@ -19,9 +19,7 @@ function planCrew(vessels: readonly VesselOut[]): CrewPlan[] {
       const officer = PEOPLE.officer_roles.includes(slot.role);
       const nat = slot.nat ?? r.pick(officer ? group.pool.officers : group.pool.ratings);
       const vessel = group.vessel ? vById.get(group.vessel)! : null;
-      const assignments = vessel
-        ? [{ vessel, role: slot.role, status: slot.status ?? ('active' as AssignmentStatus), coverDocs: true }]
-        : [];
+      const assignments = vessel ? [{ vessel, role: slot.role, status: slot.status ?? 'active', coverDocs: true }] : [];
       for (const a of slot.also ?? [])
         assignments.push({ vessel: vById.get(a.vessel)!, role: a.role ?? slot.role, status: a.status, coverDocs: a.coverDocs ?? false });
       plans.push({ id: `crew_${num}`, num, slot, vessel, country: COUNTRIES[nat]!, residence: COUNTRIES[slot.res ?? nat]!, assignments });

@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { cli, cliChild } from '../support/cli.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { SECRET, seedEvent, seedPartners, T0 } from '../support/sync-world.ts';
+import { SECRET, seedEvent, seedPartners } from '../support/sync-world.ts';
 
 const env = { SVC_ALLOW_INSECURE_WEBHOOKS: '1' };
 

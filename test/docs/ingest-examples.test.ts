@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import type { Kysely } from 'kysely';
 import type { ChangeResult } from '../../src/domain/ingest-change.ts';
 import type { Incoming } from '../../src/services/ingest/apply-changes.ts';
 import { folderFiles } from '../../src/services/ingest/file-source.ts';
 import { ingestStream } from '../../src/services/ingest/ingest-stream.ts';
-import type { Database } from '../../src/store/database.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /** The JSON lines of the code blocks of docs/ingest.md's "The change format", in order. */
@@ -38,7 +36,7 @@ describeEachStore("docs/ingest.md: the change format's examples", ({ store }) =>
     });
     const results: ChangeResult[] = [];
     await ingestStream(
-      store().db as Kysely<Database>,
+      store().db,
       stream(changes),
       {
         clock: () => new Date('2026-11-22T10:00:00.000Z'),

@@ -25,7 +25,7 @@ function plant(value: unknown, key: string, path: number[]): unknown {
   const keys = Object.keys(value);
   if (keys.length === 0) return { [key]: SECRET };
   const k = keys[step % keys.length]!;
-  return { ...(value as object), [k]: plant((value as Record<string, unknown>)[k], key, rest) };
+  return { ...value, [k]: plant((value as Record<string, unknown>)[k], key, rest) };
 }
 
 describe('echoed input', () => {

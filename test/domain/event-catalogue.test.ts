@@ -85,7 +85,7 @@ describe('the event catalogue', () => {
   it("describes each webhook of the OpenAPI document with its access rule and its subject's payload", () => {
     const document = openApiDocument();
     const webhooks = document.webhooks as Record<string, any>;
-    const schemas = (document.components as any).schemas as Record<string, any>;
+    const schemas = document.components.schemas as Record<string, any>;
     for (const type of EVENT_TYPES) {
       const { access } = EVENT_CATALOGUE[type];
       assert.match(webhooks[type].post.description, new RegExp(`^Scope \`${access.scope}\` and ${access.consent} consent`), type);

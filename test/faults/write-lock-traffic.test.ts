@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import pLimit from 'p-limit';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';

@@ -123,9 +123,9 @@ describeEachWorld('POST /api/v2/admin/changes', (w) => {
       [200, 200],
     );
     assert.deepEqual(both.map((r) => r.headers.get('idempotent-replayed')).sort(), ['false', 'true']);
-    assert.deepEqual(both[0]!.json, both[1]!.json);
+    assert.deepEqual(both[0].json, both[1].json);
     assert.deepEqual(
-      both[0]!.json.results.map((r: any) => r.outcome),
+      both[0].json.results.map((r: any) => r.outcome),
       ['applied', 'applied'],
     );
   });

@@ -9,7 +9,7 @@ function expectApiHeaders(res: TestResponse, what: string, cacheControl = 'no-st
   assert.equal(res.headers.get('referrer-policy'), 'no-referrer', `${what}: Referrer-Policy`);
 }
 
-describeEachWorld('headers of every /api/v2 answer', (w, { store }) => {
+describeEachWorld('headers of every /api/v2 answer', (w) => {
   it('personal data and errors alike: no-store, nosniff, no-referrer', async () => {
     const key = w.keys.full;
     const calls: [string, () => Promise<TestResponse>][] = [

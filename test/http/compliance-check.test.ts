@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, it } from 'node:test';
+import { it } from 'node:test';
 import { expectError, expectIssues } from '../support/expect.ts';
 import { describeEachWorld, liveAndDownWorlds, startWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';

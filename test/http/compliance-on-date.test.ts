@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { bstExampleFixture } from '../support/bst-example.ts';
 import { expectError, expectIssues } from '../support/expect.ts';

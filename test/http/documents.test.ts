@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { expectError } from '../support/expect.ts';
-import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, describeEachWorld, NOW } from '../support/read-api-world.ts';
+import { ANA_EXCLUDED, ANA_LISTED, ANA_MEDICAL, describeEachWorld } from '../support/read-api-world.ts';
 
 const list = (crew: string) => `/api/v2/employers/me/crew/${crew}/documents`;
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;

@@ -20,7 +20,7 @@ const failing: RouteModule = {
   },
 };
 
-describeEachWorld('routing, errors, request ids and the audit log', { modules: [...routeModules, failing] }, (w, { store }) => {
+describeEachWorld('routing, errors, request ids and the audit log', { modules: [...routeModules, failing] }, (w) => {
   it('an unknown route is 404 not_found, with or without a key, and is audited', async () => {
     const res = await w.api.get('/api/v2/nothing/here');
     expectError(res, 404, 'not_found');
@@ -151,7 +151,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
         },
       }),
       duplex: 'half',
-    } as RequestInit).catch((err: Error) => err);
+    }).catch((err: Error) => err);
     // The server may answer before the client has finished sending; either way nothing over 64 KiB is read.
     if (streamed instanceof Response) {
       assert.equal(streamed.status, 413);

@@ -8,7 +8,7 @@ import { describeEachWorld, NOW } from '../support/read-api-world.ts';
 const download = (crew: string, doc: string) => `/api/v2/employers/me/crew/${crew}/documents/${doc}/download`;
 const PDF_START = '%PDF-1.4';
 
-describeEachWorld('file links', (w, { store }) => {
+describeEachWorld('file links', (w) => {
   beforeEach(() => w.setNow(NOW));
 
   /** The path of a fresh link (the origin is the test server's own). */

@@ -33,7 +33,7 @@ describeEachStore('svc serve', ({ store, url }) => {
     checkAgainstOpenApi({ method: 'GET', path: '/api/v2/employers/me/vessels', status: 200, headers: res.headers, body: await res.json() });
     const requestId = res.headers.get('x-request-id');
     assert.ok(stop, 'serve registered its shutdown');
-    await stop!();
+    await stop();
     assert.equal(await exit, 0);
     const lines = log
       .trim()

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { EVENT_ACCESS } from '../../src/domain/event-access.ts';
 import type { Partner } from '../../src/domain/partner.ts';
 import type { Scope } from '../../src/domain/scopes.ts';
-import { CONSENT_CATEGORIES, EVENT_TYPES, type EventType } from '../../src/domain/vocabulary.ts';
+import { CONSENT_CATEGORIES, EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { decodeEventsCursor, listEventsPage, type FeedFilters } from '../../src/services/events/feed.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { PartnerContext } from '../../src/services/visibility/partner-context.ts';
@@ -25,7 +25,7 @@ const eventArb = fc.record({
   crew: fc.constantFrom(...CREW),
   time: fc.nat({ max: TIMES.length - 1 }),
   medical: fc.boolean(),
-  state: fc.constantFrom(['pending', 0], ['pending', 3], ['delivered', 1], ['dead', 8]) as fc.Arbitrary<[string, number]>,
+  state: fc.constantFrom(['pending', 0], ['pending', 3], ['delivered', 1], ['dead', 8]),
 });
 const caseArb = fc.record({
   events: fc.array(eventArb, { maxLength: 24 }),
@@ -93,11 +93,7 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
         const expected = rows
           .filter((e) => (c.type === undefined || e.type === c.type) && (c.crew === undefined || e.crew === c.crew))
           .filter((e) => c.onFleet[CREW.indexOf(e.crew)])
-          .filter(
-            (e) =>
-              scopes.has(EVENT_ACCESS[e.type as EventType].scope) &&
-              c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type as EventType].consent),
-          )
+          .filter((e) => scopes.has(EVENT_ACCESS[e.type].scope) && c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type].consent))
           .filter((e) => !(e.type.startsWith('crew.document') && e.medical) || scopes.has('crew:medical:read'))
           .sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
           .map((e) => [e.id, e.state[0] === 'pending' && e.state[1] > 0 ? 'retrying' : e.state[0]]);

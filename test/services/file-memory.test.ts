@@ -100,7 +100,7 @@ describeEachStore('a large file is ingested and read back without being held who
     assert.equal(stored?.size, 20 * MIB + 9);
     const readBack = createHash('sha256');
     let read = 0;
-    for await (const chunk of stored!.chunks()) {
+    for await (const chunk of stored.chunks()) {
       readBack.update(chunk);
       read += chunk.length;
       await sample();

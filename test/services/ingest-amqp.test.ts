@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { connect } from 'amqplib';
 import type { Kysely } from 'kysely';
-import type { ChangeResult } from '../../src/domain/ingest-change.ts';
 import { ingestQueue, type QueueOptions } from '../../src/services/ingest/amqp-source.ts';
 import type { Database } from '../../src/store/database.ts';
 import { openStore } from '../../src/store/connect.ts';
@@ -62,7 +61,7 @@ const document = (id: string, crewId: string) => ({
 });
 
 describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, dialect }) => {
-  const db = () => store().db as Kysely<Database>;
+  const db = () => store().db;
   let broker: Broker;
   before(async () => {
     broker = await openBroker();
@@ -145,7 +144,7 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     const broken = await openStore(url());
     await broken.close();
 
-    await assert.rejects(run(queue, {}, broken.db as Kysely<Database>), /driver has already been destroyed/);
+    await assert.rejects(run(queue, {}, broken.db), /driver has already been destroyed/);
 
     assert.equal(await broker.count(queue), 1, 'the message went back to the queue');
     assert.equal(await crewRow('crew_q3'), undefined);
@@ -160,7 +159,7 @@ describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, d
     target.port = String(proxy.port);
     const viaProxy = await openStore(target.toString());
     try {
-      await body(viaProxy.db as Kysely<Database>, proxy);
+      await body(viaProxy.db, proxy);
     } finally {
       await viaProxy.close().catch(() => {});
       await proxy.close();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Incoming } from '../../src/services/ingest/apply-changes.ts';
 import { ingestStream, STATS_REFRESH_FIRST } from '../../src/services/ingest/ingest-stream.ts';
-import type { Database } from '../../src/store/database.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /*
@@ -21,7 +20,7 @@ const employer = (n: number): Incoming => ({
 describeEachStore('ingest: statistics refreshed while a run grows the store', ({ store, dialect }) => {
   /** The row count the store's statistics hold for employers (none: -1). */
   const employersInStatistics = async (): Promise<number> => {
-    const db = store().db as Kysely<Database>;
+    const db = store().db;
     if (dialect === 'postgres') {
       const r = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where relname = 'employers'`.execute(db);
       return Number(r.rows[0]?.n ?? -1);
@@ -40,7 +39,7 @@ describeEachStore('ingest: statistics refreshed while a run grows the store', ({
       midRun = await employersInStatistics();
       yield employer(STATS_REFRESH_FIRST);
     }
-    const summary = await ingestStream(store().db as Kysely<Database>, source(), {
+    const summary = await ingestStream(store().db, source(), {
       clock: () => new Date('2026-11-22T10:00:00.000Z'),
       holdMs: 3_600_000,
     });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ChangeResult } from '../../src/domain/ingest-change.ts';
 import { applyChanges, type Incoming } from '../../src/services/ingest/apply-changes.ts';
 import { ingestStream } from '../../src/services/ingest/ingest-stream.ts';
-import type { Database } from '../../src/store/database.ts';
 import { eventually } from '../support/probe.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEvent } from '../support/sync-world.ts';
@@ -73,7 +72,7 @@ const document = (version: number, data: Record<string, unknown> = {}) => ({
 });
 
 describeEachStore('ingest: versions, patches, deletes and held changes', ({ store, dialect }) => {
-  const db = () => store().db as Kysely<Database>;
+  const db = () => store().db;
   const apply = (items: Incoming[], at = T0) =>
     db()
       .transaction()

@@ -41,7 +41,7 @@ describeEachStore('compliance results written behind the call', ({ store }) => {
     let tick = () => {};
     let writes = 0;
     let done = () => {};
-    let written = new Promise<void>((resolve) => (done = resolve));
+    const written = new Promise<void>((resolve) => (done = resolve));
     // Under load checks keep saving results while a write is under way: one arrives during the first write.
     const writer = createResultWriter(
       store().db.withPlugin({

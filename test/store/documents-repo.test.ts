@@ -77,7 +77,7 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
     const fileId = some.find((d) => d.documentId === 'doc_old')!.fileId!;
     const file = await openStoredFile(db, fileId);
     assert.equal(file?.contentType, 'application/pdf');
-    assert.ok((await wholeFile(file!)).subarray(0, 5).equals(Buffer.from('%PDF-')));
+    assert.ok((await wholeFile(file)).subarray(0, 5).equals(Buffer.from('%PDF-')));
     assert.equal(await openStoredFile(db, 'file_absent'), undefined);
   });
 

@@ -60,7 +60,7 @@ export function documentRow(id: string, crew: string, code: number, expiry: stri
       document_class: documentClass,
       category_code: category,
       flag_state: flag,
-      coc_capacities: capacities as never,
+      coc_capacities: capacities,
       stcw_codes: category === 'bst' ? ['A-VI/1-1', 'A-VI/1-2', 'A-VI/1-3', 'A-VI/1-4'] : [],
     },
     `${category} ${id}`,

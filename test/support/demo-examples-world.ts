@@ -135,7 +135,7 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
     for (const block of background) {
       const child = spawn('bash', ['-c', onPorts(block.code, ports)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       const out = collect(child);
-      child.stdout!.on('data', (c: string) => {
+      child.stdout.on('data', (c: string) => {
         bgOut += c;
         bgStream.write(c);
       });
@@ -169,7 +169,7 @@ export async function startDemoWorld(background: ShellBlock[]): Promise<DemoWorl
         // A call of the test's own after each example: once its log line is in, every line of the example's calls is.
         const mark = `/_examples/${++runs}`;
         await fetch(`http://127.0.0.1:${ports.api}${mark}`).then((r) => r.arrayBuffer());
-        await waitForOutput(demo.stdout!, demoOut.out, new RegExp(`"path":"${mark}"`), 30_000);
+        await waitForOutput(demo.stdout, demoOut.out, new RegExp(`"path":"${mark}"`), 30_000);
         const lines = logLines().map((l) => JSON.parse(l) as { msg?: string; path?: string; status?: number });
         const mine = lines.slice(logsSeen).filter((l) => l.msg === 'request');
         logsSeen = lines.length;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { addDays } from '../../src/domain/compliance/dates.ts';
-import { evaluateCompliance, type ComplianceEvaluation, type RequirementRow } from '../../src/domain/compliance/index.ts';
+import { evaluateCompliance, type ComplianceEvaluation } from '../../src/domain/compliance/index.ts';
 import { FORECAST_HORIZON_DAYS } from '../../src/domain/compliance/status-forecast.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { Db } from '../../src/store/database.ts';
@@ -250,7 +250,7 @@ export async function dayByDayNextChange(
       const was = new Map(before.requirements.filter((r) => r.required).map((r) => [r.key, r.status]));
       const keys = new Set<string>();
       const shown = (r: { key: string }) => !held?.has(r.key);
-      for (const r of e.requirements as RequirementRow[]) {
+      for (const r of e.requirements) {
         if (r.required && shown(r) && was.get(r.key) !== r.status) keys.add(r.key);
         was.delete(r.key);
       }

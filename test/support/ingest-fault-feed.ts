@@ -196,7 +196,7 @@ export function ingestFromPipe(
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (c) => (stderr += c));
+  child.stderr.on('data', (c) => (stderr += c));
   const input = createWriteStream(pipe);
   // A write after the child is gone fails with EPIPE: expected once the test has killed it.
   input.on('error', () => {});

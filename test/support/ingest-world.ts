@@ -139,7 +139,7 @@ export function buildChanges(steps: readonly Step[], erased: readonly string[]):
   const next = (c: Omit<TestChange, 'version'>): TestChange => {
     const v = (versions.get(key(c)) ?? 1) + 1;
     versions.set(key(c), v);
-    return { ...c, version: v } as TestChange;
+    return { ...c, version: v };
   };
   const out: TestChange[] = [];
   for (const [kind, target, value] of steps) {

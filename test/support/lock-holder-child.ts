@@ -10,7 +10,7 @@ export async function holdWriteLockElsewhere(file: string, ms: number): Promise<
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, file, String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => line === 'locked' && resolve());
+    createInterface({ input: child.stdout }).on('line', (line) => line === 'locked' && resolve());
     child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before taking the lock`)));
   });
   return { child, exited };

@@ -21,7 +21,7 @@ function strict(node: unknown): unknown {
   return out;
 }
 
-const document = apiDocument() as Json;
+const document: Json = apiDocument();
 const ajv = new Ajv2020.default({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ ...(strict(document) as Json), $id: DOC_ID });

@@ -26,7 +26,7 @@ export async function startServeChild(dbUrl: string, env: Record<string, string>
   });
   const logs: Record<string, unknown>[] = [];
   let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = once(child, 'exit');
   const stop = async (graceMs = 3000) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -37,7 +37,7 @@ export async function startServeChild(dbUrl: string, env: Record<string, string>
   };
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`svc serve did not start within ${timeoutMs} ms: ${err}`)), timeoutMs);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       let entry: Record<string, unknown>;
       try {
         entry = JSON.parse(line);

@@ -20,8 +20,8 @@ export function spawnSvc(args: string[], env: Record<string, string> = {}): SvcC
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   return { child, stdout: () => out, stderr: () => err, exited: once(child, 'exit') as SvcChild['exited'] };
 }
 

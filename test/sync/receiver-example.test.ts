@@ -99,7 +99,7 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
       },
     );
     try {
-      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+      const [line] = (await once(child.stdout.setEncoding('utf8'), 'data')) as [string];
       const port = Number(/^webhook receiver listening on http:\/\/127\.0\.0\.1:(\d+)\/$/m.exec(line)?.[1]);
       assert.ok(port > 0, line);
       assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 405);

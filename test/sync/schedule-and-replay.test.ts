@@ -44,7 +44,7 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
       const before = await findOutboxEvent(db, eventId);
       const lastAttempt = Date.parse((await listDeliveryAttempts(db, { eventId, limit: 1 }))[0]!.attemptedAt);
       assert.equal(before?.nextAttemptAt, new Date(lastAttempt + wait).toISOString(), `wait before attempt ${n}`);
-      tc.advance(Date.parse(before!.nextAttemptAt) - tc.clock().getTime() - 1000);
+      tc.advance(Date.parse(before.nextAttemptAt) - tc.clock().getTime() - 1000);
       assert.equal((await deliverDue(db, deps, `run_early_${n}`)).due, 0, `attempt ${n} is not due a second early`);
       tc.advance(1000);
       const report = await deliverDue(db, deps, `run_${n}`);

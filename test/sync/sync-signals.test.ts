@@ -6,7 +6,6 @@ import { findLease } from '../../src/store/repositories/leases-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { SYNC_LEASE } from '../../src/sync/sync-lease.ts';
 import { eventually } from '../support/probe.ts';
-import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEndpoint, seedEvent } from '../support/sync-world.ts';

@@ -39,7 +39,7 @@ export function decodeEventsCursor(key: Buffer, token: string, ctx: PartnerConte
   if (payload.c !== null && typeof payload.c !== 'string') return null;
   const filters: FeedFilters = {};
   if (payload.t !== null) filters.type = payload.t as EventType;
-  if (payload.c !== null) filters.crewUniqueId = payload.c as string;
+  if (payload.c !== null) filters.crewUniqueId = payload.c;
   return { filters, after: { createdAt, eventId } };
 }
 

@@ -95,7 +95,7 @@ export function generateDocuments(
       issuer: rng.chance(0.1) ? null : 'Maritime Authority',
       verification_status: verification,
       review_status: review,
-      no_expiry: (noExpiry ? 1 : 0) as 0 | 1,
+      no_expiry: noExpiry ? (1 as const) : (0 as const),
       document_number: `N${crewId.slice(-6)}${out.length}`,
       is_live: live,
       document_class: template.cls,

@@ -318,7 +318,7 @@ class IngestBatch {
     const heldAt = item.held?.heldAt ?? this.at;
     const heldUntil = item.held?.heldUntil ?? new Date(Date.parse(this.at) + this.deps.holdMs).toISOString();
     if (heldUntil <= this.at) return result('rejected', `${reason}; held since ${heldAt}, gave up at ${heldUntil}`);
-    const data = (change.data ?? {}) as Record<string, unknown>;
+    const data = change.data ?? {};
     const crew =
       change.entity === 'crew'
         ? entityKey(change.id)

@@ -36,7 +36,7 @@ export function checkedLookup(policy: DestinationPolicy, resolve: Resolver): Loo
       })
       .catch((err: NodeJS.ErrnoException) => callback(err, []));
   };
-  return lookup as unknown as LookupFunction;
+  return lookup;
 }
 
 /**
@@ -46,6 +46,5 @@ export function checkedLookup(policy: DestinationPolicy, resolve: Resolver): Loo
  */
 export function pinnedFetch(policy: DestinationPolicy, resolve: Resolver): typeof fetch {
   const dispatcher = new Agent({ connect: { lookup: checkedLookup(policy, resolve) } });
-  return ((input: string | URL, init?: RequestInit) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  return ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
 }

@@ -48,7 +48,7 @@ export async function changeMarks(db: Db): Promise<ChangeMarks> {
   return {
     maxSeq: Number(row.max_seq ?? 0),
     maxTx: Number(row.max_tx ?? 0),
-    syncCursor: (row.sync_cursor as string | null) ?? null,
+    syncCursor: row.sync_cursor ?? null,
     horizon: postgres ? Number(row.horizon) : NO_LIMIT,
   };
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { OutboxStatus, SuppressReason } from '../../domain/vocabulary.ts';
+import type { SuppressReason } from '../../domain/vocabulary.ts';
 import type { NewOutboxEvent, OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
