@@ -1,0 +1,118 @@
+// Runs tests one at a time, each alone by name, as docs/development.md shows ("Running one test"):
+// a test that passes only after the tests before it in its file (it reads what they wrote) fails
+// here. Without --all, a random sample: --sample=N files (default 20), one test of each, the seed
+// printed so that a failure can be replayed with --seed=S. With --all, every test of the files
+// named (or of all). Exits 1 when a test fails alone.
+//
+//   node scripts/tests-alone.mjs [--sample=N] [--seed=S] [--all] [--jobs=J] [test files]
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(import.meta.url), '../..');
+const reporter = join(root, 'scripts/tests-alone-reporter.mjs');
+const NO_TEST_MATCHES = '^\\b$';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  return arg ? Number(arg.slice(name.length + 3)) : fallback;
+};
+const all = args.includes('--all');
+const sample = option('sample', 20);
+const seed = option('seed', Math.floor(Math.random() * 2 ** 31));
+const jobs = option('jobs', 2);
+const named = args.filter((a) => !a.startsWith('-')).map((file) => resolve(file));
+
+/** mulberry32: a small seeded generator, so that a sample can be drawn again from its seed. */
+function seededRandom(state) {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seededRandom(seed);
+const pick = (list) => list[Math.floor(random() * list.length)];
+
+function testFilesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFilesUnder(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Runs `file` through `npm test`'s runner with `pattern`; the tests it reported and its exit code. */
+function run(file, pattern) {
+  return new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'scripts/run-tests.mjs'), `--test-reporter=${reporter}`, `--test-name-pattern=${pattern}`, file],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('exit', (code) => {
+      const tests = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      done({ code, tests, output: err });
+    });
+  });
+}
+
+/** The distinct names of the tests (not suites) of `file`, found by running it with a pattern no test matches. */
+async function testNames(file) {
+  const { tests } = await run(file, NO_TEST_MATCHES);
+  return [...new Set(tests.filter((t) => t.kind === 'test').map((t) => t.name))];
+}
+
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Runs the test named `name` of `file` alone: passed, failed, or skipped (it skips itself, e.g. without chromium). */
+async function runAlone(file, name) {
+  const { code, tests, output } = await run(file, `^${escape(name)}$`);
+  const ran = tests.filter((t) => t.kind === 'test' && t.name === name && !t.skip);
+  if (code !== 0 || tests.some((t) => !t.passed)) return { outcome: 'failed', output };
+  return { outcome: ran.length > 0 ? 'passed' : 'skipped', output };
+}
+
+async function inTurns(items, work) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      while (queue.length > 0) await work(queue.shift());
+    }),
+  );
+}
+
+const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).sort();
+const chosen = all
+  ? files
+  : Array.from({ length: Math.min(sample, files.length) }, () => files.splice(Math.floor(random() * files.length), 1)[0]);
+if (!all) console.log(`tests-alone: seed ${seed} (replay: node scripts/tests-alone.mjs --seed=${seed} --sample=${sample})`);
+
+const cases = [];
+await inTurns(chosen, async (file) => {
+  const names = await testNames(file);
+  if (names.length === 0) console.log(`tests-alone: ${relative(root, file)}: no test found`);
+  for (const name of all ? names : names.length > 0 ? [pick(names)] : []) cases.push({ file, name });
+});
+// Sorted, so that the sample does not depend on which file finished enumerating first.
+cases.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+await inTurns(cases, async ({ file, name }) => {
+  const { outcome, output } = await runAlone(file, name);
+  counts[outcome] += 1;
+  console.log(`${outcome.padEnd(7)} ${relative(root, file)} › ${name}`);
+  if (outcome === 'failed' && !all) process.stdout.write(output);
+});
+console.log(`tests-alone: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped alone`);
+process.exit(counts.failed > 0 ? 1 : 0);
