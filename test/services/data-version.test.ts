@@ -4,13 +4,13 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { compareDataVersions, dataVersion } from '../../src/services/data-version.ts';
 import { BodyCache } from '../../src/services/read-cache/body-cache.ts';
-import { dataVersionReader } from '../../src/services/read-cache/data-version-reader.ts';
+import { coalescedDataVersion } from '../../src/services/read-cache/coalesced-data-version.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 describeEachStore('the shared data version read', ({ store }) => {
   it('a call sees every write committed before it began, however calls and writes interleave', async () => {
     const db = store().db;
-    const read = dataVersionReader(db);
+    const read = coalescedDataVersion(db);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }), async (bursts) => {

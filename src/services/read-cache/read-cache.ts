@@ -11,7 +11,7 @@
  * for the same input for as long as the store is at V; the key is the read's whole typed input
  * (keys.ts), so a field added to an input is in its key. The version is read once per call, before
  * anything the value is built from; calls waiting at the same time share one read started after
- * they all arrived (data-version-reader.ts), so each still sees every write committed before it
+ * they all arrived (coalesced-data-version.ts), so each still sees every write committed before it
  * began. On Postgres, while the version cannot be given safely (a transaction older than the newest
  * change is still running), nothing is served from or put in a cache. Errors are never kept.
  * Everything held is dropped when a newer version is seen, except matrices (below). What is held,
@@ -44,7 +44,7 @@ import { changesBetween, compareDataVersions } from '../data-version.ts';
 import { buildMatrix, storeMatrix, type ComplianceMatrixWire, type MatrixInput, type ReadMatrix } from '../read-api/compliance-matrix.ts';
 import { storeCrewAccess, type CrewAccess, type ReadCrewAccess } from '../visibility/access.ts';
 import { BodyCache, type HeldAnswer } from './body-cache.ts';
-import { dataVersionReader } from './data-version-reader.ts';
+import { coalescedDataVersion } from './coalesced-data-version.ts';
 import { answerKey, crewAccessKey, evaluationKey, matrixKey, type AnswerRequest } from './keys.ts';
 import { MatrixStates } from './matrix-states.ts';
 import { VersionedCache } from './versioned-cache.ts';
@@ -95,7 +95,7 @@ export function noReadCache(db: Db, clock: Clock): ReadCache {
 
 /** The read cache of one app over `db`. */
 export function createReadCache(db: Db, clock: Clock, stores: ReadCacheStores = {}): ReadCache {
-  const version = dataVersionReader(db);
+  const version = coalescedDataVersion(db);
   const accesses = stores.accesses ?? new VersionedCache<CrewAccess>({ maxEntries: 5_000 });
   const evaluations = stores.evaluations ?? new VersionedCache<LiveEvaluation>({ maxEntries: 1_000 });
   // Bounded by rows held (a row keeps its crew member's evaluation): about 20 vessels of 500.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
-import { groupCommit } from '../../services/plumbing/group-commit.ts';
+import { coalesce } from '../../services/plumbing/coalesce.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { dialectOf } from '../../store/dialect-of.ts';
 import { upsertDeadLetter } from '../../store/repositories/dead-letters-repo.ts';
@@ -83,7 +83,7 @@ export function attemptRecorder(db: Kysely<Database>, disableAfterDays: number):
 }
 
 function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordStage {
-  return groupCommit((records: readonly AttemptRecord[]) =>
+  return coalesce((records: readonly AttemptRecord[]) =>
     db.transaction().execute(async (trx) => {
       const updated = await updateClaimedEvents(
         trx,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dataVersionReader } from '../../services/read-cache/data-version-reader.ts';
+import { coalescedDataVersion } from '../../services/read-cache/coalesced-data-version.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { countDueEvents, listDueEvents, type DueEvent } from '../../store/repositories/outbox-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
@@ -68,7 +68,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   const slots = new FairSlots(deps.concurrency, deps.perEndpointConcurrency);
   const record = attemptRecorder(db, deps.disableAfterDays);
   // One version read serves every attempt that starts in the same turn of the event loop.
-  const readVersion = dataVersionReader(db);
+  const readVersion = coalescedDataVersion(db);
   await Promise.all(
     endpoints.map((endpoint) =>
       runLane(

@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupCommit, type GroupCommitOptions } from '../../src/services/plumbing/group-commit.ts';
+import { coalesce } from '../../src/services/plumbing/coalesce.ts';
 import { createRateLimiter } from '../../src/services/rate-limit.ts';
 import { describeEachStore } from '../support/stores.ts';
 
-/** A group commit whose writes record their batch, then wait until `open()` (writes stay running while others arrive). */
-function gatedWrites(options?: GroupCommitOptions) {
+/** Coalesced writes that record their batch, then wait until `open()` (writes stay running while others arrive). */
+function gatedWrites() {
   const batches: number[][] = [];
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const write = groupCommit(async (items: readonly number[]) => {
+  const write = coalesce(async (items: readonly number[]) => {
     batches.push([...items]);
     await gate;
     return items.map((i) => i * 10);
-  }, options);
+  });
   return { write, batches, open };
 }
 
-describe('group commit', () => {
+describe('coalesced calls', () => {
   it('writes a lone item at once, and items arriving during a write together in the next one', async () => {
     const { write, batches, open } = gatedWrites();
     const written = Promise.all([1, 2, 3, 4].map(write));
@@ -26,24 +26,11 @@ describe('group commit', () => {
     assert.deepEqual(batches, [[1], [2, 3, 4]]);
   });
 
-  it('with gatherTurn, the items of one event-loop turn share the first write; an item arriving after it began waits for the next', async () => {
-    const { write, batches, open } = gatedWrites({ gatherTurn: true });
-    const sameTurn = [1, 2, 3].map(write);
-    assert.deepEqual(batches, [], 'nothing is written before the turn ends');
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(batches, [[1, 2, 3]]);
-    const late = write(4);
-    open();
-    assert.deepEqual(await Promise.all([...sameTurn, late]), [10, 20, 30, 40]);
-    assert.deepEqual(batches, [[1, 2, 3], [4]]);
-  });
-
   it('a failed write fails every caller of that batch, and the next batch still runs', async () => {
     let calls = 0;
-    const write = groupCommit(async (items: readonly string[]) => {
+    const write = coalesce((items: readonly string[]) => {
       calls++;
-      if (items.includes('bad')) throw new Error('disk full');
-      return items;
+      return items.includes('bad') ? Promise.reject(new Error('disk full')) : Promise.resolve(items);
     });
     const results = await Promise.allSettled([write('first'), write('bad'), write('other')]);
     assert.deepEqual(
