@@ -1,4 +1,4 @@
-import { hashKey, parseKey } from '../domain/api-keys.ts';
+import { parseKey } from '../domain/api-keys.ts';
 import type { Db } from '../store/database.ts';
 import { authVersion } from '../store/repositories/auth-version-repo.ts';
 import { authenticateKey, type Caller } from './authenticate.ts';
@@ -67,20 +67,18 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = {}):
 
   return {
     async authenticate(raw) {
-      // Looked up by the key's hash before its shape and checksum are checked (parseKey, about 1%
-      // of a compliance check's CPU): only keys that passed both are ever cached, so a held hash
-      // stands for them. A header is at most 16 KiB, so hashing one that is not a key costs little.
-      const hash = raw ? hashKey(raw) : undefined;
-      if (hash === undefined || (!cache.has(hash) && !parseKey(raw!).ok)) return authenticateKey(db, raw);
+      // Only keys whose shape and checksum hold are cached, by their hash: parsed once per call.
+      const parsed = raw ? parseKey(raw) : undefined;
+      if (!parsed?.ok) return authenticateKey(db, raw, parsed);
       await checkVersion();
-      const hit = cache.get(hash);
+      const hit = cache.get(parsed.hash);
       if (hit && now() - hit.at < ttlMs) return hit.caller;
       const began = generation;
-      const caller = await authenticateKey(db, raw);
+      const caller = await authenticateKey(db, raw, parsed);
       if (began === generation) {
-        cache.delete(hash);
+        cache.delete(parsed.hash);
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-        cache.set(hash, { caller, at: now() });
+        cache.set(parsed.hash, { caller, at: now() });
       }
       return caller;
     },

@@ -1,4 +1,4 @@
-import { digestsEqual, parseKey, redactKey, type ApiKeyRecord } from '../domain/api-keys.ts';
+import { digestsEqual, parseKey, redactKey, type ApiKeyRecord, type ParsedKey } from '../domain/api-keys.ts';
 import { AppError } from '../domain/app-error.ts';
 import { effectiveScopes } from '../domain/scopes.ts';
 import type { Db } from '../store/database.ts';
@@ -18,8 +18,7 @@ export function invalidKey(message: string, keySent: boolean): AppError {
   });
 }
 
-async function findActiveKey(db: Db, raw: string): Promise<ApiKeyRecord> {
-  const parsed = parseKey(raw);
+async function findActiveKey(db: Db, raw: string, parsed: ParsedKey): Promise<ApiKeyRecord> {
   // A bad checksum is refused here, before the store is asked.
   if (!parsed.ok) throw invalidKey(`the API key ${redactKey(raw)} is not a valid key`, true);
   if (parsed.kind === 'pub') throw invalidKey('public widget keys are not accepted by this API', true);
@@ -30,12 +29,15 @@ async function findActiveKey(db: Db, raw: string): Promise<ApiKeyRecord> {
   return record;
 }
 
-/** Resolves a presented key to its caller: a partner (live or test key) or an operator. */
-export async function authenticateKey(db: Db, raw: string | undefined): Promise<Caller> {
+/**
+ * Resolves a presented key to its caller: a partner (live or test key) or an operator. `parsed` is
+ * `parseKey(raw)` when the caller has it already.
+ */
+export async function authenticateKey(db: Db, raw: string | undefined, parsed?: ParsedKey): Promise<Caller> {
   if (raw === undefined || raw === '') {
     throw invalidKey('an API key is required: send Authorization: Bearer <key> or X-Partner-API-Key', false);
   }
-  const record = await findActiveKey(db, raw);
+  const record = await findActiveKey(db, raw, parsed ?? parseKey(raw));
   if (record.kind === 'operator') return { kind: 'operator', keyId: record.keyId, partnerId: record.partnerId };
   const partner = record.partnerId ? await findPartner(db, record.partnerId) : undefined;
   if (!partner) throw invalidKey(`the API key ${redactKey(raw)} belongs to no partner`, true);
