@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import { changeMarks } from '../store/repositories/data-version-repo.ts';
+import { changeMarks, type ChangeMarks } from '../store/repositories/data-version-repo.ts';
 import { changesInRange } from '../store/repositories/changes-repo.ts';
 import type { Change, ChangePosition } from '../domain/changes.ts';
 
@@ -17,7 +17,11 @@ import type { Change, ChangePosition } from '../domain/changes.ts';
  * before building the body.
  */
 export async function dataVersion(db: Db): Promise<string | null> {
-  const marks = await changeMarks(db);
+  return versionOf(await changeMarks(db));
+}
+
+/** The data version the marks give (dataVersion), or null. */
+export function versionOf(marks: ChangeMarks): string | null {
   let seq = marks.maxSeq;
   let tx = marks.maxTx;
   if (marks.syncCursor) {

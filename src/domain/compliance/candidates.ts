@@ -36,21 +36,8 @@ function push(map: Map<string, EvaluationDocument[]>, key: string, doc: Evaluati
   else map.set(key, [doc]);
 }
 
-// The next-change search evaluates one crew member's documents on several dates: the index is
-// built once per documents array. Keyed by the array and checked against its length, so an array
-// that grew gets a fresh index; the evaluator never mutates what it is given.
-const indexed = new WeakMap<readonly EvaluationDocument[], { length: number; index: DocumentIndex }>();
-
 /** Listable documents by category code and STCW code; everything else is dropped here, once. */
 export function indexDocuments(documents: readonly EvaluationDocument[]): DocumentIndex {
-  const held = indexed.get(documents);
-  if (held && held.length === documents.length) return held.index;
-  const index = buildIndex(documents);
-  indexed.set(documents, { length: documents.length, index });
-  return index;
-}
-
-function buildIndex(documents: readonly EvaluationDocument[]): DocumentIndex {
   const index: DocumentIndex = { byCategory: new Map(), byStcwCode: new Map() };
   for (const doc of documents) {
     if (!isListable(doc)) continue;

@@ -24,14 +24,6 @@ export interface CompiledRequirement {
   required: boolean;
 }
 
-export interface CompiledCatalogue {
-  /** Requirements per role in catalogue order; a role absent here has no requirement set. */
-  byRole: ReadonlyMap<string, readonly CompiledRequirement[]>;
-}
-
-// Keyed by array identity: services load the catalogue once and pass the same array each time.
-const cache = new WeakMap<readonly RequirementDefinition[], CompiledCatalogue>();
-
 function compileMatch(match: RequirementDefinition['match']): CompiledMatch {
   return { categoryCodes: [...new Set(match.category_codes)], stcwCodes: [...new Set(match.stcw_codes ?? [])] };
 }
@@ -49,18 +41,11 @@ function compileFor(def: RequirementDefinition, role: string): CompiledRequireme
   };
 }
 
-export function compileCatalogue(catalogue: readonly RequirementDefinition[]): CompiledCatalogue {
-  const cached = cache.get(catalogue);
-  if (cached) return cached;
-  const byRole = new Map<string, CompiledRequirement[]>();
-  for (const def of catalogue) {
-    for (const role of new Set(def.roles)) {
-      let list = byRole.get(role);
-      if (!list) byRole.set(role, (list = []));
-      list.push(compileFor(def, role));
-    }
-  }
-  const compiled: CompiledCatalogue = { byRole };
-  cache.set(catalogue, compiled);
-  return compiled;
+/**
+ * The requirements of `role`, in catalogue order, compiled for it; undefined when the catalogue has
+ * no requirement for the role (it has no requirement set).
+ */
+export function requirementsForRole(catalogue: readonly RequirementDefinition[], role: string): CompiledRequirement[] | undefined {
+  const compiled = catalogue.filter((def) => (def.roles as readonly string[]).includes(role)).map((def) => compileFor(def, role));
+  return compiled.length > 0 ? compiled : undefined;
 }

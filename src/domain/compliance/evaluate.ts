@@ -1,4 +1,4 @@
-import { compileCatalogue } from './catalogue-index.ts';
+import { requirementsForRole } from './catalogue-index.ts';
 import { indexDocuments } from './candidates.ts';
 import { addDays, dayNumber, isIsoDate } from './dates.ts';
 import { requirementRow, type RowContext } from './requirement-rows.ts';
@@ -73,7 +73,7 @@ function assertInput(input: EvaluationInput): void {
 export function evaluateCompliance(input: EvaluationInput): ComplianceEvaluation {
   assertInput(input);
   const { vessel } = input;
-  const forRole = compileCatalogue(input.catalogue).byRole.get(input.role);
+  const forRole = requirementsForRole(input.catalogue, input.role);
   if (!forRole) {
     return {
       vesselId: vessel.vesselId,

@@ -1,4 +1,3 @@
-import { boundedMemo } from '../bounded-memo.ts';
 import { isExpired, type CrewDocument } from '../document.ts';
 import { addDays } from './dates.ts';
 import type { ComplianceEvaluation } from './types.ts';
@@ -8,13 +7,6 @@ import type { ComplianceEvaluation } from './types.ts';
  * alone, never with the data: incremental sync keeps the earliest with each snapshot and diffs
  * the pair again when it comes (docs/webhooks.md). Conservative: a date may change nothing.
  */
-/** addDays over the few distinct expiry dates a run meets, computed once each (by shift, then date). */
-const shifted = new Map<number, (date: string) => string>();
-export function shift(date: string, days: number): string {
-  let byDate = shifted.get(days);
-  if (!byDate) shifted.set(days, (byDate = boundedMemo(50_000, (d: string) => addDays(d, days))));
-  return byDate(date);
-}
 
 export class TimeHorizon {
   private next: string | null = null;
@@ -32,7 +24,7 @@ export class TimeHorizon {
   /** A listable document's payload turns `expired` the day after its expiry date. */
   document(doc: Pick<CrewDocument, 'expiryDate' | 'noExpiry'>): void {
     if (doc.noExpiry || doc.expiryDate === null || isExpired(doc, this.today)) return;
-    this.at(shift(doc.expiryDate.slice(0, 10), 1));
+    this.at(addDays(doc.expiryDate.slice(0, 10), 1));
   }
 
   /**
@@ -44,8 +36,8 @@ export class TimeHorizon {
     const dated = (status: string | null, expiry: string | null) => {
       if ((status !== 'met' && status !== 'expiring') || expiry === null) return;
       const day = expiry.slice(0, 10);
-      this.at(shift(day, -this.windowDays));
-      this.at(shift(day, 1));
+      this.at(addDays(day, -this.windowDays));
+      this.at(addDays(day, 1));
     };
     for (const row of evaluation.requirements) {
       dated(row.status, row.expiryDate);

@@ -1,6 +1,5 @@
 import { addDays } from './dates.ts';
 import { overallOfStatuses } from './evaluate.ts';
-import { shift } from './next-change.ts';
 import { FORECAST_HORIZON_DAYS, type ForecastOptions, type StatusChange } from './status-forecast.ts';
 import type { ComplianceEvaluation, OverallStatus, RequirementRow, RequirementStatus } from './types.ts';
 
@@ -21,7 +20,7 @@ type Clock = { fixed: RequirementStatus } | { expiringFrom: string; expiredFrom:
 
 function clockOf(status: RequirementStatus | null, expiry: string | null, windowDays: number): Clock {
   if (status === null || status === 'pending' || status === 'missing' || expiry === null) return { fixed: status ?? 'missing' };
-  return { expiringFrom: shift(expiry, -windowDays), expiredFrom: shift(expiry, 1) };
+  return { expiringFrom: addDays(expiry, -windowDays), expiredFrom: addDays(expiry, 1) };
 }
 
 function statusOn(clock: Clock, day: string): RequirementStatus {

@@ -42,7 +42,6 @@ export interface EvaluationInput {
   role: string;
   positionName: string | null;
   vessel: VesselFacts;
-  /** Pass the same, unmodified array on every call: its compiled index is cached per array identity. */
   catalogue: readonly RequirementDefinition[];
   /** Every document of the crew member; non-listable ones are ignored here. */
   documents: readonly EvaluationDocument[];

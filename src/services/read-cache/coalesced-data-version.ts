@@ -1,6 +1,7 @@
 import type { Db } from '../../store/database.ts';
 import { coalesce } from '../plumbing/coalesce.ts';
-import { dataVersion } from '../data-version.ts';
+import { changeMarksReader } from '../../store/repositories/data-version-repo.ts';
+import { versionOf } from '../data-version.ts';
 
 /**
  * dataVersion with concurrent calls coalesced: the calls that arrive while one read is in flight
@@ -12,8 +13,9 @@ import { dataVersion } from '../data-version.ts';
  * compliance check (about 24,500 calls), 2,109 version reads were sent, one per 11-12 calls.
  */
 export function coalescedDataVersion(db: Db): () => Promise<string | null> {
+  const marks = changeMarksReader(db);
   const read = coalesce<undefined, string | null>(async (calls) => {
-    const version = await dataVersion(db);
+    const version = versionOf(await marks());
     return calls.map(() => version);
   });
   return () => read(undefined);

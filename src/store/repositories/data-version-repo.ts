@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type InferResult } from 'kysely';
+import { sql, type InferResult } from 'kysely';
 import type { Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
 import { CHANGE_HORIZON, NO_LIMIT } from './changes-repo.ts';
@@ -34,17 +34,22 @@ function changeMarksQuery(db: Db, postgres: boolean) {
 type ChangeMarksRow = InferResult<ReturnType<typeof changeMarksQuery>>[number];
 
 /**
- * Compiled once per handle: the API reads the marks for nearly every call (src/services/data-version.ts),
- * and building the query each time cost more CPU than running it (docs/benchmarks.md).
+ * Reads the marks with their query compiled once, when the reader is made: the API reads them for
+ * nearly every call (src/services/read-cache/coalesced-data-version.ts), and building the query each
+ * time cost more CPU than running it.
  */
-const compiledMarks = new WeakMap<Db, CompiledQuery<ChangeMarksRow>>();
+export function changeMarksReader(db: Db): () => Promise<ChangeMarks> {
+  const postgres = dialectOf(db) === 'postgres';
+  const compiled = changeMarksQuery(db, postgres).compile();
+  return async () => marksOf((await db.executeQuery(compiled)).rows[0]!, postgres);
+}
 
 /** One round trip: the largest `seq` and `tx` left in `changes`, the sync cursor saved with each prune, and the horizon. */
-export async function changeMarks(db: Db): Promise<ChangeMarks> {
-  const postgres = dialectOf(db) === 'postgres';
-  let compiled = compiledMarks.get(db);
-  if (!compiled) compiledMarks.set(db, (compiled = changeMarksQuery(db, postgres).compile()));
-  const row = (await db.executeQuery(compiled)).rows[0]!;
+export function changeMarks(db: Db): Promise<ChangeMarks> {
+  return changeMarksReader(db)();
+}
+
+function marksOf(row: ChangeMarksRow, postgres: boolean): ChangeMarks {
   return {
     maxSeq: Number(row.max_seq ?? 0),
     maxTx: Number(row.max_tx ?? 0),

@@ -81,14 +81,15 @@ function compliancePayload(evaluation: ComplianceEvaluation, crew: string, medic
   return restriction.builtWith(evaluation, medical) ? { ...payload, scope: restriction.scope } : payload;
 }
 
-/** Plans by vessel of their fleets, built once per set of plans. */
-const plansByVessel = new WeakMap<readonly PartnerPlan[], Map<string, PartnerPlan[]>>();
+/** Plans by vessel of their fleets. */
 function plansOn(plans: readonly PartnerPlan[]): Map<string, PartnerPlan[]> {
-  let byVessel = plansByVessel.get(plans);
-  if (!byVessel) {
-    byVessel = new Map();
-    for (const plan of plans) for (const vesselId of plan.vessels) byVessel.set(vesselId, [...(byVessel.get(vesselId) ?? []), plan]);
-    plansByVessel.set(plans, byVessel);
+  const byVessel = new Map<string, PartnerPlan[]>();
+  for (const plan of plans) {
+    for (const vesselId of plan.vessels) {
+      const on = byVessel.get(vesselId);
+      if (on) on.push(plan);
+      else byVessel.set(vesselId, [plan]);
+    }
   }
   return byVessel;
 }
@@ -98,7 +99,10 @@ function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
   let made = false;
   return () => {
-    if (!made) ((value = make()), (made = true));
+    if (!made) {
+      value = make();
+      made = true;
+    }
     return value as T;
   };
 }
