@@ -37,7 +37,7 @@ const resources: Record<string, JsonObject> = {
     partner_id: str,
     name: str,
     kind: { enum: [...PARTNER_KINDS] },
-    tier: { enum: [...PARTNER_TIERS, null], description: 'null for external partners' },
+    tier: { ...nullable({ type: 'string', enum: [...PARTNER_TIERS] }), description: 'null for external partners' },
     mode: { enum: [...KEY_MODES], description: 'live keys see live data only, test keys test-flagged data only' },
     key_id: str,
     scopes: { ...strings, description: 'effective scopes, sorted' },

@@ -10,7 +10,7 @@ import { routeDeps } from '../../src/http/app.ts';
 import type { AppState } from '../../src/http/app-deps.ts';
 import { pathTemplate } from '../../src/openapi/operation.ts';
 import { routeModules } from '../../src/http/routes/index.ts';
-import { apiDocument } from '../../src/http/routes/index.ts';
+import { apiDocument, servedDocument } from '../../src/http/routes/index.ts';
 import { compileEveryResponseSchema } from '../support/openapi-check.ts';
 import { startWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -110,9 +110,43 @@ describeEachStore('GET /openapi.json', ({ store }) => {
     const w = await startWorld(store().db);
     try {
       const doc = (await w.api.get('/openapi.json')).json;
+      const operators = (await w.api.get('/api/v2/admin/openapi.json', { key: w.keys.operator })).json;
       // The default dialect is the OAS one already; naming it made Prism skip every body check.
       assert.equal(doc.jsonSchemaDialect, undefined);
-      assert.ok(compileStrictly(doc) > 300);
+      const counts = [compileStrictly(doc), compileStrictly(operators)];
+      assert.ok(counts[0]! > 200 && counts[1]! > 100, String(counts));
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('serves partners a document without operator routes or page assets, and operators theirs with their key', async () => {
+    const w = await startWorld(store().db);
+    try {
+      const partner = (await w.api.get('/openapi.json')).json;
+      const paths = Object.keys(partner.paths);
+      assert.ok(paths.includes('/api/v2/employers/me/fleet'));
+      assert.deepEqual(
+        paths.filter((p) => p.startsWith('/api/v2/admin') || p.startsWith('/docs') || p.startsWith('/_internal')),
+        [],
+      );
+      assert.deepEqual(Object.keys(partner.components.securitySchemes).sort(), ['partnerApiKey', 'partnerBearer']);
+      // The origin partners call, not "/": a generated client needs it.
+      assert.deepEqual(partner.servers, [{ url: w.api.url, description: 'this service' }]);
+      // tier is null for external partners: a generated client must allow it.
+      assert.deepEqual(partner.components.schemas.PartnerMe.properties.tier.oneOf[1], { type: 'null' });
+
+      assert.equal((await w.api.get('/api/v2/admin/openapi.json')).status, 401);
+      assert.equal((await w.api.get('/api/v2/admin/openapi.json', { key: w.keys.full })).status, 403);
+      const operators = await w.api.get('/api/v2/admin/openapi.json', { key: w.keys.operator });
+      assert.equal(operators.status, 200);
+      const operatorPaths = Object.keys(operators.json.paths);
+      assert.ok(operatorPaths.includes('/api/v2/admin/changes'));
+      assert.ok(
+        operatorPaths.every((p) => p.startsWith('/api/v2/admin') || p === '/_internal/health'),
+        operatorPaths.join(),
+      );
+      assert.equal(operators.json.webhooks, undefined);
     } finally {
       await w.close();
     }
@@ -123,7 +157,8 @@ describeEachStore('GET /openapi.json', ({ store }) => {
     try {
       const res = await w.api.get('/openapi.json');
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, JSON.parse(JSON.stringify(apiDocument())));
+      const served = JSON.parse(JSON.stringify(servedDocument('partner', w.api.url))) as Record<string, unknown>;
+      assert.deepEqual(res.json, { ...served, servers: [{ url: w.api.url, description: 'this service' }] });
     } finally {
       await w.close();
     }

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '../../openapi/document.ts';
+import { buildOpenApiDocument, type Audience } from '../../openapi/document.ts';
 import type { JsonObject } from '../../openapi/types.ts';
 import type { RouteModule } from '../app-deps.ts';
 import { adminIngestRoutes } from './admin-ingest.ts';
@@ -25,7 +25,7 @@ import { vesselsRoutes } from './vessels.ts';
  */
 export const routeModules: readonly RouteModule[] = [
   healthRoutes,
-  openapiRoutes(() => apiDocument()),
+  openapiRoutes((audience, serverUrl) => buildOpenApiDocument(declaredOperations(), { audience, serverUrl })),
   docsRoutes,
   partnersRoutes,
   vesselsRoutes,
@@ -41,7 +41,21 @@ export const routeModules: readonly RouteModule[] = [
   adminIngestRoutes,
 ];
 
-/** The OpenAPI document of every declared route, served at GET /openapi.json. */
+/** Every declared route's operation. */
+function declaredOperations() {
+  return routeModules.flatMap((m) => m.routes ?? []);
+}
+
+/**
+ * The OpenAPI document of every declared route: the union of the two svc serves (partners' at
+ * GET /openapi.json, operators' at GET /api/v2/admin/openapi.json), which the suite checks every
+ * answer against.
+ */
 export function apiDocument(): JsonObject {
-  return buildOpenApiDocument(routeModules.flatMap((m) => m.routes ?? []));
+  return buildOpenApiDocument(declaredOperations());
+}
+
+/** The document svc serves to `audience`, as it serves it from `serverUrl`. */
+export function servedDocument(audience: Audience, serverUrl: string): JsonObject {
+  return buildOpenApiDocument(declaredOperations(), { audience, serverUrl });
 }

@@ -1,12 +1,25 @@
+import type { Audience } from '../../openapi/document.ts';
 import type { JsonObject } from '../../openapi/types.ts';
+import type { AppContext } from '../app-deps.ts';
+import type { Config } from '../../config/config.ts';
+import { baseUrl } from '../request-context.ts';
 import { route, routeModule } from '../route.ts';
 
+const DOCUMENT = { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } };
+
 /**
- * `GET /openapi.json`: the OpenAPI 3.1 document partners read. No key needed. The document is
- * built once, when the app is, from every route's declaration (`apiDocument` in index.ts).
+ * `GET /openapi.json`, the partners' OpenAPI 3.1 document (no key needed), and
+ * `GET /api/v2/admin/openapi.json`, the operators' (operator key). Each is built once, when first
+ * asked for, from every route's declaration (src/http/routes/index.ts); its `servers` entry is the
+ * origin partners call (SVC_PUBLIC_BASE_URL, else the request's own), set per answer.
  */
-export function openapiRoutes(document: () => JsonObject) {
-  let built: JsonObject | undefined;
+export function openapiRoutes(build: (audience: Audience, serverUrl: string) => JsonObject) {
+  const built = new Map<Audience, JsonObject>();
+  const serve = (ctx: AppContext, config: Config, audience: Audience) => {
+    const document = built.get(audience) ?? build(audience, '');
+    built.set(audience, document);
+    ctx.body = { ...document, servers: [{ url: baseUrl(ctx, config), description: 'this service' }] };
+  };
   return routeModule('openapi', [
     route({
       method: 'get',
@@ -15,15 +28,29 @@ export function openapiRoutes(document: () => JsonObject) {
       doc: {
         operationId: 'getOpenApiDocument',
         tags: ['operations'],
-        summary: 'This document',
-        description: 'No key. The OpenAPI 3.1 document of the partner API and of the webhooks it sends; `GET /docs` renders it.',
-        responses: {
-          200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
-        },
+        summary: 'The partner API document',
+        description:
+          'No key. The OpenAPI 3.1 document of the partner API and of the webhooks it sends; `GET /docs` renders it. ' +
+          'Operators read theirs at `GET /api/v2/admin/openapi.json`.',
+        responses: { 200: DOCUMENT },
       },
-      async handle(ctx) {
-        built ??= document();
-        ctx.body = built;
+      async handle(ctx, _input, deps) {
+        serve(ctx, deps.config, 'partner');
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v2/admin/openapi.json',
+      access: 'operator',
+      doc: {
+        operationId: 'getOperatorOpenApiDocument',
+        tags: ['admin'],
+        summary: 'The operator routes document',
+        description: 'The OpenAPI 3.1 document of the admin routes and the health probe (the partner API is at `GET /openapi.json`).',
+        responses: { 200: DOCUMENT },
+      },
+      async handle(ctx, _input, deps) {
+        serve(ctx, deps.config, 'operator');
       },
     }),
   ]);
