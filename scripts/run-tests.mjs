@@ -9,7 +9,9 @@
 //
 //   node scripts/run-tests.mjs [node options, e.g. --test-name-pattern=…] [test files]
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -74,6 +76,26 @@ function removeAbandonedRuns() {
   }
 }
 
+/** Drops the Postgres template databases of this run, when Postgres answers (it may not: SQLite-only runs). */
+async function dropRunTemplates(tag) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({
+    connectionString: process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    connectionTimeoutMillis: 3000,
+  });
+  try {
+    await client.connect();
+    const { rows } = await client.query("select datname from pg_database where datname like 'svc\\_tpl\\_%' and datname like $1", [
+      `%\\_${tag}%`,
+    ]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } catch {
+    // No Postgres: nothing was made there.
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith('-'));
 const named = args.filter((arg) => !arg.startsWith('-')).map((file) => resolve(file));
@@ -93,10 +115,22 @@ const nodeArgs = compiled
       ...files.map((file) => join(outdir, relative(root, file)).replace(/\.ts$/, '.mjs')),
     ]
   : ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files];
+// Every temporary file and folder of the run (the tests', their children's, the docs examples')
+// goes into one folder of its own, removed when the run ends: a run leaves nothing in the system's.
+const scratch = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
+// The run's tag names its Postgres template database (test/support/store-templates.ts), dropped at the
+// end; SVC_TEST_RUN_TAG chooses it (test/cli/test-run-leftovers.test.ts looks for it afterwards).
+const runTag = process.env.SVC_TEST_RUN_TAG ?? randomBytes(4).toString('hex');
 // svc children the tests start through bin/svc run the TypeScript (test/support/svc-build.ts).
-const child = spawn(process.execPath, nodeArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_FROM_SOURCE: '1' } });
+const child = spawn(process.execPath, nodeArgs, {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_TEST_RUN: runTag, TMPDIR: scratch, TMP: scratch, TEMP: scratch },
+});
 // Ctrl-C reaches the runner and its test processes too: let them end, then clean up.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const code = await new Promise((done) => child.on('exit', (exitCode, signal) => done(exitCode ?? (signal ? 1 : 0))));
 rmSync(outdir, { recursive: true, force: true });
+rmSync(scratch, { recursive: true, force: true });
+await dropRunTemplates(runTag);
 process.exit(code);

@@ -14,6 +14,9 @@ import { sourceDigest } from './source-digest.ts';
  * the schema is made from (src/store/: migrations, migrator, dialects; package-lock.json: Kysely),
  * so a template of another schema is never copied; it is built once per change of those files,
  * by whichever test file needs it first, under a name of its own and renamed into place whole.
+ * The Postgres template also carries the run's tag (SVC_TEST_RUN, set by scripts/run-tests.mjs),
+ * so that a run drops its own at the end and never one another run is copying; the SQLite one
+ * lives in the run's temporary folder, removed with it.
  */
 
 const schemaDigest = () => sourceDigest(['src/store', 'package-lock.json']);
@@ -33,12 +36,15 @@ async function migrate(url: string): Promise<void> {
   }
 }
 
+/** The run's tag: letters and digits only, as it goes into a database name. */
+const runTag = () => (process.env.SVC_TEST_RUN ?? 'solo').replace(/[^a-z0-9]/g, '');
+
 let pgTemplate: Promise<string> | undefined;
 
 /** The name of the migrated template database of this schema, built when missing. */
 function postgresTemplate(): Promise<string> {
   pgTemplate ??= (async () => {
-    const name = `svc_tpl_${digestOnce()}`;
+    const name = `svc_tpl_${digestOnce()}_${runTag()}`;
     const exists = async () => (await adminQuery('select 1 from pg_database where datname = $1', [name])).length > 0;
     if (await exists()) return name;
     const building = `${name}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
@@ -65,7 +71,8 @@ async function dropOldTemplates(): Promise<void> {
     "select datname, shobj_description(oid, 'pg_database') as begun from pg_database where datname like 'svc\\_tpl\\_%'",
   );
   for (const { datname, begun } of rows) {
-    const at = begun ? Number(begun) : parseInt(String(datname).split('_')[3] ?? '', 36);
+    // An unfinished build is named svc_tpl_<digest>_<run>_<began, base 36>_<random>.
+    const at = begun ? Number(begun) : parseInt(String(datname).split('_').at(-2) ?? '', 36);
     if (at < Date.now() - TEMPLATE_LIFETIME_MS) await adminQuery(`drop database if exists ${datname} with (force)`).catch(() => {});
   }
 }

@@ -31,6 +31,9 @@ async function probePostgres(): Promise<boolean> {
  */
 const pgSkip: string | false = (await probePostgres()) ? false : pgMissing();
 
+/** Whether the Postgres half of store tests runs (Postgres answered when this module loaded). */
+export const postgresRuns = (): boolean => pgSkip === false;
+
 function pgMissing(): string {
   if (process.env.CI === 'true') throw new Error(`Postgres is required under CI but does not answer at ${PG_ADMIN_URL}`);
   return `Postgres does not answer at ${PG_ADMIN_URL}: Postgres half skipped (set SVC_TEST_PG_URL)`;
