@@ -39,9 +39,15 @@ type ChangeMarksRow = InferResult<ReturnType<typeof changeMarksQuery>>[number];
  * time cost more CPU than running it.
  */
 export function changeMarksReader(db: Db): () => Promise<ChangeMarks> {
-  const postgres = dialectOf(db) === 'postgres';
-  const compiled = changeMarksQuery(db, postgres).compile();
-  return async () => marksOf((await db.executeQuery(compiled)).rows[0]!, postgres);
+  // Compiled at the first read, not when the reader is made: making an app touches no store.
+  let query: { postgres: boolean; compiled: ReturnType<ReturnType<typeof changeMarksQuery>['compile']> } | undefined;
+  return async () => {
+    if (!query) {
+      const postgres = dialectOf(db) === 'postgres';
+      query = { postgres, compiled: changeMarksQuery(db, postgres).compile() };
+    }
+    return marksOf((await db.executeQuery(query.compiled)).rows[0]!, query.postgres);
+  };
 }
 
 /** One round trip: the largest `seq` and `tx` left in `changes`, the sync cursor saved with each prune, and the horizon. */
