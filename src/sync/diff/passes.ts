@@ -72,9 +72,9 @@ export async function duePass(
   return diffPages(
     run,
     plans,
-    async () => {
+    () => {
       const crewIds = due.slice(at, (at += pageSize));
-      return crewIds.length > 0 ? { crewIds, docsAsBefore } : null;
+      return Promise.resolve(crewIds.length > 0 ? { crewIds, docsAsBefore } : null);
     },
     (page) => {
       for (const id of page.crewIds) done.add(id);
@@ -129,7 +129,7 @@ export async function changePass(
     const last = changes[changes.length - 1]!;
     const reached = { tx: last.tx, seq: last.seq };
     position = reached;
-    const targets = plans.length > 0 ? await targetsOf(run, changes) : new Map();
+    const targets: Targets = plans.length > 0 ? await targetsOf(run, changes) : new Map<string, Set<string> | 'all'>();
     const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
     for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
