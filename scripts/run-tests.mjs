@@ -1,11 +1,12 @@
 // `npm test`: the test files (every test/**/*.test.ts, or the ones named) under node:test, four
-// at a time. The files and the sources they import are first compiled with esbuild (the compiler
-// tsx uses) into a folder of this run's own under .build/, which node runs with source maps, so
-// stack traces name the TypeScript. Loading a test file through tsx's module hooks cost about
-// 0.8 s of CPU more than loading it compiled, in each of the 150-odd test processes. The folder is
+// at a time. The files, the sources they import and src/main.ts (the `svc` the tests start as a
+// child) are first compiled with esbuild (the compiler tsx uses) into a folder of this run's own
+// under .build/, which node runs with source maps, so stack traces name the TypeScript. Loading a
+// test file or an svc child through tsx's module hooks costs about 0.8 s of CPU more than loading
+// it compiled, in each of the 150-odd test processes and the hundreds of children. The folder is
 // compiled from the sources as they are when the run starts and removed when it ends: nothing
 // compiled is run twice. SVC_TEST_FROM_SOURCE=1, or sources esbuild cannot compile, run the
-// TypeScript through tsx instead. docs/architecture.md, "The command line".
+// TypeScript through tsx instead. docs/development.md, "How the suite runs".
 //
 //   node scripts/run-tests.mjs [node options, e.g. --test-name-pattern=…] [test files]
 import { spawn } from 'node:child_process';
@@ -104,7 +105,8 @@ const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).so
 removeAbandonedRuns();
 const outdir = join(builds, `suite-${Date.now().toString(36)}-${process.pid}`);
 const fromSource = process.env.SVC_TEST_FROM_SOURCE === '1';
-const compiled = !fromSource && (await compile(files, outdir));
+const svcMain = join(root, 'src/main.ts');
+const compiled = !fromSource && (await compile([...files, svcMain], outdir));
 if (!compiled && !fromSource) process.stderr.write('run-tests: the tests did not compile (above); running them through tsx\n');
 const nodeArgs = compiled
   ? [
@@ -121,11 +123,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
 // The run's tag names its Postgres template database (test/support/store-templates.ts), dropped at the
 // end; SVC_TEST_RUN_TAG chooses it (test/cli/test-run-leftovers.test.ts looks for it afterwards).
 const runTag = process.env.SVC_TEST_RUN_TAG ?? randomBytes(4).toString('hex');
-// svc children the tests start through bin/svc run the TypeScript (test/support/svc-build.ts).
+// The svc children the tests start (test/support/svc-build.ts) run this run's build of src/main.ts,
+// or, when the tests run through tsx, bin/svc through tsx.
+const childrenRun = compiled ? { SVC_TEST_MAIN: join(outdir, 'src/main.mjs') } : { SVC_FROM_SOURCE: '1' };
 const child = spawn(process.execPath, nodeArgs, {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, SVC_FROM_SOURCE: '1', SVC_TEST_RUN: runTag, TMPDIR: scratch, TMP: scratch, TEMP: scratch },
+  env: { ...process.env, ...childrenRun, SVC_TEST_RUN: runTag, TMPDIR: scratch, TMP: scratch, TEMP: scratch },
 });
 // Ctrl-C reaches the runner and its test processes too: let them end, then clean up.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
