@@ -1,12 +1,12 @@
 // API under load: autocannon on loopback, keep-alive, 32 connections, against `svc` in its own
 // process, beside a bare Koa route serving the same JSON body from memory, the two taking turns
-// (BENCH_ROUNDS rounds of each, medians). Both run compiled, as in production (bench/support/child.ts).
+// (BENCH_ROUNDS rounds of each, medians). Both run through tsx (bench/support/child.ts).
 // Run: npm run bench:api
 // Env: BENCH_SECONDS (per run), BENCH_ROUNDS, BENCH_CREW, BENCH_API_DB (database / SQLite file name, so two runs
 // need not share one), BENCH_API_CASES (comma-separated parts of case names: only those run),
 // BENCH_API_STORES (sqlite,postgres), BENCH_API_SVC_ARGS (extra node flags for the svc process,
 // e.g. --cpu-prof), BENCH_API_REUSE=1 (keep the database of an earlier run with the same
-// BENCH_API_DB and BENCH_CREW instead of generating it again). A filtered run prints its figures but does not rewrite docs/benchmarks.md.
+// BENCH_API_DB and BENCH_CREW instead of generating it again). A filtered run prints its figures but does not rewrite bench/results/.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -311,7 +311,7 @@ if (STORES.includes('postgres') && !(await postgresAvailable())) {
 }
 
 const body = `Command: \`BENCH_SECONDS=${DURATION} BENCH_ROUNDS=${ROUNDS} npm run bench:api\` (${DURATION} s per run, ${CONNECTIONS} connections, keep-alive, loopback; autocannon in
-the parent process, each server in its own process, compiled as \`svc\` runs in production (bench/support/child.ts); for each case svc
+the parent process, each server in its own process through tsx (bench/support/child.ts); for each case svc
 and bare Koa take turns ${ROUNDS} times and the table gives medians, the ratio as the median of the ${ROUNDS} back-to-back pairs and their range; \`BENCH_API_DB\`, \`BENCH_API_CASES\`, \`BENCH_API_STORES\`, \`BENCH_API_REUSE\` and
 \`BENCH_API_SVC_ARGS\` for a private database and quick profiling runs, see bench/api-bench.ts). Machine: ${machineLine()}. Data: \`svc fixtures generate --crew ${CREW} --vessels 20
 --partners 1 --docs-per-crew 10\` (≈10,000 crew on the partner's live fleet). Every request is authenticated, rate-limited

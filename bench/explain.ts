@@ -3,7 +3,7 @@
 // .bench/svc_explain_<crew>.db and the Postgres database svc_explain_<crew>, reused on later runs;
 // ANALYZEs; sends each partner request through the app while recording the statements it sends;
 // and prints each SELECT's plan (SQLite: EXPLAIN QUERY PLAN; Postgres: EXPLAIN (ANALYZE, BUFFERS))
-// with its median time over a few runs. Writes the essentials into docs/benchmarks.md.
+// with its median time over a few runs. Writes the essentials into bench/results/.
 // Run: npm run bench:explain
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from '../src/store/database.ts';

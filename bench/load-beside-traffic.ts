@@ -2,7 +2,7 @@
 // before and during the load, and whether every call got its audit row. Run: npm run bench:load-beside-traffic
 // Env: BENCH_LOAD_DOCS (documents the load writes, default 150,000), BENCH_SECONDS (the phase before
 // the load), BENCH_LOAD_CALLERS (calls in flight), BENCH_LOAD_STORES (sqlite,postgres). A run with
-// other sizes or stores prints its figures but does not rewrite docs/benchmarks.md.
+// other sizes or stores prints its figures but does not rewrite bench/results/.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';

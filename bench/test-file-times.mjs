@@ -1,4 +1,4 @@
-// Where the test suite's time goes, per test file (docs/benchmarks.md, "Test suite"). Loaded into
+// Where the test suite's time goes, per test file (docs/development.md, "How the suite runs"). Loaded into
 // every Node process of a run through NODE_OPTIONS; in each test file's process it appends, at
 // exit, one tab-separated line to $SVC_TEST_TIMES: wall seconds, the process's own CPU seconds,
 // the CPU seconds of the child processes it waited for (svc children, esbuild, npm), the file.

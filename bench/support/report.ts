@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus, totalmem } from 'node:os';
 
 /** The machine a figure was measured on, printed with every benchmark. */
@@ -7,18 +8,17 @@ export function machineLine(): string {
   return `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-/** Replaces (or appends) the section `## title` of docs/benchmarks.md with `body`. */
-export function writeSection(title: string, body: string, file = 'docs/benchmarks.md'): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const heading = `## ${title}`;
-  const start = text.indexOf(`${heading}\n`);
-  const section = `${heading}\n\n${body.trim()}\n\n`;
-  if (start === -1) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = text.indexOf('\n## ', start + heading.length);
-  writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : text.slice(next + 1)));
+/**
+ * Writes a benchmark's latest run, `body` under `# title`, to bench/results/<title in kebab case>.md,
+ * replacing the run before (git keeps the earlier ones). docs/performance.md quotes the figures.
+ */
+export function writeSection(title: string, body: string): void {
+  const name = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(join('bench/results', `${name}.md`), `# ${title}\n\n${body.trim()}\n`);
 }
 
 export function table(head: string[], rows: Array<Array<string | number>>): string {

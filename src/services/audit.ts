@@ -42,6 +42,8 @@ export interface AuditService {
 
 export function createAuditService(db: Db, options: AuditServiceOptions = {}): AuditService {
   const intervalMs = options.intervalMs ?? 200;
+  // 20,000 filled during a 150,000-document SQLite load beside 2,100 calls/s (npm run
+  // bench:load-beside-traffic); 100,000 rows waiting as JSON text take about 43 MB.
   const maxQueued = options.maxQueued ?? 100_000;
   let queue: AuditRowText[] = [];
   let reserved = 0;

@@ -72,8 +72,7 @@ export type DialectLabel = 'sqlite' | 'postgres';
  *
  * With `sideBySide`, the two halves run at the same time, inside a suite named `name`: for files
  * that mostly wait (on timeouts, receivers that hang, child processes) and whose halves share
- * nothing but the machine; one half's waits then pass during the other's (docs/benchmarks.md,
- * "Test suite").
+ * nothing but the machine; one half's waits then pass during the other's.
  */
 export function describeEachStore(
   name: string,

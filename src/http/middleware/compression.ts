@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { constants } from 'node:zlib';
 import type { AppState } from '../app-deps.ts';
 
-/** Answers smaller than this go out as they are (docs/benchmarks.md, "Compression threshold"). */
+/** Answers smaller than this go out as they are (docs/performance.md; bench/results/compression-threshold.md). */
 export const COMPRESS_THRESHOLD_BYTES = 4096;
 
 /**

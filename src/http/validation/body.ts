@@ -24,7 +24,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * the limit is enforced on the declared length and again on the bytes as they arrive,
  * Content-Encoding gzip/deflate/br is inflated (the limit holds after inflating). It is called
  * directly: the content type is decided here before reading, and @koa/bodyparser's own matching of
- * it on every call cost the compliance check about a tenth of its CPU (docs/benchmarks.md).
+ * it on every call cost the compliance check about a tenth of its CPU (docs/performance.md).
  * `strict: false` lets a body which is valid JSON but not an object reach the validators (422
  * model_attributes_type, as pydantic answers), not a bare 400. `onProtoPoisoning: 'ignore'` keeps a
  * `__proto__` key as the plain own property JSON.parse makes of it, so it is refused like any other

@@ -4,7 +4,7 @@
  * every `intervalMs` while work is pending; a write that fails leaves its work pending for the
  * next tick, so a locked or unreachable store delays it, never drops it. A write takes what was
  * pending when it began: under steady load what arrives meanwhile waits for the next tick, so the
- * store sees one write per interval rather than one after another (docs/benchmarks.md).
+ * store sees one write per interval rather than one after another (docs/performance.md).
  */
 export interface BackgroundWriter {
   /** One write of what is pending (joins the one under way). */

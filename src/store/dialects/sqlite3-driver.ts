@@ -232,7 +232,7 @@ class Sqlite3Driver implements Driver {
       await all(db, 'pragma synchronous = NORMAL', []);
       // A checkpoint every 40 MB of log rather than SQLite's 4 MB: a sync run writes tens of MB of
       // events and snapshots, and rarer checkpoints copy each hot page (indexes' last pages) once
-      // instead of once per few transactions (docs/benchmarks.md, "Sync at scale").
+      // instead of once per few transactions (docs/performance.md).
       await all(db, 'pragma wal_autocheckpoint = 10000', []);
       const conn = new Sqlite3Connection(db, this.#writeLock);
       this.#all.push(conn);

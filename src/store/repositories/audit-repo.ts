@@ -70,7 +70,7 @@ export function auditRowText(entry: AuditEntry): AuditRowText {
  * which the store takes apart in array order: SQLite's jsonb_each parses the text once (json_each
  * would hand each row back as text, parsed again for every column), Postgres's
  * jsonb_array_elements likewise. Built value by value through Kysely and bound one by one, a batch
- * cost the event loop about 10 µs per row (docs/benchmarks.md); now the loop spends one
+ * cost the event loop about 10 µs per row (docs/performance.md); now the loop spends one
  * JSON.stringify per row, when it is recorded.
  */
 const SQLITE_VALUES = sql.raw(COLUMNS.map((_, i) => `value ->> ${i}`).join(', '));

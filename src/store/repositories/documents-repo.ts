@@ -137,7 +137,7 @@ const CREW_PER_STATEMENT = 2000;
  * The evaluation documents of a chunk of crew. On SQLite the store hands them over as one JSON
  * array of arrays, parsed by one JSON.parse: node-sqlite3 builds a JS object per row column by
  * column, which for a fleet page (about 1,800 documents of 13 columns) cost 1.6-2 times the CPU
- * (docs/benchmarks.md, "Fleet compliance (issue 20)"). On Postgres, whose client parses rows
+ * (docs/performance.md). On Postgres, whose client parses rows
  * itself, building the JSON on the server took twice the time, so rows are read as they are.
  */
 async function evaluationDocuments(db: Db, crewIds: readonly string[]): Promise<EvaluationDocument[]> {
@@ -154,7 +154,7 @@ async function evaluationDocuments(db: Db, crewIds: readonly string[]): Promise<
 /**
  * What the evaluator reads of the listable documents (medical ones included) of the crew asked
  * for: 13 of the 22 columns, which on SQLite takes about 40% less CPU to read than every column
- * (docs/benchmarks.md). In no particular order: the evaluation does not depend on it (a property
+ * (docs/performance.md). In no particular order: the evaluation does not depend on it (a property
  * in test/compliance/properties.test.ts), and sorting cost SQLite a temporary B-tree per
  * statement. The same documents as listListableDocuments with medical ones
  * (test/store/evaluation-documents.test.ts).

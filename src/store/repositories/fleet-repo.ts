@@ -146,8 +146,8 @@ export interface RosterEntryWithCounts extends RosterEntry {
  * The fleet page in one statement: the keyset page (as fleetPage), each crew member's status and
  * documents consents to `partnerId`, and, when `expiring` is given, the number of listable
  * documents expiring between its dates (inclusive) for crew who consent to share documents.
- * Consents are found by their primary key, counts by documents_crew_listable (docs/benchmarks.md
- * has the plans).
+ * Consents are found by their primary key, counts by documents_crew_listable
+ * (bench/results/query-plans-of-the-request-path.md has the plans).
  */
 export async function fleetPageWithCounts(
   db: Db,
