@@ -31,6 +31,7 @@ export async function startChild(
 }
 
 /** Runs a script in a child process and returns the JSON it prints last on stdout. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benches read the fields their own scripts print
 export async function runJsonChild(script: string, args: string[]): Promise<any> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
