@@ -6,7 +6,7 @@ import type { AppState } from '../app-deps.ts';
  * A fresh request id: `req_` + 24 hex, the second it was made (8 hex of Unix time, wrapping in
  * 2106) then 16 random. Ids made close in time sort together, so the audit log's index on them
  * takes a batch of rows in a few pages at its end rather than one random page per row, which cost
- * the store more I/O and CPU than anything else in a call (docs/benchmarks.md). 64 random bits
+ * the store more I/O and CPU than anything else in a call (docs/decisions.md). 64 random bits
  * within a second keep ids unique.
  */
 export function newRequestId(randomBytes: (size: number) => Buffer, at: Date): string {
