@@ -57,6 +57,8 @@ for q in 'up{job="svc"}' 'svc_outbox_pending_events' 'svc_outbox_due_events' 'sv
     if (r.status !== "success") { console.log("  error:", r.error); process.exit(0); }
     for (const s of r.data.result) { const { __name__, instance, job, ...l } = s.metric; console.log(`  ${JSON.stringify(l)} ${s.value[1]}`); }'
 done
+echo "promtool check metrics on the scrape, as served:"
+curl -s "http://127.0.0.1:$METRICS_PORT/metrics" | promtool check metrics && echo "  no problem found"
 echo "alert rules:"
 curl -s "http://127.0.0.1:$PROM_PORT/api/v1/rules" | node -e '
   const g = JSON.parse(require("fs").readFileSync(0, "utf8")).data.groups;

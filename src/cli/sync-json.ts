@@ -34,6 +34,8 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
     },
     baselines: summary.baselines,
     breakers_opened: delivery?.breakersOpened ?? [],
+    endpoints_failing: summary.unhealthy.failing,
+    endpoints_disabled: summary.unhealthy.disabled,
     budget_spent: delivery?.budgetSpent ?? false,
     partners: partners.map((partnerId) => {
       const tally = perPartner.get(partnerId);

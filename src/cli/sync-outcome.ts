@@ -12,11 +12,35 @@ import type { SyncSummary } from '../sync/run-sync.ts';
  */
 export const EXIT_SYNC_PROBLEMS = 76;
 
-/** 0, or EXIT_SYNC_PROBLEMS when the run dead-lettered an event or recorded a delivery error. */
+/**
+ * Exit code of a `svc sync` run that dead-lettered nothing but left deliveries not getting through
+ * (README, exit codes): an active endpoint whose latest attempt failed (retries wait, nothing is
+ * dead yet), or a disabled endpoint, whose events wait until an operator re-enables it. Read from the endpoints' stored health
+ * after delivery, so every run says it while the endpoint stays down, also a run that attempted
+ * nothing because the next retry is not due. Outside sysexits' range: no standard meaning fits.
+ */
+export const EXIT_SYNC_DELIVERIES_FAILING = 79;
+
+/** 0; EXIT_SYNC_PROBLEMS when the run dead-lettered or could not record; else EXIT_SYNC_DELIVERIES_FAILING while an endpoint is down. */
 export function syncExitCode(summary: SyncSummary): number {
   const delivery = summary.delivery;
   if (!delivery) return 0;
-  return delivery.totals.deadLettered > 0 || delivery.errors.length > 0 ? EXIT_SYNC_PROBLEMS : 0;
+  if (delivery.totals.deadLettered > 0 || delivery.errors.length > 0) return EXIT_SYNC_PROBLEMS;
+  const { failing, disabled } = summary.unhealthy;
+  return failing.length > 0 || disabled.length > 0 ? EXIT_SYNC_DELIVERIES_FAILING : 0;
+}
+
+/** What stderr says about a run that exits with `exitCode` (not 0, not a signal's). */
+export function syncProblemLine(summary: SyncSummary, exitCode: number): string {
+  if (exitCode !== EXIT_SYNC_DELIVERIES_FAILING) {
+    return `svc: the run dead-lettered events or could not record deliveries (see above, and \`svc admin list-dead-letters\`); exit ${exitCode}`;
+  }
+  const { failing, disabled } = summary.unhealthy;
+  const parts = [
+    ...(failing.length > 0 ? [`failing (latest attempt failed, retries wait): ${failing.join(', ')}`] : []),
+    ...(disabled.length > 0 ? [`disabled (events wait until it is re-enabled): ${disabled.join(', ')}`] : []),
+  ];
+  return `svc: deliveries are not getting through to the endpoints of ${parts.join('; ')} (\`svc admin list-webhooks\`, \`svc admin deliveries --partner ID\`); exit ${exitCode}`;
 }
 
 /**

@@ -40,11 +40,16 @@ export interface AuditService {
   readonly backlog: number;
 }
 
+/**
+ * Rows the audit queue holds at most unless told otherwise (metrics show it as
+ * svc_audit_queue_capacity). 20,000 filled during a 150,000-document SQLite load beside 2,100
+ * calls/s (npm run bench:load-beside-traffic); 100,000 rows waiting as JSON text take about 43 MB.
+ */
+export const AUDIT_MAX_QUEUED = 100_000;
+
 export function createAuditService(db: Db, options: AuditServiceOptions = {}): AuditService {
   const intervalMs = options.intervalMs ?? 200;
-  // 20,000 filled during a 150,000-document SQLite load beside 2,100 calls/s (npm run
-  // bench:load-beside-traffic); 100,000 rows waiting as JSON text take about 43 MB.
-  const maxQueued = options.maxQueued ?? 100_000;
+  const maxQueued = options.maxQueued ?? AUDIT_MAX_QUEUED;
   let queue: AuditRowText[] = [];
   let reserved = 0;
   let recorded = 0;

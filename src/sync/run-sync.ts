@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { pruneEvents } from '../services/events/prune.ts';
 import type { Database } from '../store/database.ts';
+import { unhealthyEndpoints, type UnhealthyEndpoints } from '../store/repositories/operations-repo.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
 import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
 import type { DeliveryReport } from './delivery/outcomes.ts';
@@ -85,6 +86,8 @@ export interface SyncSummary {
   stopped: boolean;
   /** Events deleted as past the retention. */
   pruned: number;
+  /** After delivery (empty in a dry run): endpoints whose deliveries are not getting through. */
+  unhealthy: UnhealthyEndpoints;
 }
 
 /**
@@ -108,6 +111,7 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
     held: new Map(),
     stopped: false,
     pruned: 0,
+    unhealthy: { failing: [], disabled: [] },
   };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
   const lease =
@@ -135,7 +139,10 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
   }
   // deliverDue claims nothing once drained, and reports what it left.
   if (dryRun) summary.due = await listAllDue(db, deps.clock());
-  else summary.delivery = await deliverDue(db, deps, runId);
+  else {
+    summary.delivery = await deliverDue(db, deps, runId);
+    summary.unhealthy = await unhealthyEndpoints(db);
+  }
   summary.held = await countHeldEvents(db);
   summary.stopped = deps.drain?.aborted ?? false;
   // Pruning is the leased run's job: deliver-only runs leave it alone.

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { cliChild } from '../support/cli.ts';
-import { PROMTOOL, promtoolMissing } from '../support/exposition.ts';
 
 const UNITS = 'deploy/systemd';
 const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
@@ -59,11 +58,5 @@ describe('deploy/: systemd units for svc serve and svc sync', () => {
       const next = spawnSync(ANALYZE, ['calendar', '--iterations=2', '*:0/15'], { encoding: 'utf8' });
       assert.match(next.stdout, /Normalized form: \*-\*-\* \*:00\/15:00/);
     }
-  });
-
-  it('the alert rules of deploy/prometheus/ pass promtool check rules', { skip: promtoolMissing() }, () => {
-    const res = spawnSync(PROMTOOL!, ['check', 'rules', 'deploy/prometheus/svc-alerts.yml'], { encoding: 'utf8' });
-    assert.equal(res.status, 0, res.stdout + res.stderr);
-    assert.match(res.stdout, /SUCCESS: 2 rules found/);
   });
 });

@@ -18,6 +18,7 @@ interface RunJson {
   exit_code: number;
   budget_spent: boolean;
   breakers_opened: string[];
+  endpoints_failing: string[];
   totals: Record<string, number>;
 }
 
@@ -58,7 +59,8 @@ describeEachStore(
       // each of the healthy partner's requests takes, even on a busy machine.
       const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '2000' });
 
-      assert.equal(code, 0, stderr);
+      assert.equal(code, 79, `the hanging endpoints are failing, nothing is dead: ${stderr}`);
+      assert.deepEqual([...json.endpoints_failing].sort(), [...HANGING].sort());
       assert.deepEqual(healthy.received.map((r) => r.eventId).sort(), [...healthyIds].sort(), 'every healthy event, once');
       assert.ok(
         hangingSeenAtLastHealthy <= 2 * HANGING.length,
@@ -97,7 +99,7 @@ describeEachStore(
       // before the breaker's fifth failure.
       const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '1500', SVC_SYNC_DELIVERY_BUDGET_MS: '2500' });
 
-      assert.equal(code, 0, stderr);
+      assert.equal(code, 79, `its endpoint is failing: ${stderr}`);
       assert.equal(json.budget_spent, true);
       assert.deepEqual(json.breakers_opened, []);
       const tried = rx.received.length;

@@ -49,6 +49,7 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
       await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
       await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
       await seedEvent(db, 'ptn_bad', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
+      await seedEvent(db, 'ptn_off', { nextAttemptAt: '2026-11-22T13:00:00.000Z' });
       // ptn_bad delivered once, then failed: failing. ptn_ok failed, then delivered: healthy. As the record stage notes them.
       const at = (m: number) => new Date(Date.parse(T0) + m * 60_000).toISOString();
       await noteEndpointAttempts(db, {
@@ -81,18 +82,21 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
       await insertSyncRun(db, { runId: 'run_now', kind: 'sync', startedAt: '2026-11-22T11:45:00.000Z' });
       await insertSyncRun(db, { runId: 'run_other', kind: 'deliver_only', startedAt: '2026-11-22T11:50:00.000Z' });
 
-      const { body, contentType } = await createServeMetrics({ db, clock: () => NOW, auditBacklog: () => 3 }).scrape();
+      const { body, contentType } = await createServeMetrics({ db, clock: () => NOW, auditBacklog: () => 3, auditCapacity: 100 }).scrape();
       assert.match(contentType, /^text\/plain; version=0\.0\.4/);
       assert.equal(promtoolProblems(body), '', "Prometheus's own parser and linter accept the exposition");
       const v = (name: string, labels?: Record<string, string>) => sampleValue(body, name, labels);
       assert.equal(v('svc_store_read_up'), 1);
-      assert.equal(v('svc_outbox_pending_events'), 5);
+      assert.equal(v('svc_outbox_pending_events'), 6);
       assert.equal(v('svc_outbox_due_events'), 2);
       assert.equal(v('svc_outbox_oldest_due_age_seconds'), 3600);
+      assert.equal(v('svc_outbox_held_events'), 1, "ptn_off's, whose endpoint is disabled");
       assert.equal(v('svc_dead_letters'), 1, 'a replayed dead letter no longer waits');
       assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'disabled' }), 1);
       assert.equal(v('svc_webhook_endpoints_unhealthy', { state: 'failing' }), 1, 'ptn_bad only: ptn_new has no attempt yet');
       assert.equal(v('svc_audit_queue_depth'), 3);
+      assert.equal(v('svc_audit_queue_capacity'), 100);
+      assert.equal(v('svc_outbox_oldest_pending_age_seconds'), (NOW.getTime() - Date.parse(T0)) / 1000, 'created at T0, due or not');
       assert.equal(
         v('svc_sync_last_run_start_timestamp_seconds'),
         Date.parse('2026-11-22T11:45:00Z') / 1000,
@@ -102,6 +106,11 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
       assert.equal(v('svc_sync_last_run_outcome', { outcome: 'running' }), 1);
       assert.equal(v('svc_sync_last_run_outcome', { outcome: 'ok' }), 0);
       assert.equal(v('svc_sync_last_finished_timestamp_seconds'), Date.parse('2026-11-22T11:05:00Z') / 1000);
+      assert.equal(
+        v('svc_sync_last_success_timestamp_seconds'),
+        Date.parse('2026-11-22T11:05:00Z') / 1000,
+        'delivery_failures got through its run: a success for this gauge',
+      );
       assert.equal(v('svc_sync_last_run_events', { kind: 'created' }), 0);
     },
   );
@@ -130,14 +139,14 @@ describeEachStore('scrapes share one store read a second', ({ store }) => {
     await seedEvent(db, 'ptn_ok', { nextAttemptAt: '2026-11-22T11:00:00.000Z' });
     // What one scrape's read costs, measured on metrics of their own.
     const alone = countingStore(db);
-    await createServeMetrics({ db: alone.db, clock: () => NOW, auditBacklog: () => 0 }).scrape();
+    await createServeMetrics({ db: alone.db, clock: () => NOW, auditBacklog: () => 0, auditCapacity: 100 }).scrape();
     const oneRead = alone.state.selects;
     assert.ok(oneRead > 0);
 
     let now = NOW;
     const at = (ms: number) => (now = new Date(NOW.getTime() + ms));
     const counting = countingStore(db);
-    const metrics = createServeMetrics({ db: counting.db, clock: () => now, auditBacklog: () => 0 });
+    const metrics = createServeMetrics({ db: counting.db, clock: () => now, auditBacklog: () => 0, auditCapacity: 100 });
     const scrape = async () => (await metrics.scrape()).body;
     const bodies = await Promise.all(Array.from({ length: 20 }, scrape));
     assert.equal(counting.state.selects, oneRead, '20 concurrent scrapes cost the store one read');

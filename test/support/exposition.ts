@@ -11,21 +11,11 @@ export function promtoolMissing(): string | false {
   return "promtool (Debian package prometheus) is not installed: the exposition is not checked by Prometheus's own parser";
 }
 
-/*
- * prom-client's default Node metrics name three gauges `…_active_*_total`, which promtool's linter
- * flags; they are the library's, kept because operators graph them. Nothing else is let through.
- */
-const LIBRARY_LINT = /^svc_process_nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
-
 /** Prometheus's own parser and linter over an exposition (`promtool check metrics`): its complaints, empty when none. */
 export function promtoolProblems(exposition: string): string {
   const res = spawnSync(PROMTOOL!, ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
   if (res.status === 0) return '';
-  const problems = `${res.stdout}${res.stderr}`
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !LIBRARY_LINT.test(l));
-  return problems.join('\n') || (res.stdout + res.stderr === '' ? `promtool exited ${res.status}` : '');
+  return `${res.stdout}${res.stderr}`.trim() || `promtool exited ${res.status}`;
 }
 
 /**

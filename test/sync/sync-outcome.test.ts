@@ -30,7 +30,8 @@ describeEachStore('svc sync: its exit status, one --json shape, and a moved cloc
     await seedEndpoint(store().db, 'ptn_a', rx.url);
   };
 
-  it('exits 0 when everything was delivered or is retrying, 76 when an event was dead-lettered, and says so', async () => {
+  it('exits 0 when everything was delivered, 79 while an endpoint keeps failing with nothing dead, 76 when an event was dead-lettered', async () => {
+    await fresh();
     status = 204;
     await seedEvent(store().db, 'ptn_a');
     const ok = await svc(['sync']);
@@ -41,8 +42,19 @@ describeEachStore('svc sync: its exit status, one --json shape, and a moved cloc
     // later run, without waiting out the 2 s and 8 s between in-run attempts.
     await seedEvent(store().db, 'ptn_a', { attempts: 2 });
     const retrying = await svc(['sync']);
-    assert.equal(retrying.code, 0, `a retry is not a failure: ${retrying.stderr}`);
+    assert.equal(retrying.code, 79, retrying.stderr);
     assert.match(retrying.stdout, /1 retrying/);
+    assert.match(
+      retrying.stderr,
+      /^svc: deliveries are not getting through to the endpoints of failing \(latest attempt failed, retries wait\): ptn_a .*; exit 79$/m,
+    );
+    const waiting = await svc(['sync', '--json']);
+    assert.equal(waiting.code, 79, 'the next run attempts nothing (the retry is not due) and still says the endpoint is down');
+    assert.deepEqual(JSON.parse(waiting.stdout).endpoints_failing, ['ptn_a']);
+    status = 204;
+    await seedEvent(store().db, 'ptn_a');
+    assert.equal((await svc(['sync'])).code, 0, 'a delivered attempt: the endpoint answers again');
+
     await fresh();
     status = 410;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
@@ -51,8 +63,21 @@ describeEachStore('svc sync: its exit status, one --json shape, and a moved cloc
     assert.match(dead.stdout, /1 dead-lettered/);
     assert.match(dead.stderr, /^svc: the run dead-lettered events or could not record deliveries .*; exit 76$/m);
     assert.equal((await findOutboxEvent(store().db, eventId))?.status, 'dead');
-    // The next run has nothing to dead-letter: success again.
-    assert.equal((await svc(['sync'])).code, 0);
+    // Nothing more is dead-lettered, but the endpoint's latest attempt failed.
+    assert.equal((await svc(['sync'])).code, 79);
+  });
+
+  it('a disabled endpoint exits 79 naming it, with or without events waiting', async () => {
+    await fresh();
+    await store().db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('partner_id', '=', 'ptn_a').execute();
+    const empty = await svc(['sync']);
+    assert.equal(empty.code, 79, empty.stderr);
+    assert.match(empty.stderr, /disabled \(events wait until it is re-enabled\): ptn_a/);
+    await seedEvent(store().db, 'ptn_a');
+    const held = await svc(['sync', '--json']);
+    assert.equal(held.code, 79, held.stderr);
+    const summary = JSON.parse(held.stdout);
+    assert.deepEqual([summary.endpoints_disabled, summary.partners[0].held], [['ptn_a'], 1]);
   });
 
   it('--json and --dry-run --json have the same keys, and --json says the exit code', async () => {

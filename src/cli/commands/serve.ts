@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { assertServeSettings } from '../../config/config.ts';
 import { isLoopbackHost } from '../../domain/address-policy.ts';
+import { AUDIT_MAX_QUEUED } from '../../services/audit.ts';
 import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
@@ -77,6 +78,7 @@ export function serveCommand(deps: CliDeps): Command {
               db: store.db,
               clock: deps.clock,
               auditBacklog: () => app.services.audit.backlog,
+              auditCapacity: AUDIT_MAX_QUEUED,
             });
       const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;

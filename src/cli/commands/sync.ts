@@ -6,7 +6,7 @@ import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { processAlive } from '../process-alive.ts';
 import { syncSummaryJson } from '../sync-json.ts';
-import { assertClockMayWrite, storeOutageOr, syncExitCode } from '../sync-outcome.ts';
+import { assertClockMayWrite, storeOutageOr, syncExitCode, syncProblemLine } from '../sync-outcome.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
 
 /** `12 of 40 (30%)`: how far a stage is. */
@@ -107,7 +107,7 @@ export function syncCommand(deps: CliDeps): Command {
   return new Command('sync')
     .description(
       'one sync run (cron, every 15 minutes): new events to the outbox, then deliver what is due; ' +
-        'exits 76 when it dead-lettered events or recorded delivery errors, 75 at once when another run holds the lock; ' +
+        'exits 76 when it dead-lettered events or recorded delivery errors, 79 while an endpoint fails or is disabled, 75 at once when another run holds the lock; ' +
         'with SVC_NOW set it writes and delivers only with SVC_NOW_ALLOW_WRITES=1; on SIGINT/SIGTERM it stops claiming, lets deliveries in flight ' +
         'finish (SVC_SHUTDOWN_GRACE_MS), releases the lock and exits 130/143',
     )
@@ -137,6 +137,7 @@ export function syncCommand(deps: CliDeps): Command {
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
       const stop: StopRequest = stopOnSignals(config.shutdownGraceMs, announceStop(deps, config.shutdownGraceMs));
       let exitCode = 0;
+      let ran: SyncSummary | undefined;
       try {
         await withStore(
           config,
@@ -154,6 +155,7 @@ export function syncCommand(deps: CliDeps): Command {
             ).catch(async (err: unknown) => {
               throw await storeOutageOr(err, store);
             });
+            ran = summary;
             const signal = stop.received();
             exitCode = signal ? signalExitCode(signal) : syncExitCode(summary);
             if (opts.json) println(deps.stdout, JSON.stringify(syncSummaryJson(summary, exitCode), null, 2));
@@ -170,10 +172,7 @@ export function syncCommand(deps: CliDeps): Command {
         println(deps.stderr, `svc: stopped by ${signal}; the sync lock is released, the next run carries on`);
         process.exitCode = signalExitCode(signal);
       } else if (exitCode !== 0) {
-        println(
-          deps.stderr,
-          `svc: the run dead-lettered events or could not record deliveries (see above, and \`svc admin list-dead-letters\`); exit ${exitCode}`,
-        );
+        println(deps.stderr, syncProblemLine(ran!, exitCode));
         process.exitCode = exitCode;
       }
     });

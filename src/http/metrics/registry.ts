@@ -14,6 +14,7 @@ export interface ServeMetrics {
 }
 
 const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 1000 : 0);
+const ageSeconds = (since: string | null, now: Date) => (since ? Math.max(0, (now.getTime() - Date.parse(since)) / 1000) : 0);
 
 /**
  * Builds the registry: request counts and latencies, rate-limit refusals, store errors, the audit
@@ -23,10 +24,20 @@ const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 100
  * `snapshotMaxAgeMs` (1 s by default) after it started: however many scrapers there are, they
  * cost the store the partner API reads at most one read per window (docs/operations.md).
  */
-export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: () => number; snapshotMaxAgeMs?: number }): ServeMetrics {
+export function createServeMetrics(deps: {
+  db: Db;
+  clock: Clock;
+  auditBacklog: () => number;
+  /** Rows the audit queue holds at most before calls are refused (src/services/audit.ts). */
+  auditCapacity: number;
+  snapshotMaxAgeMs?: number;
+}): ServeMetrics {
   const snapshots = new SharedRead((now) => readOperationsSnapshot(deps.db, now), deps.clock, deps.snapshotMaxAgeMs ?? 1000);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
+  // prom-client names these three gauges `…_total`, a counter's suffix, which `promtool check
+  // metrics` refuses; the same counts stay as the by-type gauges beside them (sum them).
+  for (const kind of ['handles', 'requests', 'resources']) registry.removeSingleMetric(`svc_process_nodejs_active_${kind}_total`);
   const requests = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests by route template, method and status',
@@ -59,6 +70,11 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
       this.set(deps.auditBacklog());
     },
   });
+  new Gauge({
+    name: 'svc_audit_queue_capacity',
+    help: 'Audit rows the queue holds at most; past it, partner calls are refused (503) rather than served unaudited',
+    registers: [registry],
+  }).set(deps.auditCapacity);
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
   const storeUp = gauge(
     'svc_store_read_up',
@@ -69,6 +85,14 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
   const oldestDue = gauge(
     'svc_outbox_oldest_due_age_seconds',
     'Seconds since the longest-waiting due event became due (0 when none is due)',
+  );
+  const oldestPending = gauge(
+    'svc_outbox_oldest_pending_age_seconds',
+    'Seconds since the oldest event not yet delivered or dead-lettered was created, due or not, its endpoint active or not (0 when none)',
+  );
+  const held = gauge(
+    'svc_outbox_held_events',
+    'Pending events of partners without an active endpoint (disabled): they wait until it is active again',
   );
   const deadLetters = gauge('svc_dead_letters', 'Dead letters not replayed since they died');
   const endpoints = gauge(
@@ -85,6 +109,10 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
   const runOutcome = gauge('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', [
     'outcome',
   ]);
+  const lastSucceeded = gauge(
+    'svc_sync_last_success_timestamp_seconds',
+    'End of the last svc sync run that finished with outcome ok or delivery_failures: it got through its diff and delivery (0: none)',
+  );
   const lastFinished = gauge(
     'svc_sync_last_finished_timestamp_seconds',
     'End of the last svc sync run that finished, whatever its outcome (0: none)',
@@ -93,7 +121,9 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
   const show = (snapshot: OperationsSnapshot, now: Date) => {
     pending.set(snapshot.outbox.pending);
     due.set(snapshot.outbox.due);
-    oldestDue.set(snapshot.outbox.oldestDueSince ? Math.max(0, (now.getTime() - Date.parse(snapshot.outbox.oldestDueSince)) / 1000) : 0);
+    oldestDue.set(ageSeconds(snapshot.outbox.oldestDueSince, now));
+    oldestPending.set(ageSeconds(snapshot.outbox.oldestPendingSince, now));
+    held.set(snapshot.heldEvents);
     deadLetters.set(snapshot.deadLetters);
     endpoints.set({ state: 'disabled' }, snapshot.endpoints.disabled);
     endpoints.set({ state: 'failing' }, snapshot.endpoints.failing);
@@ -104,6 +134,7 @@ export function createServeMetrics(deps: { db: Db; clock: Clock; auditBacklog: (
     runCounts.set({ kind: 'dead_lettered' }, snapshot.lastRun?.deadLettered ?? 0);
     for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, snapshot.lastRun?.outcome === outcome ? 1 : 0);
     lastFinished.set(seconds(snapshot.lastFinishedAt));
+    lastSucceeded.set(seconds(snapshot.lastSucceededAt));
   };
 
   return {

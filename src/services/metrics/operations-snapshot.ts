@@ -7,26 +7,37 @@ import {
   type EndpointHealth,
   type OutboxHealth,
 } from '../../store/repositories/operations-repo.ts';
+import { countHeldEvents } from '../../store/repositories/outbox-repo.ts';
 import { lastSyncRunFinishedAt, latestSyncRun } from '../../store/repositories/sync-runs-repo.ts';
 
 /** What monitoring reads from the store at scrape time, so it holds with several servers and a cron job elsewhere. */
 export interface OperationsSnapshot {
   outbox: OutboxHealth;
+  /** Pending events of partners without an active endpoint (disabled, or none): they wait, not due. */
+  heldEvents: number;
   deadLetters: number;
   endpoints: EndpointHealth;
   /** The `svc sync` run started last, finished or not. */
   lastRun: SyncRun | undefined;
   /** When the last `svc sync` run that got to its end finished. */
   lastFinishedAt: string | null;
+  /** When the last `svc sync` run that got through its diff and delivery (outcome `ok` or `delivery_failures`) finished. */
+  lastSucceededAt: string | null;
 }
 
+/** Outcomes of a run that got through its diff and delivery; dead letters have gauges and alerts of their own. */
+const SUCCEEDED = ['ok', 'delivery_failures'] as const;
+
 export async function readOperationsSnapshot(db: Db, now: Date): Promise<OperationsSnapshot> {
-  const [outbox, deadLetters, endpoints, lastRun, lastFinishedAt] = await Promise.all([
+  const [outbox, held, deadLetters, endpoints, lastRun, lastFinishedAt, lastSucceededAt] = await Promise.all([
     outboxHealth(db, now.toISOString()),
+    countHeldEvents(db),
     countUnreplayedDeadLetters(db),
     endpointHealth(db),
     latestSyncRun(db, 'sync'),
     lastSyncRunFinishedAt(db, 'sync'),
+    lastSyncRunFinishedAt(db, 'sync', SUCCEEDED),
   ]);
-  return { outbox, deadLetters, endpoints, lastRun, lastFinishedAt };
+  const heldEvents = [...held.values()].reduce((a, b) => a + b, 0);
+  return { outbox, heldEvents, deadLetters, endpoints, lastRun, lastFinishedAt, lastSucceededAt };
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { SyncRun, SyncRunResult } from '../../domain/sync-run.ts';
-import type { SyncRunKind } from '../../domain/vocabulary.ts';
+import type { SyncRunKind, SyncRunOutcome } from '../../domain/vocabulary.ts';
 import type { Db, SyncRunsTable } from '../database.ts';
 
 function toSyncRun(row: Selectable<SyncRunsTable>): SyncRun {
@@ -74,13 +74,17 @@ export async function latestSyncRun(db: Db, kind: SyncRunKind): Promise<SyncRun 
   return row && toSyncRun(row);
 }
 
-/** When the last run of this kind that got to its end (any outcome but `running`) finished. */
-export async function lastSyncRunFinishedAt(db: Db, kind: SyncRunKind): Promise<string | null> {
-  const row = await db
+/**
+ * When the last run of this kind that got to its end finished: with any outcome but `running`, or
+ * only with one of `outcomes`.
+ */
+export async function lastSyncRunFinishedAt(db: Db, kind: SyncRunKind, outcomes?: readonly SyncRunOutcome[]): Promise<string | null> {
+  let query = db
     .selectFrom('sync_runs')
     .select((eb) => eb.fn.max('finished_at').as('at'))
     .where('kind', '=', kind)
-    .where('outcome', '<>', 'running')
-    .executeTakeFirst();
+    .where('outcome', '<>', 'running');
+  if (outcomes) query = query.where('outcome', 'in', outcomes);
+  const row = await query.executeTakeFirst();
   return row?.at ?? null;
 }
