@@ -42,6 +42,7 @@ describeEachStore(
     });
 
     it('a store loaded with the demo data alone evaluates crew against their role, not no_role', async () => {
+      assert.equal((await cli(['--db', url(), 'db', 'migrate'])).code, 0);
       assert.equal((await cli(['--db', url(), 'fixtures', 'load', 'fixtures/demo.json'])).code, 0);
       const res = await cli(['--db', url(), 'compliance', 'check', 'crew_0001', '--json']);
       assert.equal(res.code, 0, res.stderr);
@@ -51,6 +52,7 @@ describeEachStore(
     });
 
     it('migrating again rewrites nothing; a changed or missing shipped requirement is restored, others kept', async () => {
+      assert.equal((await cli(['--db', url(), 'db', 'migrate'])).code, 0);
       const again = await cli(['--db', url(), 'db', 'migrate']);
       assert.match(again.stdout, /requirement catalogue up to date/);
       const first = shipped[0]!.key;

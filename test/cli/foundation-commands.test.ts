@@ -32,6 +32,7 @@ describeEachStore(
     });
 
     it('fixtures load reports what it loaded; a bad file exits non-zero naming the path', async () => {
+      assert.equal((await cli(['--db', url(), 'db', 'migrate'])).code, 0);
       const ok = await cli(['--db', url(), 'fixtures', 'load', writeFixture(miniFixture())]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /2 crew/);
@@ -43,6 +44,8 @@ describeEachStore(
     });
 
     it('issue-key prints the full key once, as the last line, and the store holds only its hash', async () => {
+      assert.equal((await cli(['--db', url(), 'db', 'migrate'])).code, 0);
+      assert.equal((await cli(['--db', url(), 'fixtures', 'load', writeFixture(miniFixture())])).code, 0);
       const res = await cli(['--db', url(), 'admin', 'issue-key', '--partner', 'ptn_a', '--mode', 'test']);
       assert.equal(res.code, 0, res.stderr);
       const key = res.stdout.trimEnd().split('\n').at(-1)!;
@@ -62,6 +65,7 @@ describeEachStore(
     });
 
     it('issue-key for an unknown partner fails with a clear message', async () => {
+      assert.equal((await cli(['--db', url(), 'db', 'migrate'])).code, 0);
       const res = await cli(['--db', url(), 'admin', 'issue-key', '--partner', 'nobody']);
       assert.notEqual(res.code, 0);
       assert.match(res.stderr, /no partner with id "nobody"/);

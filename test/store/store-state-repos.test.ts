@@ -41,7 +41,7 @@ describeEachStore('auth version, store health and planner statistics in the stor
 
   it('refreshing the planner statistics leaves the data as it was', async () => {
     const db = store().db;
-    await seedPartners(db, 'ptn_b');
+    await seedPartners(db, 'ptn_a', 'ptn_b');
     await analyzeStore(db);
     await analyzeTables(db, ['sync_snapshots', 'changes']);
     assert.deepEqual(
