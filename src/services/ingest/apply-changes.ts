@@ -1,8 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { echoInput } from '../../domain/echo-input.ts';
-import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
-import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
+import { entityKey, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
 import {
@@ -19,21 +17,11 @@ import {
 import { storeFile } from '../files/stored-files.ts';
 import { deleteEntity } from './delete-entity.ts';
 import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
-import { checkRecord, readChange } from './envelope.ts';
 import type { FileSource } from './file-source.ts';
+import { echoed, madeRecord, readIncoming, type Incoming, type ReadIncoming } from './read-incoming.ts';
 import { WRITE_ORDER, writeRecords } from './write-records.ts';
 
-/** One change as received: where it came from, and its JSON text. */
-export interface Incoming {
-  origin: string;
-  text: string;
-  /** Set when the change was held before: when it was first held and until when it may wait. */
-  held?: { heldAt: string; heldUntil: string };
-  /** Set when the change's line is longer than the reader takes (`text` is then empty): it is rejected unread. */
-  oversize?: { bytes: number; limit: number };
-  /** Where this change's `file` and `photo` paths are read from, instead of `IngestDeps.files` (a fixture file's folder). */
-  files?: FileSource;
-}
+export type { Incoming } from './read-incoming.ts';
 
 /** What ingestion takes from outside. */
 export interface IngestDeps {
@@ -56,60 +44,6 @@ const TABLE_OF = {
 } as const;
 type Referable = keyof typeof TABLE_OF;
 
-const rejected = (origin: string, reason: string, issues?: ChangeIssue[], change?: Change): ChangeResult => ({
-  origin,
-  ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}),
-  outcome: 'rejected',
-  reason,
-  ...(issues ? { issues: echoed(issues) } : {}),
-});
-
-/** Issues whose `input` is cut as the API cuts what it echoes (docs/api.md, "Echoed input"): a report is never as large as the input. */
-const echoed = (issues: ChangeIssue[]): ChangeIssue[] =>
-  issues.map((i) => (i.input === undefined ? i : { ...i, input: echoInput(i.input, i.loc[i.loc.length - 1]) }));
-
-/**
- * Parses one change. JSON.parse keeps a `__proto__` key as a plain own key, and the shape check
- * refuses it at its path, as every body of the API refuses it (docs/decisions.md, "Request bodies"):
- * a merge patch must never assign it. No reviver: JSON.parse walks 100,000 nested arrays, a reviver would not.
- */
-function parse(text: string): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
-/** Why a line was not read, as a rejection. */
-function unread(origin: string, oversize: { bytes: number; limit: number }): ChangeResult {
-  const msg = `a change is at most ${oversize.limit} bytes; this line has ${oversize.bytes}`;
-  return rejected(origin, 'line too long, not read', [{ type: 'string_too_long', loc: [], msg }]);
-}
-
-/** The record an upsert or patch results in, with the change's id filled in; or why there is none. */
-function resultingRecord(
-  change: Change,
-  stored: StoredVersion | undefined,
-): { record: Record<string, unknown> } | { hold: string } | { reject: string; issues?: ChangeIssue[] } {
-  const kind = ENTITY_KINDS[change.entity];
-  const idValues: Record<string, string> = typeof change.id === 'string' ? { [kind.idFields[0]!]: change.id } : { ...change.id };
-  let base: Record<string, unknown> = {};
-  if (change.op === 'patch') {
-    if (stored?.deleted) return { reject: `${change.entity} ${entityKey(change.id)} was deleted at version ${stored.version}` };
-    if (!stored?.record) return { hold: `no record of ${change.entity} ${entityKey(change.id)} yet: a patch waits for its upsert` };
-    base = stored.record;
-  }
-  const record = (change.op === 'patch' ? mergePatch(base, change.data) : { ...change.data }) as Record<string, unknown>;
-  const issues: ChangeIssue[] = [];
-  for (const [field, value] of Object.entries(idValues)) {
-    if (record[field] === undefined) record[field] = value;
-    else if (record[field] !== value)
-      issues.push({ type: 'value_error', loc: ['data', field], msg: `does not match the change's id (${value})`, input: record[field] });
-  }
-  return issues.length > 0 ? { reject: 'the record does not match the change', issues } : { record };
-}
-
 const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = {
   document: ['file', 'file_sha256'],
   crew: ['photo', 'photo_sha256'],
@@ -122,7 +56,7 @@ const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = {
  */
 async function resolveFiles(
   trx: Db,
-  record: Record<string, any>,
+  record: Record<string, unknown>,
   entity: IngestEntity,
   files: FileSource | undefined,
   stored: Set<string>,
@@ -172,33 +106,16 @@ async function resolveFiles(
  */
 export async function applyChanges(trx: Transaction<Database>, incoming: readonly Incoming[], deps: IngestDeps): Promise<ChangeResult[]> {
   const at = deps.clock().toISOString();
-  const results: ChangeResult[] = new Array(incoming.length);
-  const parsed: Array<{ index: number; item: Incoming; change: Change }> = [];
+  const results = new Array<ChangeResult>(incoming.length);
+  const parsed: Array<{ index: number; item: Incoming; read: Extract<ReadIncoming, { change: Change }> }> = [];
   incoming.forEach((item, index) => {
-    if (item.oversize) {
-      results[index] = unread(item.origin, item.oversize);
-      return;
-    }
-    const json = parse(item.text);
-    if ('error' in json) {
-      results[index] = rejected(item.origin, `not valid JSON (${json.error})`, [
-        { type: 'json_invalid', loc: [], msg: 'JSON decode error' },
-      ]);
-      return;
-    }
-    const shape = jsonShapeProblems(json.value, MAX_JSON_DEPTH, ['__proto__']);
-    const read = readChange(json.value);
-    if (shape.length > 0) {
-      const issues = shape.map((p): ChangeIssue => ({ type: 'value_error', loc: p.path, msg: p.message }));
-      results[index] = rejected(item.origin, 'not a valid change', issues, 'change' in read ? read.change : undefined);
-      return;
-    }
-    if ('issues' in read) results[index] = rejected(item.origin, 'not a valid change', read.issues);
-    else parsed.push({ index, item, change: read.change });
+    const read = readIncoming(item);
+    if ('result' in read) results[index] = read.result;
+    else parsed.push({ index, item, read });
   });
   const batch = new IngestBatch(trx, deps, at);
-  await batch.loadVersions(parsed.map((p) => p.change));
-  for (const { index, item, change } of parsed) results[index] = await batch.apply(item, change);
+  await batch.loadVersions(parsed.map((p) => p.read.change));
+  for (const { index, item, read } of parsed) results[index] = await batch.apply(item, read.change);
   await batch.flush();
   await saveVersions(trx, [...batch.versions.values()], at);
   await holdChanges(trx, batch.held);
@@ -226,7 +143,7 @@ class IngestBatch {
   async loadVersions(changes: readonly Change[]): Promise<void> {
     const refs = changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) }));
     await lockEntities(this.trx, refs);
-    this.stored = await findVersions(this.trx, refs);
+    this.stored = await findVersions(this.trx, refs, new Set(changes.filter((c) => c.op === 'patch').map((c) => c.entity)));
   }
 
   async apply(item: Incoming, change: Change): Promise<ChangeResult> {
@@ -255,24 +172,21 @@ class IngestBatch {
       if (change.entity === 'crew') this.held.splice(0, this.held.length, ...this.held.filter((h) => h.crewUniqueId !== id));
       return result('applied');
     }
-    const made = resultingRecord(change, stored);
+    const made = madeRecord(change, stored);
     if ('hold' in made) return this.hold(item, change, made.hold, result);
     if ('reject' in made) return result('rejected', made.reject, made.issues);
-    const kind = ENTITY_KINDS[change.entity];
-    const checked = checkRecord(kind.struct, made.record);
-    if ('issues' in checked) return result('rejected', 'the record is not valid', checked.issues);
-    const record = { ...made.record };
-    const problems = kind
-      .rules(checked.record)
-      .map((p): ChangeIssue => ({ type: 'value_error', loc: ['data', ...(p.field ? [p.field] : [])], msg: p.msg }));
-    problems.push(...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files)));
+    const record = made.record;
+    const problems = [
+      ...made.problems,
+      ...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files)),
+    ];
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
     const fileRefs: Reference[] =
       typeof sha === 'string' && !this.files.has(sha)
         ? [{ entity: 'file' as IngestEntity, id: sha, field: FILE_FIELDS[change.entity]![1] }]
         : [];
-    const missing = await this.unknownReferences([...kind.references(record), ...fileRefs]);
+    const missing = await this.unknownReferences([...ENTITY_KINDS[change.entity].references(record), ...fileRefs]);
     if (missing.length > 0) {
       const reason = missing.map((m) => `unknown ${m.entity} "${m.id}" (${m.field})`).join('; ');
       const issues = missing.map((m): ChangeIssue => ({

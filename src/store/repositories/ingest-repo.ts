@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
-import { upsertRows } from './upsert.ts';
 
 /** What the store holds of one entity the source sent: its newest version and record (null once deleted). */
 export interface StoredVersion {
@@ -48,21 +47,29 @@ function idsByEntity(refs: readonly EntityRef[]): Map<string, string[]> {
   return new Map([...byEntity].map(([entity, ids]) => [entity, [...ids]]));
 }
 
-/** The stored versions of the entities named, by refKey. */
-export async function findVersions(db: Db, refs: readonly EntityRef[]): Promise<Map<string, StoredVersion>> {
+/**
+ * The stored versions of the entities named, by refKey; their records only for the entities in
+ * `withRecords` (a patch is merged into its record; anything else needs only the version).
+ */
+export async function findVersions(
+  db: Db,
+  refs: readonly EntityRef[],
+  withRecords: ReadonlySet<string> = new Set(refs.map((r) => r.entity)),
+): Promise<Map<string, StoredVersion>> {
   const out = new Map<string, StoredVersion>();
   for (const [entity, all] of idsByEntity(refs)) {
+    const record = withRecords.has(entity) ? sql.ref<string | null>('record') : sql<string | null>`null`;
     for (let i = 0; i < all.length; i += 5000) {
       const rows = await db
         .selectFrom('ingest_versions')
-        .select(['entity_id', 'version', 'record', 'deleted'])
+        .select(['entity_id', 'version', record.as('record'), 'deleted'])
         .where('entity', '=', entity)
         .where('entity_id', 'in', all.slice(i, i + 5000))
         .execute();
       for (const r of rows) {
         out.set(refKey(entity, r.entity_id), {
           version: Number(r.version),
-          record: r.record === null ? null : JSON.parse(r.record),
+          record: r.record === null ? null : (JSON.parse(r.record) as Record<string, unknown>),
           deleted: r.deleted === 1,
         });
       }
@@ -77,21 +84,41 @@ export interface VersionWrite extends EntityRef {
   record: Record<string, unknown> | null;
 }
 
-/** Stores entities' newest versions and records, in one statement per 5,000. */
+/** Rows of ingest_versions a statement writes: one parameter of a few MB, under either store's limit on a text's length. */
+const VERSION_ROWS = 5000;
+
+/**
+ * The rows of a statement as a query over one parameter, a JSON array of
+ * `[entity, entity_id, version, record text or null, deleted]` (as insertAuditRows does: built value
+ * by value through Kysely and bound one by one, 500 rows cost the event loop more than the store).
+ */
+const versionRows = {
+  sqlite: (rows: string, at: string) =>
+    sql`select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ${at} from jsonb_each(${rows}) where true`,
+  postgres: (rows: string, at: string) =>
+    sql`select r ->> 0, r ->> 1, (r ->> 2)::bigint, r ->> 3, (r ->> 4)::integer, ${at} from jsonb_array_elements(cast(${rows} as jsonb)) as t(r)`,
+};
+
+/** Stores entities' newest versions and records, in one statement per VERSION_ROWS. */
 export async function saveVersions(db: Db, writes: readonly VersionWrite[], at: string): Promise<void> {
-  await upsertRows(
-    db,
-    'ingest_versions',
-    writes.map((w) => ({
-      entity: w.entity,
-      entity_id: w.entityId,
-      version: w.version,
-      record: w.record === null ? null : JSON.stringify(w.record),
-      deleted: w.record === null ? (1 as const) : (0 as const),
-      updated_at: at,
-    })),
-    ['entity', 'entity_id'],
-  );
+  for (let i = 0; i < writes.length; i += VERSION_ROWS) {
+    const rows = writes
+      .slice(i, i + VERSION_ROWS)
+      .map((w) => [w.entity, w.entityId, w.version, w.record === null ? null : JSON.stringify(w.record), w.record === null ? 1 : 0]);
+    await db
+      .insertInto('ingest_versions')
+      .columns(['entity', 'entity_id', 'version', 'record', 'deleted', 'updated_at'])
+      .expression(versionRows[dialectOf(db)](JSON.stringify(rows), at))
+      .onConflict((oc) =>
+        oc.columns(['entity', 'entity_id']).doUpdateSet((eb) => ({
+          version: eb.ref('excluded.version'),
+          record: eb.ref('excluded.record'),
+          deleted: eb.ref('excluded.deleted'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
 }
 
 /** Forgets the records (keeping the versions, as tombstones) of every entity about a crew member's erased children. */
