@@ -9,7 +9,7 @@ import { isStoreConnectionError } from '../../store/store-errors.ts';
 import { drainQueue, followQueue, IDLE } from './amqp-deliveries.ts';
 import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts';
 import { deadLetters, publishDeadLetters } from './dead-letter.ts';
-import { ingestTally, retryHeld, type Apply, type IngestSummary } from './ingest-stream.ts';
+import { ingestTally, retryHeld, statisticsRefresh, type Apply, type IngestSummary } from './ingest-stream.ts';
 import { ndjsonChanges } from './ndjson.ts';
 
 /** amqplib's `connect`, injected (src/cli/commands/ingest.ts passes it; the service never imports the client). */
@@ -112,6 +112,7 @@ async function consume(db: Kysely<Database>, channel: ConfirmChannel, deps: Inge
   const { summary: tally, note } = ingestTally();
   const summary: QueueSummary = Object.assign(tally, { messages: 0, deadLettered: 0 });
   let appliedSinceRetry = false;
+  const refresh = statisticsRefresh(db);
   const commit = async (batch: readonly Incoming[]) => {
     const results = await db.transaction().execute((trx) => applyChanges(trx, batch, deps));
     if (results.some((r) => r.outcome === 'applied')) appliedSinceRetry = true;
@@ -151,6 +152,8 @@ async function consume(db: Kysely<Database>, channel: ConfirmChannel, deps: Inge
       } catch {}
       throw storeFailure(err, message);
     });
+    // As `svc ingest` from files does: a long drain into an empty store must not keep plans made on empty tables.
+    await refresh(results);
     // A failure from here on leaves the message unacked: the broker returns it when the channel closes, and its replay is stale.
     await deadLetter(changes, results);
     channel.ack(message);

@@ -109,21 +109,13 @@ export async function ingestStream(
         await trx.rollback().execute();
       }
     } else {
-      let refreshAt = STATS_REFRESH_FIRST;
-      let applied = 0;
+      const refresh = statisticsRefresh(db);
       await run(null, async (batch) => {
         const results = await db
           .transaction()
           .execute((trx) => applyChanges(trx, batch, deps))
           .catch((err: unknown) => Promise.reject(storeOutage(err, batch)));
-        applied += results.filter((r) => r.outcome === 'applied').length;
-        // Postgres plans a foreign-key check once per connection and keeps the plan: made while the
-        // referenced table is nearly empty, it scans the whole table for every row after. Statistics
-        // refreshed as the run grows the store make it plan again, with the index (docs/ingest.md, "Speed").
-        if (applied >= refreshAt) {
-          await analyzeStore(db);
-          refreshAt = applied * 2;
-        }
+        await refresh(results);
         return results;
       });
       if (summary.counts.applied > 0) await analyzeStore(db);
@@ -132,6 +124,24 @@ export async function ingestStream(
     throw storeOutage(err, []);
   }
   return summary;
+}
+
+/**
+ * Refreshes the store's statistics as a run grows it, told each commit's results: after
+ * STATS_REFRESH_FIRST changes applied, then each time the count has doubled. Postgres plans a
+ * foreign-key check once per connection and keeps the plan: made while the referenced table is
+ * nearly empty, it scans the whole table for every row after; fresh statistics make it plan again,
+ * with the index (docs/ingest.md, "Speed").
+ */
+export function statisticsRefresh(db: Db): (results: readonly ChangeResult[]) => Promise<void> {
+  let refreshAt = STATS_REFRESH_FIRST;
+  let applied = 0;
+  return async (results) => {
+    for (const r of results) if (r.outcome === 'applied') applied += 1;
+    if (applied < refreshAt) return;
+    await analyzeStore(db);
+    refreshAt = applied * 2;
+  };
 }
 
 /**
