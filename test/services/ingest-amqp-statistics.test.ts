@@ -19,7 +19,7 @@ const PER_MESSAGE = STATS_REFRESH_FIRST / MESSAGES;
 const employer = (n: number) => ({ entity: 'employer', op: 'upsert', id: `emp_qs_${n}`, version: 1, data: { name: `Employer ${n}` } });
 
 describeEachStoreWithBroker('ingest from a queue: statistics refreshed while the run grows the store', ({ store, dialect }) => {
-  const db = () => store().db as Kysely<Database>;
+  const db = (): Kysely<Database> => store().db;
   let broker: Broker;
   before(async () => {
     broker = await openBroker();

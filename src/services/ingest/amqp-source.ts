@@ -149,7 +149,9 @@ async function consume(db: Kysely<Database>, channel: ConfirmChannel, deps: Inge
       // (at once; or, when the channel is gone too, as the broker notices).
       try {
         channel.nack(message, false, true);
-      } catch {}
+      } catch {
+        // The channel is gone: the broker returns the message when it notices.
+      }
       throw storeFailure(err, message);
     });
     // As `svc ingest` from files does: a long drain into an empty store must not keep plans made on empty tables.

@@ -114,7 +114,9 @@ export async function ingestStream(
         const results = await db
           .transaction()
           .execute((trx) => applyChanges(trx, batch, deps))
-          .catch((err: unknown) => Promise.reject(storeOutage(err, batch)));
+          .catch((err: unknown) => {
+            throw storeOutage(err, batch);
+          });
         await refresh(results);
         return results;
       });
