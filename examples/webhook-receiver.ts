@@ -11,7 +11,10 @@
  * 2. Accept only a timestamp of digits without a leading zero, at most 300 s away from your clock
  *    (a captured request cannot be replayed later; there is no nonce).
  * 3. Deduplicate on event_id: delivery is at-least-once.
- * 4. Answer 2xx at once and process afterwards. Any other answer is retried, except a 4xx other
+ * 4. Apply an event only when its `sequence` is above the highest applied for its `subject`:
+ *    events can arrive out of order (a retry, a replay), and an older state must not overwrite a
+ *    newer one. Answer a stale one 2xx too.
+ * 5. Answer 2xx at once and process afterwards. Any other answer is retried, except a 4xx other
  *    than 408/429, which makes the service give up on the event (it is dead-lettered).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -32,6 +35,10 @@ export interface WebhookEvent {
   event_type: string;
   occurred_at: string;
   partner_id: string;
+  /** The event's number among your events, strictly increasing in the order they were created. */
+  sequence?: number;
+  /** The key of what it describes: of two events with the same subject, the higher sequence is newer. */
+  subject?: string;
   data: Record<string, unknown>;
 }
 
@@ -79,6 +86,28 @@ export function memoryDeduplicator(ttlMs = 24 * 60 * 60 * 1000) {
   };
 }
 
+/**
+ * Keeps, per subject, the highest sequence applied. In production keep it in the table that holds
+ * the state you apply, compared and updated in the same transaction as the state itself.
+ */
+export function memorySubjectLedger() {
+  const newest = new Map<string, number>();
+  return {
+    /**
+     * True when the event is newer than every event of its subject offered before (it is then
+     * recorded as the newest); false for an older or repeated one, which you drop. An envelope
+     * without the fields (delivered before events were numbered) is applied.
+     */
+    offer(event: Pick<WebhookEvent, 'sequence' | 'subject'>): boolean {
+      if (event.subject === undefined || event.sequence === undefined) return true;
+      const applied = newest.get(event.subject);
+      if (applied !== undefined && applied >= event.sequence) return false;
+      newest.set(event.subject, event.sequence);
+      return true;
+    },
+  };
+}
+
 function readRaw(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -97,16 +126,18 @@ function readRaw(req: IncomingMessage): Promise<Buffer | null> {
 
 export interface ReceiverOptions {
   secret: string;
-  /** Called after the answer is sent, once per event_id. */
+  /** Called after the answer is sent, once per event_id, and only for an event newer than those of its subject before it. */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   now?: () => number;
   dedupe?: ReturnType<typeof memoryDeduplicator>;
+  ledger?: ReturnType<typeof memorySubjectLedger>;
 }
 
 /** An HTTP server that accepts signed deliveries on any path (listen on it yourself). */
 export function createReceiver(options: ReceiverOptions): Server {
   const now = options.now ?? Date.now;
   const dedupe = options.dedupe ?? memoryDeduplicator();
+  const ledger = options.ledger ?? memorySubjectLedger();
   return createServer(async (req, res) => {
     const answer = (status: number, text = '') => res.writeHead(status, { 'Content-Type': 'text/plain' }).end(text);
     if (req.method !== 'POST') return answer(405, 'POST only');
@@ -127,6 +158,7 @@ export function createReceiver(options: ReceiverOptions): Server {
       return answer(400, 'body is not JSON');
     }
     if (!dedupe.firstTime(event.event_id, now())) return answer(200, 'duplicate, already accepted');
+    if (!ledger.offer(event)) return answer(200, 'stale, a newer state of this subject was already accepted');
     answer(202, 'accepted');
     // Process after answering; a slow handler must not turn into a timeout and a retry.
     setImmediate(() => {
@@ -144,7 +176,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const port = Number(process.env.PORT ?? 8787);
   const server = createReceiver({
     secret,
-    onEvent: (e) => console.log(`${e.occurred_at} ${e.event_type} ${e.event_id} crew=${String(e.data.crew_unique_id ?? '-')}`),
+    onEvent: (e) =>
+      console.log(
+        `${e.occurred_at} #${e.sequence ?? '-'} ${e.event_type} ${e.event_id} subject=${e.subject ?? '-'} crew=${String(e.data.crew_unique_id ?? '-')}`,
+      ),
   });
   // Loopback only: put a TLS-terminating proxy in front of it to take deliveries from the service.
   server.listen(port, '127.0.0.1', () => {

@@ -130,5 +130,8 @@ export function benchEvent(eventId: string, partnerId: string, i: number, now: s
     at: now,
     body: benchBody(eventId, partnerId, i, now),
     payloadScope: null,
+    // i is unique per partner wherever the benches call this.
+    sequence: i + 1,
+    subject: `status:crew_${i % BENCH_CREW}`,
   };
 }

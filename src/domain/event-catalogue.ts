@@ -37,7 +37,7 @@ export interface PayloadRestriction {
 /**
  * The subjects a snapshot holds a payload digest of, in the order the diff emits their events.
  * A keyed subject has one payload per key (vessel id, document id); the others one per crew
- * member. `payload` names the payload's component schema in the OpenAPI document; `restriction`
+ * member. `wire` opens the subject key events carry (subjectKey). `payload` names the payload's component schema in the OpenAPI document; `restriction`
  * a further scope some of its payloads need (the send-time access check applies it, the OpenAPI
  * description adds its prose to the access rule; PayloadRestriction says how it is told). `replaced`, on a keyed subject whose
  * keys are rows that a newer one can replace, tells from a row that left the partner's view
@@ -47,10 +47,27 @@ export interface PayloadRestriction {
  * stays in the view whatever the rule says of it later.
  */
 export const SNAPSHOT_SUBJECTS = {
-  status: { keyed: false, payload: 'StatusChangedData', build: statusChangedData, restriction: null, replaced: null, ready: null },
-  profile: { keyed: false, payload: 'ProfileUpdatedData', build: profileUpdatedData, restriction: null, replaced: null, ready: null },
+  status: {
+    keyed: false,
+    wire: 'status',
+    payload: 'StatusChangedData',
+    build: statusChangedData,
+    restriction: null,
+    replaced: null,
+    ready: null,
+  },
+  profile: {
+    keyed: false,
+    wire: 'profile',
+    payload: 'ProfileUpdatedData',
+    build: profileUpdatedData,
+    restriction: null,
+    replaced: null,
+    ready: null,
+  },
   compliance: {
     keyed: true,
+    wire: 'compliance',
     payload: 'ComplianceChangedData',
     build: complianceChangedPayload,
     restriction: {
@@ -65,6 +82,7 @@ export const SNAPSHOT_SUBJECTS = {
   },
   docs: {
     keyed: true,
+    wire: 'document',
     payload: 'DocumentEventData',
     build: documentEventData,
     restriction: {
@@ -86,6 +104,23 @@ type SingleSubject = Exclude<SnapshotSubject, KeyedSubject>;
 
 /** What one partner was last sent about one crew member: a digest per subject (keyed ones by key), as stored. */
 export type CrewSnapshot = { [S in SingleSubject]?: string } & { [S in KeyedSubject]?: Record<string, string> };
+
+/** Escapes the separator of a subject key's parts, so that any id keeps the key unambiguous. */
+function keyPart(part: string): string {
+  return part.replaceAll('%', '%25').replaceAll(':', '%3A');
+}
+
+/**
+ * The key of the subject an event describes (docs/webhooks.md, "Order: sequence and subject"):
+ * `status:<crew>`, `profile:<crew>`, `compliance:<crew>:<vessel_id>`, `document:<document_id>`,
+ * each part with `%` and `:` percent-encoded. Events with the same key carry states of the same
+ * thing; the one with the highest sequence is the newest.
+ */
+export function subjectKey(subject: SnapshotSubject, crewUniqueId: string, key?: string): string {
+  if (subject === 'docs') return `${SNAPSHOT_SUBJECTS.docs.wire}:${keyPart(key!)}`;
+  const head = `${SNAPSHOT_SUBJECTS[subject].wire}:${keyPart(crewUniqueId)}`;
+  return key === undefined ? head : `${head}:${keyPart(key)}`;
+}
 
 export function isKeyedSubject(subject: SnapshotSubject): subject is KeyedSubject {
   return SNAPSHOT_SUBJECTS[subject].keyed;

@@ -11,6 +11,8 @@ import type { EventType } from './vocabulary.ts';
 export interface PlannedEvent {
   type: EventType;
   crewUniqueId: string;
+  /** The key of the subject it describes (subjectKey in event-catalogue.ts). */
+  subject: string;
   data: Record<string, unknown>;
   /**
    * The scope of its subject's restriction, when the payload was built from restricted data the

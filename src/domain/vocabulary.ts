@@ -127,6 +127,25 @@ export const EXPIRING_WINDOW_DAYS = { min: 0, max: 730, default: 30 } as const s
 export const EVENT_DELIVERY_STATES = ['pending', 'delivered', 'retrying', 'dead', 'suppressed'] as const;
 export type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
 
+/**
+ * What kind of failure an attempt without an answer met, as a partner sees it (GET
+ * /api/v2/events/{event_id}/attempts): no time limit, address or network detail of svc's side.
+ */
+export const ATTEMPT_ERROR_CLASSES = [
+  'timeout',
+  'dns',
+  'connection_refused',
+  'connection_reset',
+  'tls',
+  'destination_refused',
+  'cancelled',
+  'network',
+] as const;
+export type AttemptErrorClass = (typeof ATTEMPT_ERROR_CLASSES)[number];
+
+/** The most of a receiver's answer body an attempt shows its partner, in characters. */
+export const ATTEMPT_EXCERPT_CHARS = 200;
+
 /** `limit` of the events feed. */
 export const EVENTS_PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const satisfies QueryBound;
 

@@ -82,6 +82,9 @@ export interface NewOutboxEvent {
   body: string;
   /** The scope its payload needs besides its type's, when the payload cannot show it (PlannedEvent.payloadScope). */
   payloadScope: Scope | null;
+  /** Its number among the partner's events (taken in the transaction that writes it) and its subject's key; both in the body. */
+  sequence: number;
+  subject: string;
 }
 
 /** An event in the outbox: the exact body to deliver and where its delivery stands. */
@@ -104,4 +107,7 @@ export interface OutboxEvent {
   suppressedAt: string | null;
   /** The scope its payload needs besides its type's, recorded when it was built (crew:medical:read: medical data). */
   payloadScope: Scope | null;
+  /** Its number among the partner's events and its subject's key (docs/webhooks.md, "Order: sequence and subject"). */
+  sequence: number | null;
+  subject: string | null;
 }

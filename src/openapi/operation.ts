@@ -71,6 +71,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   token: 'the token from download_url',
   sha256: "the SHA-256 of the file's bytes, 64 lowercase hex digits",
   file: 'e.g. `swagger-ui-bundle.js`, as the page names it',
+  event_id: 'one of your events, as the events feed or a delivery names it',
 };
 
 const SECURITY: Record<Access, JsonObject[]> = {

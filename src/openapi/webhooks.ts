@@ -1,5 +1,8 @@
 import {
+  ATTEMPT_ERROR_CLASSES,
+  ATTEMPT_EXCERPT_CHARS,
   BACKGROUND_CHECK_STATUSES,
+  DELIVERY_OUTCOMES,
   EVENT_DELIVERY_STATES,
   EVENT_TYPES,
   OVERALL_STATUSES,
@@ -38,6 +41,19 @@ function eventDescription(type: EventType): string {
   return `Scope \`${access.scope}\` and ${access.consent} consent${restriction ? ` (${restriction.prose})` : ''}. ${description}`;
 }
 
+const SEQUENCE = {
+  type: 'integer',
+  minimum: 1,
+  description:
+    'the number of this event among yours, strictly increasing in the order events are created for you; the same at every attempt and replay',
+} as const;
+const SUBJECT = {
+  type: 'string',
+  description:
+    'the key of what the event describes (`status:<crew>`, `profile:<crew>`, `compliance:<crew>:<vessel_id>`, `document:<document_id>`, ' +
+    'each part with `%` and `:` percent-encoded): of two events with the same subject, the higher `sequence` is the newer state',
+} as const;
+
 /** Payload (`data`) and envelope schemas, added to components.schemas; the payload names are those of the catalogue's subjects. */
 export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonObject> {
   const documentProperties = documentSchema.properties as Record<string, JsonObject>;
@@ -65,19 +81,25 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
   };
   const out: Record<string, JsonObject> = { ...payloads };
   for (const type of EVENT_TYPES) {
+    const properties: Record<string, JsonObject> = {
+      schema_version: { const: SCHEMA_VERSION },
+      event_id: {
+        type: 'string',
+        pattern: '^evt_',
+        description: 'unique per event; the same at every attempt and replay: deduplicate on it',
+      },
+      event_type: { const: type },
+      occurred_at: { ...dateTime, description: 'when the sync run found the change (UTC, whole seconds)' },
+      partner_id: str,
+      sequence: { ...SEQUENCE, description: `${SEQUENCE.description}; absent only from envelopes delivered before events were numbered` },
+      subject: { ...SUBJECT, description: `${SUBJECT.description}; absent as \`sequence\` is` },
+      data: ref(SNAPSHOT_SUBJECTS[EVENT_CATALOGUE[type].subject].payload),
+    };
     out[eventSchemaName(type)] = {
-      ...object({
-        schema_version: { const: SCHEMA_VERSION },
-        event_id: {
-          type: 'string',
-          pattern: '^evt_',
-          description: 'unique per event; the same at every attempt and replay: deduplicate on it',
-        },
-        event_type: { const: type },
-        occurred_at: { ...dateTime, description: 'when the sync run found the change (UTC, whole seconds)' },
-        partner_id: str,
-        data: ref(SNAPSHOT_SUBJECTS[EVENT_CATALOGUE[type].subject].payload),
-      }),
+      ...object(
+        properties,
+        Object.keys(properties).filter((name) => name !== 'sequence' && name !== 'subject'),
+      ),
       description: `The envelope of \`${type}\`, exactly the bytes of the delivery body.`,
     };
   }
@@ -94,6 +116,36 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
       enum: [...EVENT_DELIVERY_STATES],
       description:
         '`pending`: not attempted yet; `retrying`: an attempt failed, more are scheduled; `delivered`: a 2xx was received; `dead`: dead-lettered; `suppressed`: not sent, because the access rule (fleet, scope, consent, subscription) refused it when it was due',
+    },
+    sequence: SEQUENCE,
+    subject: SUBJECT,
+  });
+  out.EventAttempts = object({
+    event_id: { type: 'string', pattern: '^evt_' },
+    sequence: { ...nullable({ type: 'integer', minimum: 1 }), description: "the event's `sequence`" },
+    delivery_status: { enum: [...EVENT_DELIVERY_STATES] },
+    next_attempt_at: {
+      ...nullable(dateTime),
+      description: 'when the next attempt is due; null once delivered, dead-lettered or suppressed',
+    },
+    attempts: {
+      type: 'array',
+      description: 'oldest first',
+      items: object({
+        attempt_no: { type: 'integer', minimum: 1 },
+        attempted_at: dateTime,
+        duration_ms: { type: 'integer', minimum: 0, description: 'from the start of the request to the answer (or the error)' },
+        status_code: { ...nullable({ type: 'integer' }), description: 'what your endpoint answered; null when no answer arrived' },
+        error_class: {
+          enum: [...ATTEMPT_ERROR_CLASSES, null],
+          description: 'why no answer arrived; null when one did',
+        },
+        outcome: { enum: [...DELIVERY_OUTCOMES], description: '`failed_permanent` and `dead` dead-lettered the event' },
+        response_excerpt: {
+          ...nullable({ type: 'string', maxLength: ATTEMPT_EXCERPT_CHARS }),
+          description: `at most the first ${ATTEMPT_EXCERPT_CHARS} characters of the body your endpoint answered`,
+        },
+      }),
     },
   });
   out.EventsPage = object(

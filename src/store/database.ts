@@ -18,6 +18,7 @@ import type {
   DeliveryAttemptsTable,
   EndpointSendSlotsTable,
   OutboxEventsTable,
+  PartnerEventSequencesTable,
   WebhookEndpointsTable,
 } from './tables/delivery-tables.ts';
 import type { IngestHeldTable, IngestRequestsTable, IngestVersionsTable } from './tables/ingest-tables.ts';
@@ -60,6 +61,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   outbox_events: OutboxEventsTable;
+  partner_event_sequences: PartnerEventSequencesTable;
   delivery_attempts: DeliveryAttemptsTable;
   dead_letters: DeadLettersTable;
   sync_snapshots: SyncSnapshotsTable;

@@ -50,6 +50,15 @@ export function judgeAttempt(result: AttemptResult): Verdict {
   return 'retry';
 }
 
+/**
+ * A 410 Gone: the receiver says the endpoint is gone for good (Standard Webhooks' meaning). Its
+ * event is dead-lettered as for any permanent 4xx, and the endpoint is disabled with that reason
+ * (src/sync/delivery/record.ts), its other events waiting in the outbox until it is re-enabled.
+ */
+export function endpointGone(result: AttemptResult): boolean {
+  return !result.refused && result.statusCode === 410;
+}
+
 /** What an attempt's record says happened: the outbox and dead letters follow from it. */
 export type AttemptOutcome = DeliveryOutcome;
 

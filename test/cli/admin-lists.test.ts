@@ -18,7 +18,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
   // The receiver refuses everything for good: one sync leaves an attempt and a dead letter to list.
   let rx: Receiver;
   before(async () => {
-    rx = await startReceiver(SECRET, () => ({ status: 410 }));
+    rx = await startReceiver(SECRET, () => ({ status: 422 }));
     await seedPartners(store().db, 'ptn_a', 'ptn_b');
   });
   after(() => rx.close());
@@ -130,7 +130,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
         event_type: 'crew.status.changed',
         attempt_no: 1,
         outcome: 'failed_permanent',
-        status_code: 410,
+        status_code: 422,
         latency_ms: 0,
         error: attempts[0].error,
         url: rx.url,
@@ -139,7 +139,7 @@ describeEachStore('list commands: a header row, --json, and an empty result said
     );
     const plainAttempts = table((await svc('admin', 'deliveries', '--event', eventId)).stdout);
     assert.deepEqual(plainAttempts.header, Object.keys(attempts[0]));
-    assert.equal(plainAttempts.rows[0]!.status_code, '410');
+    assert.equal(plainAttempts.rows[0]!.status_code, '422');
 
     const letters = JSON.parse((await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--json')).stdout);
     assert.deepEqual(

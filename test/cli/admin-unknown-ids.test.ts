@@ -107,7 +107,7 @@ describeEachStore('admin commands refuse ids that name nothing, and say what is 
   });
 
   it('replay-dead-letters prints a header row (or --json), and no "run svc sync" hint when nothing was replayed', async () => {
-    status = 410;
+    status = 422;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.equal((await svc('sync')).code, 76);
     const letter = JSON.parse((await svc('admin', 'list-dead-letters', '--json')).stdout).find(

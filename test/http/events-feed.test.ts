@@ -6,6 +6,7 @@ import { createApp } from '../../src/http/app.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
+import { takeSequences } from '../../src/store/repositories/event-sequences-repo.ts';
 import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
 import { fleetDiffStep } from '../../src/sync/fleet-diff-step.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
@@ -47,7 +48,7 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
   const feed = async (query = '', key = live) => {
     const res = await api.get(`/api/v2/events${query}`, { key });
     assert.equal(res.status, 200, JSON.stringify(res.json));
-    return res.json as { items: Array<{ event: any; delivery_status: string }>; next_cursor?: string };
+    return res.json as { items: Array<{ event: any; delivery_status: string; sequence: number; subject: string }>; next_cursor?: string };
   };
   const sync = (retentionDays?: number) => runSync(store().db, testDeps(tc), { diff: fleetDiffStep(config), retentionDays });
 
@@ -81,7 +82,29 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
     }
   });
 
-  it('pages oldest first with a signed cursor bound to the filters', async () => {
+  it('lists in sequence order, each item with the sequence and subject its envelope carries; after_sequence starts past a number', async () => {
+    const { items } = await feed();
+    assert.deepEqual(
+      items.map((i) => i.sequence),
+      items.map((_, n) => n + 1),
+      "the partner's events, numbered from 1 without a gap",
+    );
+    for (const item of items) {
+      assert.equal(item.event.sequence, item.sequence);
+      assert.equal(item.event.subject, item.subject);
+    }
+    const status = items.find((i) => i.event.event_type === 'crew.status.changed')!;
+    assert.equal(status.subject, 'status:crew_1');
+    const doc = items.find((i) => i.event.event_type === 'crew.document.processed')!;
+    assert.equal(doc.subject, `document:${doc.event.data.document_id}`);
+    assert.deepEqual(
+      (await feed(`?after_sequence=${items[1]!.sequence}`)).items.map((i) => i.sequence),
+      items.slice(2).map((i) => i.sequence),
+    );
+    assert.deepEqual((await feed(`?after_sequence=${items.at(-1)!.sequence}`)).items, []);
+  });
+
+  it('pages in sequence order with a signed cursor bound to the filters', async () => {
     const all = (await feed()).items.map((i) => i.event.event_id);
     const seen: string[] = [];
     let page = await feed('?limit=1');
@@ -120,6 +143,13 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
         [['value_error', 'query.cursor', 'Value error, invalid cursor']],
       );
     }
+    const both = await api.get(`/api/v2/events?cursor=${cursor}&after_sequence=1`, { key: live });
+    assert.equal(both.status, 422);
+    assert.deepEqual(
+      both.json.detail.map((d: any) => [d.type, d.loc.join('.')]),
+      [['value_error', 'query.after_sequence']],
+    );
+    assert.equal((await api.get('/api/v2/events?after_sequence=-1', { key: live })).status, 422);
     assert.equal((await api.get(`/api/v2/events?cursor=${cursor}`, { key: test })).status, 422, 'a live cursor is foreign to a test key');
   });
 
@@ -164,12 +194,15 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
 
   /** A pending event as the diff writes it, created now. */
   async function pendingEvent(eventId: string, attempts: number): Promise<string> {
+    const sequence = await takeSequences(store().db, 'ptn_a', 1);
     const body = JSON.stringify({
       schema_version: 1,
       event_id: eventId,
       event_type: 'crew.status.changed',
       occurred_at: '2026-11-22T10:01:00Z',
       partner_id: 'ptn_a',
+      sequence,
+      subject: 'status:crew_1',
       data: { crew_unique_id: 'crew_1', verification_status: 'verified', background_check_status: 'clear' },
     });
     await insertOutboxRows(store().db, [
@@ -187,6 +220,8 @@ describeEachStore('GET /api/v2/events: the events created for the partner', ({ s
         locked_until: null,
         created_at: tc.iso(),
         delivered_at: null,
+        sequence,
+        subject: 'status:crew_1',
       },
     ]);
     return eventId;

@@ -44,13 +44,13 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
     partner = (await findPartner(store().db, 'ptn_a'))!;
   });
 
-  it('keyset pages over random events, fleet membership, scopes, consents and filters (fast-check)', async () => {
+  it('keyset pages in sequence order over random events, fleet membership, scopes, consents and filters (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         const db = store().db;
         await db.deleteFrom('outbox_events').execute();
-        // Ids in an order unrelated to creation, so ties on created_at are broken by event_id.
-        const rows = c.events.map((e, i) => ({ ...e, id: `evt_${((i * 7919) % 1000).toString().padStart(3, '0')}_${i}` }));
+        // Sequence numbers in an order unrelated to creation times and ids: the feed follows the numbers.
+        const rows = c.events.map((e, i) => ({ ...e, id: `evt_${i}`, sequence: ((i * 7919) % 1000) + 1 }));
         await insertOutboxRows(
           db,
           rows.map((e) => ({
@@ -71,6 +71,8 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
             locked_until: null,
             created_at: TIMES[e.time]!,
             delivered_at: null,
+            sequence: e.sequence,
+            subject: `status:${e.crew}`,
           })),
         );
         for (const [i, crew] of CREW.entries()) {
@@ -95,22 +97,23 @@ describeEachStore('the events feed pages exactly what the obvious filter lists',
           .filter((e) => c.onFleet[CREW.indexOf(e.crew)])
           .filter((e) => scopes.has(EVENT_ACCESS[e.type].scope) && c.consents[CREW.indexOf(e.crew)]!.includes(EVENT_ACCESS[e.type].consent))
           .filter((e) => !(e.type.startsWith('crew.document') && e.medical) || scopes.has('crew:medical:read'))
-          .sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-          .map((e) => [e.id, e.state[0] === 'pending' && e.state[1] > 0 ? 'retrying' : e.state[0]]);
+          .sort((a, b) => a.sequence - b.sequence)
+          .map((e) => [e.id, e.state[0] === 'pending' && e.state[1] > 0 ? 'retrying' : e.state[0], e.sequence]);
 
         const ctx: PartnerContext = { partner, mode: 'live', keyId: 'key_test', scopes };
         const filters: FeedFilters = { ...(c.type ? { type: c.type } : {}), ...(c.crew ? { crewUniqueId: c.crew } : {}) };
         const seen: unknown[] = [];
-        let after = null;
+        let afterSequence = 0;
         for (let pages = 0; ; pages++) {
           assert.ok(pages <= rows.length + 1, 'paging ends');
-          const page = await listEventsPage(db, ctx, KEY, { filters, after, limit: c.limit, since: SINCE });
+          const page = await listEventsPage(db, ctx, KEY, { filters, afterSequence, limit: c.limit, since: SINCE });
           assert.ok(page.items.length <= c.limit);
-          seen.push(...page.items.map((i) => [i.event.event_id, i.delivery_status]));
+          seen.push(...page.items.map((i) => [i.event.event_id, i.delivery_status, i.sequence]));
           if (!page.next_cursor) break;
           const cursor = decodeEventsCursor(KEY, page.next_cursor, ctx)!;
           assert.deepEqual(cursor.filters, filters, 'the cursor carries the filters');
-          after = cursor.after;
+          assert.ok('sequence' in cursor.after);
+          afterSequence = cursor.after.sequence;
         }
         assert.deepEqual(seen, expected);
       }),

@@ -3,7 +3,13 @@ import { before, beforeEach, it } from 'node:test';
 import type { OutboxStatus } from '../../src/domain/vocabulary.ts';
 import { listDeadLetters, upsertDeadLetter } from '../../src/store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts, listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
-import { deleteEvents, listFeedEvents, prunableEventIds, type FeedQuery } from '../../src/store/repositories/event-feed-repo.ts';
+import {
+  deleteEvents,
+  listFeedEvents,
+  prunableEventIds,
+  sequenceAtFeedKey,
+  type FeedQuery,
+} from '../../src/store/repositories/event-feed-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { insertOutboxRows, resetDelivery, seedPartners } from '../support/sync-world.ts';
@@ -17,7 +23,7 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
   async function event(
     eventId: string,
     minute: number,
-    o: { partnerId?: string; type?: string; crew?: string | null; status?: OutboxStatus } = {},
+    o: { partnerId?: string; type?: string; crew?: string | null; status?: OutboxStatus; sequence?: number } = {},
   ) {
     await insertOutboxRows(store().db, [
       {
@@ -34,24 +40,27 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
         locked_until: null,
         created_at: at(minute),
         delivered_at: null,
+        sequence: o.sequence ?? 1000 + ++numbered,
+        subject: `status:${o.crew ?? 'crew_1'}`,
       },
     ]);
   }
+  let numbered = 0;
   const query = (q: Partial<FeedQuery> = {}): FeedQuery => ({
     partnerId: 'ptn_a',
     types: ['crew.status.changed', 'crew.profile.updated'],
     since: at(0),
-    after: null,
+    afterSequence: 0,
     limit: 10,
     ...q,
   });
   const ids = async (q: Partial<FeedQuery> = {}) => (await listFeedEvents(store().db, query(q))).map((e) => e.eventId);
 
-  it("a partner's events oldest first (event id breaks ties), by type, crew member and retention; no types lists nothing", async () => {
-    await event('evt_c', 2);
-    await event('evt_b', 2, { type: 'crew.profile.updated', crew: 'crew_2' });
-    await event('evt_a', 5, { status: 'delivered' });
-    await event('evt_old', 0);
+  it("a partner's events in sequence order, by type, crew member and retention; no types lists nothing", async () => {
+    await event('evt_old', 0, { sequence: 1 });
+    await event('evt_b', 2, { type: 'crew.profile.updated', crew: 'crew_2', sequence: 2 });
+    await event('evt_c', 2, { sequence: 3 });
+    await event('evt_a', 5, { status: 'delivered', sequence: 4 });
     await event('evt_other', 3, { partnerId: 'ptn_b' });
     await event('evt_doc', 4, { type: 'crew.document.updated' });
     assert.deepEqual(await ids(), ['evt_old', 'evt_b', 'evt_c', 'evt_a']);
@@ -69,28 +78,40 @@ describeEachStore('the events feed and event pruning in the store', ({ store }) 
       status: 'delivered',
       attempts: 0,
       payloadScope: null,
+      sequence: 4,
+      subject: 'status:crew_1',
     });
   });
 
-  it('keyset pages: strictly after (created_at, event_id), through ties, none skipped or repeated', async () => {
+  it('keyset pages: strictly after a sequence number, none skipped or repeated, whatever the times and ids', async () => {
     const made: string[] = [];
     for (let i = 0; i < 23; i++) {
       const id = `evt_${String((i * 7) % 23).padStart(2, '0')}`;
-      await event(id, i % 4);
+      await event(id, 9 - (i % 4), { sequence: i + 1 });
       made.push(id);
     }
     const seen: string[] = [];
-    let after: FeedQuery['after'] = null;
+    let afterSequence = 0;
     for (let page = 0; page < 10; page++) {
-      const rows = await listFeedEvents(store().db, query({ after, limit: 5 }));
+      const rows = await listFeedEvents(store().db, query({ afterSequence, limit: 5 }));
       assert.ok(rows.length <= 5);
       seen.push(...rows.map((r) => r.eventId));
       if (rows.length < 5) break;
-      after = { createdAt: rows.at(-1)!.createdAt, eventId: rows.at(-1)!.eventId };
+      afterSequence = rows.at(-1)!.sequence;
     }
-    const expected = await ids({ limit: 100 });
-    assert.deepEqual(seen, expected);
-    assert.deepEqual([...seen].sort(), [...made].sort());
+    assert.deepEqual(seen, made);
+  });
+
+  it('a cursor of the first kind, at (created_at, event_id), stands at the highest sequence at or before that key', async () => {
+    const db = store().db;
+    await event('evt_a', 1, { sequence: 1 });
+    await event('evt_c', 1, { sequence: 2 });
+    await event('evt_b', 2, { sequence: 3 });
+    await event('evt_other', 1, { partnerId: 'ptn_b', sequence: 9 });
+    assert.equal(await sequenceAtFeedKey(db, 'ptn_a', { createdAt: at(1), eventId: 'evt_b' }), 1);
+    assert.equal(await sequenceAtFeedKey(db, 'ptn_a', { createdAt: at(1), eventId: 'evt_c' }), 2);
+    assert.equal(await sequenceAtFeedKey(db, 'ptn_a', { createdAt: at(3), eventId: 'evt_0' }), 3);
+    assert.equal(await sequenceAtFeedKey(db, 'ptn_a', { createdAt: at(0), eventId: 'evt_z' }), 0);
   });
 
   it('prunable: delivered or dead, created strictly before the bound, oldest first, a batch at a time; deleting takes attempts and dead letters along', async () => {

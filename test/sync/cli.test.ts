@@ -182,14 +182,14 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('list-dead-letters and replay-dead-letters; the next sync delivers the replayed event', async () => {
-    status = 410;
+    status = 422;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.match((await svc('sync')).stdout, /1 dead-lettered/);
     const listed = await svc('admin', 'list-dead-letters', '--partner', 'ptn_a', '--event-type', 'crew.status.changed');
     assert.equal(
       listed.stdout,
       'event_id\tpartner_id\tevent_type\tdead_at\treplayed_at\treason\n' +
-        `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\t-\tpermanent failure: HTTP 410\n`,
+        `${eventId}\tptn_a\tcrew.status.changed\t${wireTime(T0)}\t-\tpermanent failure: HTTP 422\n`,
     );
     status = 204;
     const replay = await svc('admin', 'replay-dead-letters', '--partner', 'ptn_a', '--since', '2026-11-22');

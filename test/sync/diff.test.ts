@@ -107,8 +107,19 @@ describeEachStore('the sync diff turns changes into outbox events', ({ store }) 
     const processed = events.filter((e) => e.type === 'crew.document.processed');
     assert.equal(processed.length, 1);
     const body = processed[0]!.body;
-    assert.deepEqual(Object.keys(body), ['schema_version', 'event_id', 'event_type', 'occurred_at', 'partner_id', 'data']);
+    assert.deepEqual(Object.keys(body), [
+      'schema_version',
+      'event_id',
+      'event_type',
+      'occurred_at',
+      'partner_id',
+      'sequence',
+      'subject',
+      'data',
+    ]);
     assert.equal(body.schema_version, 1);
+    assert.equal(body.subject, 'document:doc_sec');
+    assert.ok(Number.isSafeInteger(body.sequence) && body.sequence >= 1);
     assert.equal(body.partner_id, 'ptn_a');
     assert.equal(body.data.crew_unique_id, 'crew_1');
     assert.equal(body.data.document_id, 'doc_sec');

@@ -66,6 +66,35 @@ describe('the example receiver (examples/webhook-receiver.ts)', () => {
     assert.equal((await signedPost(rx.url, body.replace('evt_x1', 'evt_x3'), ts - 300)).status, 202);
   });
 
+  it('processes an event only when it is newer than every event of its subject before it, answering a stale one 2xx', async () => {
+    const event = (id: string, sequence: number, subject: string) =>
+      JSON.stringify({
+        schema_version: 1,
+        event_id: id,
+        event_type: 'crew.status.changed',
+        occurred_at: T0,
+        partner_id: 'p',
+        sequence,
+        subject,
+        data: {},
+      });
+    const answers = [];
+    for (const [id, sequence, subject] of [
+      ['evt_s7', 7, 'status:crew_9'],
+      ['evt_s5', 5, 'status:crew_9'],
+      ['evt_s6', 6, 'profile:crew_9'],
+      ['evt_s8', 8, 'status:crew_9'],
+    ] as const)
+      answers.push((await signedPost(rx.url, event(id, sequence, subject), ts)).status);
+    assert.deepEqual(answers, [202, 200, 202, 202]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      rx.events.filter((e) => e.event_id.startsWith('evt_s')).map((e) => e.event_id),
+      ['evt_s7', 'evt_s6', 'evt_s8'],
+      'the older state of status:crew_9 is dropped',
+    );
+  });
+
   it('accepts only the exact form: altered signatures and timestamps are refused, though they decode to the right bytes', async () => {
     const hex = (t: string) => createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex');
     const post = (t: string, signature: string) =>

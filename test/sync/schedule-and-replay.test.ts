@@ -72,7 +72,7 @@ describeEachStore('the persisted retry schedule, dead letters and replay', ({ st
   it('replay puts a dead letter back with its event_id and a fresh attempt count; the next run delivers it', async () => {
     const db = store().db;
     await seedEndpoint(db, 'ptn_a', rx.url);
-    status = 410;
+    status = 422;
     const { eventId, body } = await seedEvent(db, 'ptn_a');
     const tc = testClock();
     await deliverDue(db, testDeps(tc), 'run_1');

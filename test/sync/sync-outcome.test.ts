@@ -56,7 +56,7 @@ describeEachStore('svc sync: its exit status, one --json shape, and a moved cloc
     assert.equal((await svc(['sync'])).code, 0, 'a delivered attempt: the endpoint answers again');
 
     await fresh();
-    status = 410;
+    status = 422;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     const dead = await svc(['sync']);
     assert.equal(dead.code, 76, dead.stderr);
@@ -82,7 +82,7 @@ describeEachStore('svc sync: its exit status, one --json shape, and a moved cloc
 
   it('--json and --dry-run --json have the same keys, and --json says the exit code', async () => {
     await fresh();
-    status = 410;
+    status = 422;
     await seedEvent(store().db, 'ptn_a');
     const dry = await svc(['sync', '--dry-run', '--json']);
     assert.equal(dry.code, 0, dry.stderr);

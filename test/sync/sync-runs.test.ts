@@ -26,8 +26,8 @@ describeEachStore('svc sync records each run in the store, for monitoring', ({ s
     await seedEndpoint(db, 'ptn_a', world.rx.url);
     const gone = await seedEvent(db, 'ptn_a');
     await seedEvent(db, 'ptn_a');
-    // A 410 is permanent: that event is dead-lettered at once.
-    world.reply = (_n, r) => ({ status: r.eventId === gone.eventId ? 410 : 204 });
+    // A 422 is permanent: that event is dead-lettered at once.
+    world.reply = (_n, r) => ({ status: r.eventId === gone.eventId ? 422 : 204 });
     assert.equal((await sync('--dry-run')).code, 0);
     assert.deepEqual(await runs(), [], 'a dry run writes nothing');
 

@@ -16,6 +16,7 @@ import * as m1200 from './1200-endpoint-send-slots.ts';
 import * as m1300 from './1300-ingest.ts';
 import * as m1310 from './1310-outbox-payload-scope.ts';
 import * as m1400 from './1400-file-chunks.ts';
+import * as m1500 from './1500-event-sequence.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '1300-ingest': m1300,
   '1310-outbox-payload-scope': m1310,
   '1400-file-chunks': m1400,
+  '1500-event-sequence': m1500,
 };

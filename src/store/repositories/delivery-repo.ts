@@ -85,3 +85,15 @@ export async function listDeliveryAttempts(
     nextAttemptAt: row.event_status === 'pending' ? row.next_attempt_at : null,
   }));
 }
+
+/** An event's attempts in the order they were made. */
+export async function attemptsOfEvent(db: Db, eventId: string): Promise<DeliveryAttempt[]> {
+  const rows = await db
+    .selectFrom('delivery_attempts')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('attempt_no')
+    .orderBy('attempt_id')
+    .execute();
+  return rows.map(toDeliveryAttempt);
+}

@@ -61,3 +61,14 @@ export async function disableIfFailingSince(db: Db, partnerId: string, failingBe
   await db.updateTable('webhook_endpoints').set({ disabled_reason: reason }).where('partner_id', '=', partnerId).execute();
   return true;
 }
+
+/** Disables the partner's endpoint, when active, with the reason and time; true when this call disabled it. */
+export async function disableEndpoint(db: Db, partnerId: string, reason: string, at: string): Promise<boolean> {
+  const res = await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: reason, disabled_at: at, updated_at: at })
+    .where('partner_id', '=', partnerId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return res.numUpdatedRows === 1n;
+}

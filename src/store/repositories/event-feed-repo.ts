@@ -13,9 +13,11 @@ export interface FeedEvent {
   attempts: number;
   /** The scope its payload was recorded to need (OutboxEvent.payloadScope). */
   payloadScope: Scope | null;
+  sequence: number;
+  subject: string;
 }
 
-/** Where a feed page continues: strictly after this (created_at, event_id). */
+/** Where a feed page of the first cursors continued: strictly after this (created_at, event_id). */
 export interface FeedKey {
   createdAt: string;
   eventId: string;
@@ -28,27 +30,34 @@ export interface FeedQuery {
   crewUniqueId?: string;
   /** Only events created at or after this instant (the retention). */
   since: string;
-  after: FeedKey | null;
+  /** Only events numbered above this. */
+  afterSequence: number;
   limit: number;
 }
 
-/** One keyset page of a partner's events, oldest first. */
+/** One keyset page of a partner's events in sequence order. */
 export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEvent[]> {
   if (request.types.length === 0) return [];
   let query = db
     .selectFrom('outbox_events')
-    .select(['event_id', 'event_type', 'crew_unique_id', 'created_at', 'body', 'status', 'attempts', 'payload_scope'])
+    .select([
+      'event_id',
+      'event_type',
+      'crew_unique_id',
+      'created_at',
+      'body',
+      'status',
+      'attempts',
+      'payload_scope',
+      'sequence',
+      'subject',
+    ])
     .where('partner_id', '=', request.partnerId)
+    .where('sequence', '>', request.afterSequence)
     .where('event_type', 'in', request.types)
     .where('created_at', '>=', request.since);
   if (request.crewUniqueId !== undefined) query = query.where('crew_unique_id', '=', request.crewUniqueId);
-  const after = request.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)])]),
-    );
-  }
-  const rows = await query.orderBy('created_at').orderBy('event_id').limit(request.limit).execute();
+  const rows = await query.orderBy('sequence').limit(request.limit).execute();
   return rows.map((row) => ({
     eventId: row.event_id,
     eventType: row.event_type,
@@ -58,7 +67,25 @@ export async function listFeedEvents(db: Db, request: FeedQuery): Promise<FeedEv
     status: row.status,
     attempts: row.attempts,
     payloadScope: row.payload_scope ?? null,
+    sequence: Number(row.sequence),
+    subject: row.subject ?? '',
   }));
+}
+
+/**
+ * The sequence a cursor of the first kind, at (created_at, event_id), stands at: the highest of the
+ * partner's events at or before that key (events were numbered in that order; 0 when none is).
+ */
+export async function sequenceAtFeedKey(db: Db, partnerId: string, key: FeedKey): Promise<number> {
+  const row = await db
+    .selectFrom('outbox_events')
+    .select((eb) => eb.fn.max('sequence').as('sequence'))
+    .where('partner_id', '=', partnerId)
+    .where((eb) =>
+      eb.or([eb('created_at', '<', key.createdAt), eb.and([eb('created_at', '=', key.createdAt), eb('event_id', '<=', key.eventId)])]),
+    )
+    .executeTakeFirst();
+  return Number(row?.sequence ?? 0);
 }
 
 /** Up to `batch` ids of delivered or dead events created before `before`, oldest first. */

@@ -33,10 +33,12 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
     suppressedReason: row.suppressed_reason ?? null,
     suppressedAt: row.suppressed_at ?? null,
     payloadScope: row.payload_scope ?? null,
+    sequence: row.sequence === null ? null : Number(row.sequence),
+    subject: row.subject,
   };
 }
 
-/** Rows per insert: 14 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
+/** Rows per insert: 16 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
 const INSERT_CHUNK = 2000;
 
 function toOutboxRow(event: NewOutboxEvent): Insertable<OutboxEventsTable> {
@@ -48,6 +50,8 @@ function toOutboxRow(event: NewOutboxEvent): Insertable<OutboxEventsTable> {
     occurred_at: event.at,
     body: event.body,
     payload_scope: event.payloadScope,
+    sequence: event.sequence,
+    subject: event.subject,
     status: 'pending',
     attempts: 0,
     next_attempt_at: event.at,

@@ -46,6 +46,15 @@ export interface OutboxEventsTable {
   suppressed_at: string | null;
   /** The scope the payload needs besides its type's, fixed when it was built (migration 1310-outbox-payload-scope). */
   payload_scope: Scope | null;
+  /** Its number among the partner's events, and the key of its subject (migration 1500-event-sequence); null on a test event. */
+  sequence: number | null;
+  subject: string | null;
+}
+
+/** The last sequence number given to each partner's events; bumped in the transaction that writes them. */
+export interface PartnerEventSequencesTable {
+  partner_id: string;
+  last_sequence: number;
 }
 
 export interface DeliveryAttemptsTable {

@@ -3,7 +3,7 @@ import type { OutboxEvent } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { releaseEvents, renewClaim } from '../../store/repositories/outbox-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
-import { attemptsThisRun, decideAfterAttempt, IN_RUN_ATTEMPTS, judgeAttempt, MAX_IN_RUN_WAIT_MS } from '../failure-policy.ts';
+import { attemptsThisRun, decideAfterAttempt, endpointGone, IN_RUN_ATTEMPTS, judgeAttempt, MAX_IN_RUN_WAIT_MS } from '../failure-policy.ts';
 import { sendAttempt } from '../send-attempt.ts';
 import { checkAccess } from './check-access.ts';
 import type { EventOutcome, StopReason } from './outcomes.ts';
@@ -88,6 +88,8 @@ export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promis
         made += 1;
         const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
         lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
+        // Gone: this lane starts nothing more at once, not only once the recorded disabling commits.
+        if (endpointGone(sent.result)) lane.endpointDisabled();
         const stored = await lane.record({
           runId,
           event,

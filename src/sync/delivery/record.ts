@@ -5,9 +5,9 @@ import type { Database, Db } from '../../store/database.ts';
 import { dialectOf } from '../../store/dialect-of.ts';
 import { upsertDeadLetter } from '../../store/repositories/dead-letters-repo.ts';
 import { insertDeliveryAttempts } from '../../store/repositories/delivery-repo.ts';
-import { disableIfFailingSince, noteEndpointAttempts } from '../../store/repositories/endpoint-health-repo.ts';
+import { disableEndpoint, disableIfFailingSince, noteEndpointAttempts } from '../../store/repositories/endpoint-health-repo.ts';
 import { updateClaimedEvents, type EventProgress } from '../../store/repositories/outbox-repo.ts';
-import type { AttemptDecision, AttemptResult } from '../failure-policy.ts';
+import { endpointGone, type AttemptDecision, type AttemptResult } from '../failure-policy.ts';
 
 /** One attempt as the record stage stores it. */
 export interface Attempt {
@@ -27,8 +27,8 @@ export interface AttemptRecord {
 
 /**
  * What storing one attempt did: `stored`; `claim_lost` when the run's claim on the event was lost
- * (nothing stored); `endpoint_disabled` when stored and the attempt disabled its endpoint for
- * failing too long (docs/webhooks.md, "Endpoint health").
+ * (nothing stored); `endpoint_disabled` when stored and the attempt disabled its endpoint, for
+ * failing too long or for answering 410 Gone (docs/webhooks.md, "Endpoint health").
  */
 export type Recorded = 'stored' | 'claim_lost' | 'endpoint_disabled';
 
@@ -134,15 +134,16 @@ function recordBatches(db: Kysely<Database>, disableAfterDays: number): RecordSt
 }
 
 /**
- * Folds stored attempts into their endpoints' health and disables an endpoint whose every attempt
- * has failed for `disableAfterDays` by the time of its latest attempt; returns the partners whose
- * endpoint this disabled.
+ * Folds stored attempts into their endpoints' health and disables an endpoint that answered 410
+ * Gone, or whose every attempt has failed for `disableAfterDays` by the time of its latest
+ * attempt; returns the partners whose endpoint this disabled.
  */
 async function noteHealth(trx: Db, stored: readonly AttemptRecord[], disableAfterDays: number): Promise<Set<string>> {
-  const byPartner = new Map<string, { at: string; delivered: boolean }[]>();
+  const byPartner = new Map<string, { at: string; delivered: boolean; gone: string | null }[]>();
   for (const { event, attempt } of [...stored].sort((x, y) => x.attempt.at.getTime() - y.attempt.at.getTime())) {
     const list = byPartner.get(event.partnerId) ?? [];
-    list.push({ at: attempt.at.toISOString(), delivered: attempt.decision.outcome === 'delivered' });
+    const gone = endpointGone(attempt.result) ? event.eventId : null;
+    list.push({ at: attempt.at.toISOString(), delivered: attempt.decision.outcome === 'delivered', gone });
     byPartner.set(event.partnerId, list);
   }
   const disabled = new Set<string>();
@@ -150,6 +151,11 @@ async function noteHealth(trx: Db, stored: readonly AttemptRecord[], disableAfte
   // another run on Postgres) then wait for each other instead of deadlocking.
   for (const [partnerId, attempts] of [...byPartner].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     await noteEndpointAttempts(trx, { partnerId, attempts });
+    const gone = attempts.find((a) => a.gone !== null);
+    if (gone && (await disableEndpoint(trx, partnerId, `the endpoint answered 410 Gone to ${gone.gone} at ${gone.at}`, gone.at))) {
+      disabled.add(partnerId);
+      continue;
+    }
     const latest = attempts.at(-1)!;
     if (latest.delivered) continue;
     const failingBefore = new Date(Date.parse(latest.at) - disableAfterDays * DAY_MS).toISOString();

@@ -5,6 +5,7 @@ import {
   EVENTS_OF_SUBJECT,
   isKeyedSubject,
   SNAPSHOT_SUBJECT_NAMES,
+  subjectKey,
   type CrewSnapshot,
   type Finding,
   type KeyedSubject,
@@ -49,11 +50,18 @@ export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): { next
   const crewUniqueId = view.crewUniqueId;
   const events: PlannedEvent[] = [];
   const next: CrewSnapshot = {};
-  const emit = (subject: SnapshotSubject, finding: Finding | null, payload: Digested) => {
+  const emit = (subject: SnapshotSubject, finding: Finding | null, payload: Digested, key?: string) => {
     if (finding === null) return;
+    const subjectOf = subjectKey(subject, crewUniqueId, key);
     for (const type of EVENTS_OF_SUBJECT[subject]) {
       if (!EVENT_CATALOGUE[type].firesOn.includes(finding)) continue;
-      events.push({ type, crewUniqueId, data: payload.data, ...(payload.scope ? { payloadScope: payload.scope } : {}) });
+      events.push({
+        type,
+        crewUniqueId,
+        subject: subjectOf,
+        data: payload.data,
+        ...(payload.scope ? { payloadScope: payload.scope } : {}),
+      });
     }
   };
 
@@ -65,10 +73,10 @@ export function diffCrew(view: CrewView, prev: CrewSnapshot | undefined): { next
       const sent = prev?.[subject];
       for (const [key, payload] of payloads) {
         digests[key] = payload.digest;
-        emit(subject, compareDigest(sent?.[key], payload.digest), payload);
+        emit(subject, compareDigest(sent?.[key], payload.digest), payload, key);
       }
       for (const [key, payload] of view.replaced?.[subject] ?? []) {
-        if (sent?.[key] !== undefined && !payloads.has(key)) emit(subject, 'replaced', payload);
+        if (sent?.[key] !== undefined && !payloads.has(key)) emit(subject, 'replaced', payload, key);
       }
     } else {
       const payload = view[subject];

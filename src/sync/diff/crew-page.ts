@@ -1,8 +1,6 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
-import { SCHEMA_VERSION } from '../../domain/vocabulary.ts';
-import type { NewOutboxEvent } from '../../domain/webhooks.ts';
 import type { Db } from '../../store/database.ts';
 import { consentsForPartners } from '../../store/repositories/consents-repo.ts';
 import { crewSignals } from '../../store/repositories/crew-signals-repo.ts';
@@ -10,9 +8,9 @@ import { documentsByIds, listListableDocuments } from '../../store/repositories/
 import { assignmentsOnVessels } from '../../store/repositories/fleet-repo.ts';
 import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
 import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
+import { numberedEvents } from './numbered-events.ts';
 import { diffPage, type PageData, type PairFilter } from './page-diff.ts';
 import type { PartnerPlan } from './plan.ts';
-import { wireTime } from '../../domain/clock.ts';
 
 /** What every page of one diff run shares. */
 export interface RunContext {
@@ -40,27 +38,6 @@ export interface PageOutcome {
   outbox: Array<{ plan: PartnerPlan; event: PlannedEvent }>;
   writes: SnapshotWrite[];
   departed: Array<{ partnerId: string; crewUniqueId: string }>;
-}
-
-/** `occurredAt`: `at` as the wire writes it (the same for every event of a run). */
-function envelope(eventId: string, planned: PlannedEvent, partnerId: string, at: string, occurredAt: string): NewOutboxEvent {
-  const body = JSON.stringify({
-    schema_version: SCHEMA_VERSION,
-    event_id: eventId,
-    event_type: planned.type,
-    occurred_at: occurredAt,
-    partner_id: partnerId,
-    data: planned.data,
-  });
-  return {
-    eventId,
-    partnerId,
-    eventType: planned.type,
-    crewUniqueId: planned.crewUniqueId,
-    at,
-    body,
-    payloadScope: planned.payloadScope ?? null,
-  };
 }
 
 /** One page of crew to diff: which pairs (absent: all), and what to write with its events (the change reader's position). */
@@ -159,11 +136,8 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
   const empty = page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0;
   if (!run.dryRun && (!empty || also)) {
     await run.db.transaction().execute(async (trx) => {
-      const occurredAt = wireTime(run.at);
-      await insertOutboxEvents(
-        trx,
-        page.outbox.map(({ plan, event }) => envelope(run.newId(), event, plan.partner.partnerId, run.at, occurredAt)),
-      );
+      const items = page.outbox.map(({ plan, event }) => ({ partnerId: plan.partner.partnerId, event }));
+      await insertOutboxEvents(trx, await numberedEvents(trx, items, run.at, run.newId));
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);
