@@ -66,11 +66,16 @@ describeEachStoreWithBroker('svc ingest --from amqp://…', ({ store, url }) => 
     assert.equal((await broker.takeAll(`${queue}.dead`)).length, 1);
   });
 
-  it('says what is wrong: queue flags without --from or --from without --queue (64), a broker or queue that is not there (69)', async () => {
+  it('says what is wrong: queue flags without --from, --from without --queue or with --batch-size (64), a broker or queue that is not there (69)', async () => {
     const lone = await svc('--queue', 'q');
     assert.deepEqual([lone.code, lone.stderr], [64, 'svc: --queue, --dead-letter-queue and --follow go with --from amqp://…\n']);
     const noQueue = await svc('--from', AMQP_URL);
     assert.deepEqual([noQueue.code, noQueue.stderr], [64, 'svc: --from needs --queue NAME (the queue to consume)\n']);
+    const batched = await svc('--from', AMQP_URL, '--queue', 'q', '--batch-size', '100');
+    assert.deepEqual(
+      [batched.code, batched.stderr],
+      [64, 'svc: --from commits each message in a transaction of its own: --batch-size is for files\n'],
+    );
     const down = await svc('--from', 'amqp://guest:secret@127.0.0.1:1', '--queue', 'q');
     assert.equal(down.code, 69);
     assert.match(down.stderr, /^svc: the broker at amqp:\/\/guest:\*\*\*@127\.0\.0\.1:1 does not answer: /);
@@ -83,7 +88,7 @@ describeEachStoreWithBroker('svc ingest --from amqp://…', ({ store, url }) => 
   it('--follow keeps consuming until SIGTERM, then closes and exits 0 with its summary', async () => {
     const queue = await broker.queue();
     running = spawnSvc(['--db', url(), 'ingest', '--from', AMQP_URL, '--queue', queue, '--follow'], { SVC_LOG_LEVEL: 'silent' });
-    await waitForOutput(running.child.stderr!, running.stderr, /following queue/, 20_000);
+    await waitForOutput(running.child.stderr!, () => running!.stderr(), /following queue/, 20_000);
     await broker.publish(queue, [crew('crew_fq1')], 'f1');
     await broker.publish(queue, [crew('crew_fq2')], 'f2');
     await eventually('both messages are applied', async () => (await crewIds('crew_fq')).length === 2, 20_000);

@@ -117,6 +117,9 @@ export function ingestCommand(deps: CliDeps): Command {
         if (opts.from === undefined)
           throw new AppError('invalid_setting', '--queue, --dead-letter-queue and --follow go with --from amqp://…');
         if (paths.length > 0 || opts.dryRun) throw new AppError('invalid_setting', '--from reads a queue: give no files and no --dry-run');
+        // Each message is committed alone, so its ack follows its commit: a batch size would be ignored, so it is refused.
+        if (cmd.getOptionValueSource('batchSize') === 'cli')
+          throw new AppError('invalid_setting', '--from commits each message in a transaction of its own: --batch-size is for files');
         const onResults = progressReporter(deps.stderr, () => deps.clock().getTime());
         const summary = await ingestFromQueue(deps, config, { ...opts, from: opts.from }, ingestDeps, onResults);
         report(deps, summary, opts, onResults !== undefined);
