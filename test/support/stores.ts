@@ -69,34 +69,20 @@ export type DialectLabel = 'sqlite' | 'postgres';
  * Runs `body` once per dialect inside `describe('<name> [dialect]')`. `body` receives a getter
  * for a migrated store (a copy of a migrated template) that is fresh for this describe block. Where Postgres does not answer,
  * its half is skipped with a message, except under CI=true, where that is a failure.
- *
- * With `sideBySide`, the two halves run at the same time, inside a suite named `name`: for files
- * that mostly wait (on timeouts, receivers that hang, child processes) and whose halves share
- * nothing but the machine; one half's waits then pass during the other's.
  */
 export function describeEachStore(
   name: string,
   body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void,
-  options: { migrate?: boolean; sideBySide?: boolean } = {},
+  options: { migrate?: boolean } = {},
 ): void {
   const migrated = options.migrate !== false;
-  if (options.sideBySide) describe(name, { concurrency: true }, () => describeStores(name, body, migrated));
-  else describeStores(name, body, migrated);
-}
-
-function describeStores(
-  name: string,
-  body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void,
-  migrated: boolean,
-): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && pgSkip) {
       // A skipped test, not a skipped suite: node:test counts only tests in its "# skipped" line.
       it(`${name} [${dialect}]`, { skip: pgSkip }, () => {});
       continue;
     }
-    // One test at a time within a half, also when the halves run side by side (a suite's subtests inherit its concurrency).
-    describe(`${name} [${dialect}]`, { concurrency: 1 }, () => {
+    describe(`${name} [${dialect}]`, () => {
       let store: Store | undefined;
       let test: TestStore | undefined;
       before(async () => {
