@@ -87,6 +87,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export const SCHEMA_VERSION = 1;
 
+/**
+ * The type of a test delivery (`svc admin send-test-event`, docs/webhooks.md, "Testing an
+ * endpoint"): not an event type of the catalogue, never subscribed to, carrying no crew data.
+ */
+export const TEST_EVENT_TYPE = 'svc.test';
+
 export function isEventType(name: unknown): name is EventType {
   return typeof name === 'string' && (EVENT_TYPES as readonly string[]).includes(name);
 }

@@ -15,6 +15,7 @@ import type { RateLimiter } from '../services/rate-limit.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
 import type { Database } from '../store/database.ts';
+import type { WebhookTester } from '../services/webhooks/test-delivery.ts';
 
 /** What createApp needs from the outside world; everything with a side effect is injected. */
 export interface AppDeps {
@@ -32,6 +33,11 @@ export interface AppDeps {
   readCache?: ReadCache;
   /** Where request counts and latencies go (`svc serve --metrics-port`, src/http/metrics/); null: nowhere. */
   metrics?: HttpMetrics | null;
+  /**
+   * Sends test deliveries for the operator route (src/sync/test-event.ts, which the HTTP layer may
+   * not import: `svc serve` wires it); null: the route fails as a wiring error.
+   */
+  webhookTester?: WebhookTester | null;
 }
 
 /** What the app tells monitoring about each request; kept free of any metrics library. */

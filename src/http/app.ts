@@ -31,6 +31,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     rateLimiter: createRateLimiter(deps.db, deps.clock, deps.config.rateLimitWindowSeconds),
     readCache: deps.readCache ?? createReadCache(deps.db, deps.clock),
     metrics: deps.metrics ?? null,
+    webhookTester: deps.webhookTester ?? null,
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
   };
 }

@@ -1,6 +1,7 @@
 import { DOCUMENT_CLASSES } from '../domain/classification.ts';
 import { objectSchema } from '../domain/fields.ts';
 import {
+  ATTEMPT_ERROR_CLASSES,
   BACKGROUND_CHECK_STATUSES,
   COMPLIANCE_SOURCES,
   CONSENT_CATEGORIES,
@@ -284,6 +285,17 @@ const resources: Record<string, JsonObject> = {
     partner_id: str,
     next_secret: { ...str, description: 'shown this once: hand it to the partner, which accepts both secrets until activate_at' },
     activate_at: dateTime,
+  }),
+  TestDelivery: object({
+    event_id: { ...str, description: 'the test event, stored with its attempt (`svc admin deliveries --event`)' },
+    partner_id: str,
+    url: { ...str, description: 'where it was sent: the endpoint URL as it stood' },
+    attempted_at: dateTime,
+    status_code: { ...nullable({ type: 'integer' }), description: 'what the endpoint answered; null when no answer came' },
+    error: { ...nullable(str), description: 'why no answer came (a timeout, a refused connection or destination); null when one did' },
+    error_class: { enum: [...ATTEMPT_ERROR_CLASSES, null], description: 'the class of `error`, as partners see it in their attempts' },
+    duration_ms: { type: 'integer', minimum: 0 },
+    delivered: { type: 'boolean', description: 'true when the endpoint answered 2xx' },
   }),
   Health: object({ status: { enum: ['ok', 'unavailable'] }, store: { enum: ['ok', 'unavailable'] } }),
   Empty: { type: 'object', maxProperties: 0 },

@@ -5,6 +5,7 @@ import { addDeadLetterCommands } from './admin-dead-letters.ts';
 import { addKeyCommands } from './admin-keys.ts';
 import { addRevokeKeyCommand } from './admin-revoke-key.ts';
 import { addSyncLockCommand } from './admin-sync-lock.ts';
+import { addTestEventCommand } from './admin-test-event.ts';
 import { addWebhookCommands } from './admin-webhooks.ts';
 
 export function adminCommand(deps: CliDeps): Command {
@@ -12,6 +13,7 @@ export function adminCommand(deps: CliDeps): Command {
   addKeyCommands(admin, deps);
   addRevokeKeyCommand(admin, deps);
   addWebhookCommands(admin, deps);
+  addTestEventCommand(admin, deps);
   addDeadLetterCommands(admin, deps);
   addSyncLockCommand(admin, deps);
   addAuditCommand(admin, deps);

@@ -80,7 +80,15 @@ export function serveCommand(deps: CliDeps): Command {
               auditBacklog: () => app.services.audit.backlog,
               auditCapacity: AUDIT_MAX_QUEUED,
             });
-      const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http });
+      // The webhook client is loaded by the first test delivery an operator asks for, not at start.
+      const webhookTester = async (partnerId: string) => {
+        const [{ deliveryDepsFromConfig }, { webhookTester: tester }] = await Promise.all([
+          import('../../sync/delivery/delivery-deps.ts'),
+          import('../../sync/test-event.ts'),
+        ]);
+        return tester(store.db, deliveryDepsFromConfig(config, { clock, wallClock: deps.clock }))(partnerId);
+      };
+      const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http, webhookTester });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {

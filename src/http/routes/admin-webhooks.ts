@@ -1,5 +1,6 @@
 import { registerWebhookEndpoint, toEndpointWire } from '../../services/webhooks/endpoints.ts';
 import { rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
+import { toTestDeliveryWire } from '../../services/webhooks/test-delivery.ts';
 import { route, routeModule } from '../route.ts';
 import { operatorOf, pathParam } from '../request-context.ts';
 
@@ -43,6 +44,29 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
       });
       ctx.status = created ? 201 : 200;
       ctx.body = toEndpointWire(saved);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v2/admin/partners/:partner_id/webhook-endpoints/test-event',
+    access: 'operator',
+    doc: {
+      operationId: 'sendTestEvent',
+      tags: ['admin'],
+      summary: "Send one signed test event to a partner's webhook endpoint",
+      description:
+        'Operator key only. One delivery of a `svc.test` event (no crew data; `data.message` only), signed exactly as deliveries ' +
+        "are, to the endpoint's URL as it stands (also a disabled endpoint, to check it before re-enabling it), through the same " +
+        'destination policy and timeout; never retried. It is stored with its attempt like any delivery (`svc admin deliveries`), ' +
+        "outside the partner's sequence and events feed, and changes neither the endpoint's health nor its dead letters. The " +
+        'answer says what the endpoint answered (`status_code`, or `error` and `error_class` when nothing came) and how long it ' +
+        'took. Same as `svc admin send-test-event`.',
+      responses: { 200: { description: 'The test delivery, made', schema: 'TestDelivery' } },
+      errors: { 404: ['partner_not_found', 'not_found'] },
+    },
+    async handle(ctx, _input, deps) {
+      if (!deps.webhookTester) throw new Error('createApp was given no webhook tester (svc serve wires src/sync/test-event.ts)');
+      ctx.body = toTestDeliveryWire(await deps.webhookTester(pathParam(ctx, 'partner_id')));
     },
   }),
   route({

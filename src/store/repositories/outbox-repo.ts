@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { SuppressReason } from '../../domain/vocabulary.ts';
+import { TEST_EVENT_TYPE, type SuppressReason } from '../../domain/vocabulary.ts';
 import type { NewOutboxEvent, OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
@@ -364,4 +364,32 @@ export async function findOutboxEvents(db: Db, eventIds: readonly string[]): Pro
     );
   }
   return out;
+}
+
+/** Stores a test delivery's event (docs/webhooks.md, "Testing an endpoint"): sent once, never due, outside the sequence. */
+export async function insertTestEvent(
+  db: Db,
+  event: { eventId: string; partnerId: string; at: string; body: string; delivered: boolean },
+): Promise<void> {
+  await db
+    .insertInto('outbox_events')
+    .values({
+      event_id: event.eventId,
+      partner_id: event.partnerId,
+      event_type: TEST_EVENT_TYPE,
+      crew_unique_id: null,
+      occurred_at: event.at,
+      body: event.body,
+      payload_scope: null,
+      sequence: null,
+      subject: null,
+      status: event.delivered ? 'delivered' : 'dead',
+      attempts: 1,
+      next_attempt_at: event.at,
+      locked_by: null,
+      locked_until: null,
+      created_at: event.at,
+      delivered_at: event.delivered ? event.at : null,
+    })
+    .execute();
 }
