@@ -1,4 +1,5 @@
 import { emptyTally, type PartnerTally } from '../sync/delivery/outcomes.ts';
+import { deliveriesPerSecond } from '../domain/sync-run.ts';
 import type { SyncSummary } from '../sync/run-sync.ts';
 
 /**
@@ -33,6 +34,7 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
       disabled: totals.disabled,
     },
     baselines: summary.baselines,
+    phases: phasesJson(summary),
     breakers_opened: delivery?.breakersOpened ?? [],
     endpoints_failing: summary.unhealthy.failing,
     endpoints_disabled: summary.unhealthy.disabled,
@@ -64,4 +66,28 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
       url: e.url,
     })),
   };
+}
+
+/** Where the run's time went (docs/operations.md, "Where a run's time went"). */
+export function phasesJson(summary: SyncSummary): Record<string, number> {
+  const { seconds, pages } = summary.phases;
+  const delivered = summary.delivery?.totals.delivered ?? 0;
+  return {
+    read_seconds: seconds.read,
+    diff_seconds: seconds.diff,
+    write_seconds: seconds.write,
+    deliver_seconds: seconds.deliver,
+    deliveries_per_second: Math.round(deliveriesPerSecond(delivered, summary.phases) * 10) / 10,
+    pages,
+    events: [...summary.created.values()].reduce((a, b) => a + b, 0),
+  };
+}
+
+/** The same as one line of the printed summary: `phases: read 1.2 s, diff 3.4 s, … (634 deliveries/s), 12 pages, 300 events`. */
+export function phasesLine(summary: SyncSummary): string {
+  const p = phasesJson(summary);
+  return (
+    `phases: read ${p.read_seconds} s, diff ${p.diff_seconds} s, write ${p.write_seconds} s, ` +
+    `deliver ${p.deliver_seconds} s (${p.deliveries_per_second} deliveries/s), ${p.pages} pages, ${p.events} events`
+  );
 }

@@ -168,6 +168,14 @@ export type SyncRunOutcome = (typeof SYNC_RUN_OUTCOMES)[number];
 export const SYNC_RUN_KINDS = ['sync', 'deliver_only'] as const;
 export type SyncRunKind = (typeof SYNC_RUN_KINDS)[number];
 
+/**
+ * Where a sync run's time goes (docs/operations.md, "Where a run's time went"): `read` (planning,
+ * reading changes and the crew data they concern), `diff` (computing the events), `write` (writing
+ * events and snapshots), `deliver` (the delivery stage).
+ */
+export const SYNC_PHASES = ['read', 'diff', 'write', 'deliver'] as const;
+export type SyncPhase = (typeof SYNC_PHASES)[number];
+
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 

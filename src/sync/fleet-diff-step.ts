@@ -23,6 +23,7 @@ export function fleetDiffStep(
         dryRun: ctx.dryRun,
         full: options.full,
         signal: ctx.signal,
+        phases: ctx.phases,
       },
       onPage,
     );

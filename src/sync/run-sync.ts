@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
+import type { RunPhases } from '../domain/sync-run.ts';
 import { pruneEvents } from '../services/events/prune.ts';
 import type { Database } from '../store/database.ts';
 import { unhealthyEndpoints, type UnhealthyEndpoints } from '../store/repositories/operations-repo.ts';
@@ -8,6 +9,7 @@ import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-rep
 import { deliverDue, listAllDue } from './delivery/run-delivery.ts';
 import type { DeliveryReport } from './delivery/outcomes.ts';
 import type { DeliveryDeps } from './delivery/delivery-deps.ts';
+import { PhaseTimes, type Stopwatch } from './phase-times.ts';
 import { acquireSyncLease, holderName, type HolderCheck, type LeaseOwner } from './sync-lease.ts';
 import { recordedSyncRun } from './sync-runs.ts';
 
@@ -19,6 +21,8 @@ export interface DiffContext {
   dryRun: boolean;
   /** Aborted when the run is asked to stop: the diff ends at its next transaction boundary, keeping what it committed. */
   signal?: AbortSignal;
+  /** Counts each page's diff and write time, and the pages (src/sync/phase-times.ts). */
+  phases?: PhaseTimes;
 }
 
 /** A line of a dry run's report: an event the diff planned (domain/events.ts PlannedEvent) as the operator reads it. */
@@ -62,6 +66,8 @@ export interface SyncOptions {
    * runs (on several hosts) may share one outbox, each event claimed by one of them at a time.
    */
   deliverOnly?: boolean;
+  /** Times the run's phases (default: `performance.now`). */
+  stopwatch?: Stopwatch;
 }
 
 /** What a sync run did (or, dry, would do). */
@@ -88,6 +94,8 @@ export interface SyncSummary {
   pruned: number;
   /** After delivery (empty in a dry run): endpoints whose deliveries are not getting through. */
   unhealthy: UnhealthyEndpoints;
+  /** Where the run's time went, and the pages of crew its diff went through. */
+  phases: RunPhases;
 }
 
 /**
@@ -112,6 +120,7 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
     stopped: false,
     pruned: 0,
     unhealthy: { failing: [], disabled: [] },
+    phases: { seconds: { read: 0, diff: 0, write: 0, deliver: 0 }, pages: 0 },
   };
   const owner = options.owner ?? { pid: process.pid, host: hostname() };
   const lease =
@@ -131,8 +140,10 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
 /** The stages of one run, under its lease when it takes one: the diff, delivery, pruning. */
 async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions, summary: SyncSummary): Promise<SyncSummary> {
   const { runId, dryRun } = summary;
-  if (options.diff && !options.deliverOnly && !deps.drain?.aborted) {
-    const report = await options.diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain });
+  const phases = new PhaseTimes(options.stopwatch);
+  const diff = options.diff;
+  if (diff && !options.deliverOnly && !deps.drain?.aborted) {
+    const report = await phases.diffStage(() => diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain, phases }));
     summary.created = report.created;
     summary.planned = report.planned ?? [];
     summary.baselines = report.baselines ?? [];
@@ -140,9 +151,10 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
   // deliverDue claims nothing once drained, and reports what it left.
   if (dryRun) summary.due = await listAllDue(db, deps.clock());
   else {
-    summary.delivery = await deliverDue(db, deps, runId);
+    summary.delivery = await phases.time('deliver', () => deliverDue(db, deps, runId));
     summary.unhealthy = await unhealthyEndpoints(db);
   }
+  summary.phases = phases.report();
   summary.held = await countHeldEvents(db);
   summary.stopped = deps.drain?.aborted ?? false;
   // Pruning is the leased run's job: deliver-only runs leave it alone.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
-import { syncRunOutcome } from '../domain/sync-run.ts';
+import { syncRunOutcome, type RunPhases } from '../domain/sync-run.ts';
 import type { SyncRunKind } from '../domain/vocabulary.ts';
 import type { Database } from '../store/database.ts';
 import { finishSyncRun, insertSyncRun } from '../store/repositories/sync-runs-repo.ts';
@@ -10,6 +10,7 @@ import type { PartnerTally } from './delivery/delivery-deps.ts';
 export interface RunCounts {
   created: Map<string, number>;
   stopped: boolean;
+  phases: RunPhases;
   delivery: { totals: PartnerTally; errors: readonly unknown[] } | null;
 }
 
@@ -48,6 +49,7 @@ export async function recordedSyncRun<S extends RunCounts>(
   await finishSyncRun(db, run.runId, run.wallClock().toISOString(), {
     ...counts,
     outcome: syncRunOutcome({ stopped: summary.stopped, ...counts }),
+    phases: summary.phases,
   });
   return summary;
 }

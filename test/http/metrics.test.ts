@@ -112,6 +112,25 @@ describeEachStore('metrics read from the store at scrape time', ({ store }) => {
         'delivery_failures got through its run: a success for this gauge',
       );
       assert.equal(v('svc_sync_last_run_events', { kind: 'created' }), 0);
+      assert.equal(v('svc_sync_last_run_phase_seconds', { phase: 'deliver' }), 0, 'no phases while it runs');
+
+      await finishSyncRun(db, 'run_now', '2026-11-22T11:55:00.000Z', {
+        outcome: 'ok',
+        eventsCreated: 40,
+        delivered: 40,
+        deadLettered: 0,
+        deliveryErrors: 0,
+        phases: { seconds: { read: 1.5, diff: 2.25, write: 0.75, deliver: 8 }, pages: 3 },
+      });
+      const done = await createServeMetrics({ db, clock: () => NOW, auditBacklog: () => 0, auditCapacity: 100 }).scrape();
+      assert.equal(promtoolProblems(done.body), '');
+      const w = (name: string, labels?: Record<string, string>) => sampleValue(done.body, name, labels);
+      assert.deepEqual(
+        ['read', 'diff', 'write', 'deliver'].map((phase) => w('svc_sync_last_run_phase_seconds', { phase })),
+        [1.5, 2.25, 0.75, 8],
+      );
+      assert.equal(w('svc_sync_last_run_pages'), 3);
+      assert.equal(w('svc_sync_last_run_deliveries_per_second'), 5, '40 delivered in 8 s');
     },
   );
 });
@@ -125,9 +144,7 @@ function countingStore(db: Kysely<Database>) {
       if (node.kind === 'SelectQueryNode') state.selects++;
       return node;
     },
-    async transformResult({ result }) {
-      return result;
-    },
+    transformResult: ({ result }) => Promise.resolve(result),
   });
   return { db: counted, state };
 }

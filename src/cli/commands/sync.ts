@@ -5,7 +5,7 @@ import type { DeliveryProgress, PartnerTally } from '../../sync/delivery/deliver
 import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
 import { processAlive } from '../process-alive.ts';
-import { syncSummaryJson } from '../sync-json.ts';
+import { phasesLine, syncSummaryJson } from '../sync-json.ts';
 import { assertClockMayWrite, storeOutageOr, syncExitCode, syncProblemLine } from '../sync-outcome.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
 
@@ -62,6 +62,7 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
       `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
       `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`,
   );
+  out(phasesLine(summary));
   for (const partnerId of summary.baselines) {
     out(`baseline recorded for ${partnerId}: its first run sends nothing; the next runs send what changes from here`);
   }

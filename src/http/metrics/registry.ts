@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../../domain/clock.ts';
-import { SYNC_RUN_OUTCOMES } from '../../domain/vocabulary.ts';
+import { deliveriesPerSecond } from '../../domain/sync-run.ts';
+import { SYNC_PHASES, SYNC_RUN_OUTCOMES } from '../../domain/vocabulary.ts';
 import { readOperationsSnapshot, type OperationsSnapshot } from '../../services/metrics/operations-snapshot.ts';
 import { SharedRead } from '../../services/plumbing/shared-read.ts';
 import type { Db } from '../../store/database.ts';
@@ -109,6 +110,16 @@ export function createServeMetrics(deps: {
   const runOutcome = gauge('svc_sync_last_run_outcome', '1 for the outcome of the svc sync run started last, 0 for the others', [
     'outcome',
   ]);
+  const runPhases = gauge(
+    'svc_sync_last_run_phase_seconds',
+    'Seconds the svc sync run started last spent per phase: read, diff, write, deliver (0 while it runs)',
+    ['phase'],
+  );
+  const runPages = gauge('svc_sync_last_run_pages', 'Pages of crew the diff of the svc sync run started last went through');
+  const runRate = gauge(
+    'svc_sync_last_run_deliveries_per_second',
+    'Events the svc sync run started last delivered per second of its delivery phase',
+  );
   const lastSucceeded = gauge(
     'svc_sync_last_success_timestamp_seconds',
     'End of the last svc sync run that finished with outcome ok or delivery_failures: it got through its diff and delivery (0: none)',
@@ -132,6 +143,10 @@ export function createServeMetrics(deps: {
     runCounts.set({ kind: 'created' }, snapshot.lastRun?.eventsCreated ?? 0);
     runCounts.set({ kind: 'delivered' }, snapshot.lastRun?.delivered ?? 0);
     runCounts.set({ kind: 'dead_lettered' }, snapshot.lastRun?.deadLettered ?? 0);
+    const phases = snapshot.lastRun?.phases;
+    for (const phase of SYNC_PHASES) runPhases.set({ phase }, phases?.seconds[phase] ?? 0);
+    runPages.set(phases?.pages ?? 0);
+    runRate.set(phases ? deliveriesPerSecond(snapshot.lastRun!.delivered, phases) : 0);
     for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, snapshot.lastRun?.outcome === outcome ? 1 : 0);
     lastFinished.set(seconds(snapshot.lastFinishedAt));
     lastSucceeded.set(seconds(snapshot.lastSucceededAt));

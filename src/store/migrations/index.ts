@@ -17,6 +17,7 @@ import * as m1300 from './1300-ingest.ts';
 import * as m1310 from './1310-outbox-payload-scope.ts';
 import * as m1400 from './1400-file-chunks.ts';
 import * as m1500 from './1500-event-sequence.ts';
+import * as m1510 from './1510-sync-run-phases.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '1310-outbox-payload-scope': m1310,
   '1400-file-chunks': m1400,
   '1500-event-sequence': m1500,
+  '1510-sync-run-phases': m1510,
 };

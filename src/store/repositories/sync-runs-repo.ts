@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { SyncRun, SyncRunResult } from '../../domain/sync-run.ts';
+import type { RunPhases, SyncRun, SyncRunResult } from '../../domain/sync-run.ts';
 import type { SyncRunKind, SyncRunOutcome } from '../../domain/vocabulary.ts';
 import type { Db, SyncRunsTable } from '../database.ts';
 
@@ -14,6 +14,16 @@ function toSyncRun(row: Selectable<SyncRunsTable>): SyncRun {
     delivered: Number(row.delivered),
     deadLettered: Number(row.dead_lettered),
     deliveryErrors: Number(row.delivery_errors),
+    phases: phasesOf(row),
+  };
+}
+
+function phasesOf(row: Selectable<SyncRunsTable>): RunPhases | null {
+  if (row.pages === null) return null;
+  const seconds = (ms: number | null) => Number(ms ?? 0) / 1000;
+  return {
+    seconds: { read: seconds(row.read_ms), diff: seconds(row.diff_ms), write: seconds(row.write_ms), deliver: seconds(row.deliver_ms) },
+    pages: Number(row.pages),
   };
 }
 
@@ -43,6 +53,13 @@ export async function finishSyncRun(db: Db, runId: string, finishedAt: string, r
       delivered: result.delivered,
       dead_lettered: result.deadLettered,
       delivery_errors: result.deliveryErrors,
+      ...(result.phases && {
+        read_ms: Math.round(result.phases.seconds.read * 1000),
+        diff_ms: Math.round(result.phases.seconds.diff * 1000),
+        write_ms: Math.round(result.phases.seconds.write * 1000),
+        deliver_ms: Math.round(result.phases.seconds.deliver * 1000),
+        pages: result.phases.pages,
+      }),
     })
     .where('run_id', '=', runId)
     .execute();

@@ -85,6 +85,12 @@ export interface SyncRunsTable {
   delivered: number;
   dead_lettered: number;
   delivery_errors: number;
+  /** Milliseconds per phase and pages diffed (migration 1510-sync-run-phases); null until the run ends. */
+  read_ms: number | null;
+  diff_ms: number | null;
+  write_ms: number | null;
+  deliver_ms: number | null;
+  pages: number | null;
 }
 
 export interface SettingsTable {

@@ -1,4 +1,5 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import { wireTime } from '../../domain/clock.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
@@ -10,6 +11,7 @@ import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
 import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
 import { numberedEvents } from './numbered-events.ts';
 import { diffPage, type PageData, type PairFilter } from './page-diff.ts';
+import type { PhaseTimes } from '../phase-times.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** What every page of one diff run shares. */
@@ -28,6 +30,8 @@ export interface RunContext {
   dryRun: boolean;
   /** Aborted when the run is asked to stop: the passes end at the next page boundary. */
   signal?: AbortSignal;
+  /** Counts the time each page spent diffing and waiting for its write, and the pages committed. */
+  phases?: PhaseTimes;
 }
 
 /** How a pass over pages ended: all read, or stopped at a page boundary (`RunContext.signal`). */
@@ -110,22 +114,28 @@ export async function diffPages(
     const ids = new Set(following?.crewIds);
     const clash = [current, written].some((p) => p?.crewIds.some((id) => ids.has(id)));
     reading = clash ? null : read(following);
-    const outcome = await diffReadPage(run, plans, data, current.only);
-    await writing;
+    const outcome = await timed(run.phases, 'diff', () => diffReadPage(run, plans, data, current!.only));
+    await timed(run.phases, 'write', () => writing);
     if (run.signal?.aborted) return 'stopped';
     const page = current;
-    writing = commitPage(run, outcome, page.also).then(() => committed(page));
+    writing = commitPage(run, outcome, page.also).then(() => {
+      run.phases?.pageCommitted();
+      committed(page);
+    });
     writing.catch(() => {});
     written = page;
     if (clash) {
-      await writing;
+      await timed(run.phases, 'write', () => writing);
       reading = read(following);
     }
     current = following;
   }
-  await writing;
+  await timed(run.phases, 'write', () => writing);
   return 'done';
 }
+
+const timed = <T>(phases: PhaseTimes | undefined, phase: 'diff' | 'write', step: () => Promise<T>): Promise<T> =>
+  phases ? phases.time(phase, step) : step();
 
 /**
  * Writes a page's events and snapshots, and whatever `also` adds (the change reader's position),

@@ -10,6 +10,7 @@ import { listFleetVessels } from '../../store/repositories/fleet-repo.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { findSyncState } from '../../store/repositories/sync-state-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import type { PhaseTimes } from '../phase-times.ts';
 
 /** What the diff needs besides the store. */
 export interface DiffDeps {
@@ -32,6 +33,8 @@ export interface DiffDeps {
   settleMs?: number;
   /** Aborted when the run is asked to stop: the diff ends at the next page boundary (runDiff). */
   signal?: AbortSignal;
+  /** Counts the time of each page's diff and write, and the pages committed (src/sync/phase-times.ts). */
+  phases?: PhaseTimes;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */

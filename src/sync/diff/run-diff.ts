@@ -63,6 +63,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     newId: deps.newEventId ?? newEventId,
     dryRun,
     signal: deps.signal,
+    phases: deps.phases,
   };
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
