@@ -32,6 +32,8 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
       breaker_open: totals.breakerOpen,
       budget_spent: totals.budgetSpent,
       disabled: totals.disabled,
+      pruned: summary.pruned,
+      audit_pruned: summary.auditPruned,
     },
     baselines: summary.baselines,
     phases: phasesJson(summary),

@@ -51,6 +51,8 @@ export interface Config {
   readonly nowAllowWrites: boolean;
   /** Days the events feed lists an event; `svc sync` deletes delivered and dead events older than this. */
   readonly eventRetentionDays: number;
+  /** Days the audit log keeps a row; `svc sync` deletes older rows once a day. 0: kept forever. */
+  readonly auditRetentionDays: number;
   /** `svc serve`: the port of the Prometheus listener (GET /metrics); unset: no metrics listener. */
   readonly metricsPort: number | undefined;
   /** `svc serve`: the address the metrics listener binds. */
@@ -86,6 +88,7 @@ const ConfigStruct = object({
   now: optional(satisfying((v) => parseInstant(v) !== null, 'an ISO 8601 date-time such as 2026-11-22T10:00:00Z')),
   nowAllowWrites: defaulted(onOff(), false),
   eventRetentionDays: defaulted(wholeNumber(1, 3650), 30),
+  auditRetentionDays: defaulted(wholeNumber(0, 36_500), 365),
   metricsPort: optional(wholeNumber(0, 65535)),
   metricsHost: defaulted(string(), '127.0.0.1'),
 });
@@ -118,6 +121,7 @@ export const ENV_VARS = {
   SVC_NOW: 'now',
   SVC_NOW_ALLOW_WRITES: 'nowAllowWrites',
   SVC_EVENT_RETENTION_DAYS: 'eventRetentionDays',
+  SVC_AUDIT_RETENTION_DAYS: 'auditRetentionDays',
   SVC_METRICS_PORT: 'metricsPort',
   SVC_METRICS_HOST: 'metricsHost',
 } as const satisfies Record<string, keyof Config>;
@@ -135,6 +139,7 @@ const NUMERIC = new Set<keyof Config>([
   'shutdownGraceMs',
   'storeTimeoutMs',
   'eventRetentionDays',
+  'auditRetentionDays',
   'syncDeliveryBudgetMs',
   'webhookDisableAfterDays',
   'metricsPort',

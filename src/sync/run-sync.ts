@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { RunPhases } from '../domain/sync-run.ts';
+import { pruneAuditLog } from '../services/audit-retention.ts';
 import { pruneEvents } from '../services/events/prune.ts';
 import type { Database } from '../store/database.ts';
 import { unhealthyEndpoints, type UnhealthyEndpoints } from '../store/repositories/operations-repo.ts';
@@ -61,6 +62,8 @@ export interface SyncOptions {
   takeOver?: HolderCheck;
   /** Delete delivered and dead events older than this many days at the end of the run (the events feed's retention). */
   retentionDays?: number;
+  /** Delete audit rows older than this many days, on the first run of each UTC day (0: keep them). */
+  auditRetentionDays?: number;
   /**
    * Run the delivery stage alone, without the diff and outside the sync lease: several such
    * runs (on several hosts) may share one outbox, each event claimed by one of them at a time.
@@ -92,6 +95,8 @@ export interface SyncSummary {
   stopped: boolean;
   /** Events deleted as past the retention. */
   pruned: number;
+  /** Audit rows deleted as past their retention (only the first run of a UTC day prunes). */
+  auditPruned: number;
   /** After delivery (empty in a dry run): endpoints whose deliveries are not getting through. */
   unhealthy: UnhealthyEndpoints;
   /** Where the run's time went, and the pages of crew its diff went through. */
@@ -119,6 +124,7 @@ export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options:
     held: new Map(),
     stopped: false,
     pruned: 0,
+    auditPruned: 0,
     unhealthy: { failing: [], disabled: [] },
     phases: { seconds: { read: 0, diff: 0, write: 0, deliver: 0 }, pages: 0 },
   };
@@ -158,8 +164,9 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
   summary.held = await countHeldEvents(db);
   summary.stopped = deps.drain?.aborted ?? false;
   // Pruning is the leased run's job: deliver-only runs leave it alone.
-  if (!dryRun && !options.deliverOnly && !summary.stopped && options.retentionDays !== undefined) {
-    summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
+  if (!dryRun && !options.deliverOnly && !summary.stopped) {
+    if (options.retentionDays !== undefined) summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
+    if (options.auditRetentionDays !== undefined) summary.auditPruned = await pruneAuditLog(db, deps.clock, options.auditRetentionDays);
   }
   return summary;
 }

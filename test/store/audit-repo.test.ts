@@ -3,6 +3,7 @@ import { beforeEach, it } from 'node:test';
 import type { AuditEntry } from '../../src/domain/audit-entry.ts';
 import { auditRowText, findAuditEntries, insertAuditRows, listAuditEntries } from '../../src/store/repositories/audit-repo.ts';
 import type { Db } from '../../src/store/database.ts';
+import { auditEntry } from '../support/audit-entries.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAuditRows(db, entries.map(auditRowText));
@@ -10,21 +11,7 @@ const insertAuditEntries = (db: Db, entries: readonly AuditEntry[]) => insertAud
 const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 function entry(n: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
-  return {
-    requestId: `req_${n}`,
-    at: at(n % 60),
-    partnerId: 'ptn_a',
-    keyId: 'key_a',
-    method: 'GET',
-    route: '/api/v2/employers/me/crew',
-    path: '/api/v2/employers/me/crew',
-    crewUniqueId: null,
-    documentId: null,
-    status: 200,
-    latencyMs: 3,
-    clientIp: '127.0.0.1',
-    ...overrides,
-  };
+  return auditEntry(`req_${n}`, at(n % 60), overrides);
 }
 
 describeEachStore('the audit log in the store', ({ store }) => {

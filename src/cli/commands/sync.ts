@@ -60,7 +60,8 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
       `${totals.suppressed ? `, ${totals.suppressed} suppressed (access refused now)` : ''}` +
       `${totals.breakerOpen ? `, ${totals.breakerOpen} left by an open breaker` : ''}` +
       `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
-      `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}`,
+      `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}` +
+      `${summary.auditPruned ? `, ${summary.auditPruned} audit rows past retention deleted` : ''}`,
   );
   out(phasesLine(summary));
   for (const partnerId of summary.baselines) {
@@ -151,6 +152,7 @@ export function syncCommand(deps: CliDeps): Command {
                 deliverOnly: opts.deliverOnly,
                 diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
                 retentionDays: config.eventRetentionDays,
+                auditRetentionDays: config.auditRetentionDays,
                 takeOver: { host: hostname(), isAlive: processAlive, wallClock: deps.clock },
               },
             ).catch(async (err: unknown) => {

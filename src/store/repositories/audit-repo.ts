@@ -118,3 +118,13 @@ export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<Aud
   const rows = await query.orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(filter.limit).execute();
   return rows.map(toAuditEntry);
 }
+
+/**
+ * Deletes up to `limit` rows recorded before `before` (ISO-8601 UTC), oldest first, found through
+ * audit_log_at. Returns how many went.
+ */
+export async function deleteAuditRowsBefore(db: Db, before: string, limit: number): Promise<number> {
+  const oldest = db.selectFrom('audit_log').select('audit_id').where('at', '<', before).orderBy('at').limit(limit);
+  const result = await db.deleteFrom('audit_log').where('audit_id', 'in', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

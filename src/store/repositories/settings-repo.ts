@@ -19,3 +19,12 @@ export async function findOrCreateSetting(db: Db, name: string, candidate: strin
   if (value === undefined) throw new Error(`setting ${name} vanished right after it was stored`);
   return value;
 }
+
+/** Stores the setting's value, replacing the one it had. */
+export async function putSetting(db: Db, name: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .execute();
+}
