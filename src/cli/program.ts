@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { adminCommand } from './commands/admin.ts';
 import { complianceCommand } from './commands/compliance.ts';
 import { completionCommand } from './commands/completion.ts';
+import { configCommand } from './commands/config.ts';
 import { dbCommand } from './commands/db.ts';
 import { fixturesCommand } from './commands/fixtures.ts';
 import { ingestCommand } from './commands/ingest.ts';
@@ -45,6 +46,7 @@ export function buildProgram(deps: CliDeps): Command {
   program.addCommand(serveCommand(deps));
   program.addCommand(syncCommand(deps));
   program.addCommand(complianceCommand(deps));
+  program.addCommand(configCommand(deps));
   program.addCommand(completionCommand(deps));
   configureTree(program, deps);
   return program;

@@ -48,11 +48,14 @@ describe('deploy/: systemd units for svc serve and svc sync', () => {
 
   it('what the services run are svc commands, and the timer fires every 15 minutes', async () => {
     for (const name of ['svc-serve.service', 'svc-sync.service']) {
-      const exec = /^ExecStart=\/srv\/svc\/bin\/svc (.+)$/m.exec(readFileSync(join(UNITS, name), 'utf8'));
-      assert.ok(exec, name);
-      const res = await cliChild([...exec[1]!.split(' '), '--help']);
-      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      const execs = [...readFileSync(join(UNITS, name), 'utf8').matchAll(/^ExecStart(?:Pre)?=\/srv\/svc\/bin\/svc (.+)$/gm)];
+      assert.ok(execs.length > 0, name);
+      for (const exec of execs) {
+        const res = await cliChild([...exec[1]!.split(' '), '--help']);
+        assert.equal(res.code, 0, `${name}: ${exec[0]}: ${res.stderr}`);
+      }
     }
+    assert.match(readFileSync(join(UNITS, 'svc-serve.service'), 'utf8'), /^ExecStartPre=\/srv\/svc\/bin\/svc config check$/m);
     assert.match(readFileSync(join(UNITS, 'svc-sync.timer'), 'utf8'), /^OnCalendar=\*:0\/15$/m);
     if (ANALYZE) {
       const next = spawnSync(ANALYZE, ['calendar', '--iterations=2', '*:0/15'], { encoding: 'utf8' });

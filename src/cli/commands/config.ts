@@ -1,0 +1,124 @@
+import { Command } from 'commander';
+import { ENV_VARS, type Config } from '../../config/config.ts';
+import { isAppError } from '../../domain/app-error.ts';
+import { maskUrl, openStore } from '../../store/connect.ts';
+import { migrationStatus } from '../../store/migrator.ts';
+import { commandConfig, println, type CliDeps } from '../context.ts';
+
+/** What `svc config check` exits with when it warns: EX_CONFIG, as `svc serve` on a store not migrated. */
+export const CONFIG_WARNING_EXIT = 78;
+
+const DEFAULT_STORE = 'sqlite:data/svc.db';
+/** Settings whose value is never printed: anything named like a key, secret, password or token (SVC_TLS_KEY is a file path). */
+const SECRET_NAME = /secret|password|token|(?<!TLS_)KEY$/i;
+
+export interface SettingLine {
+  variable: string;
+  setting: keyof Config;
+  value: string | number | boolean | null;
+  source: 'flag' | 'environment' | 'default';
+}
+
+export interface ConfigWarning {
+  code: string;
+  message: string;
+}
+
+/** A store URL with its password hidden, in the user part (`postgres://u:***@h`) or the query (`?password=***`). */
+function maskStoreUrl(url: string): string {
+  return maskUrl(url).replace(/([?&]password=)[^&]*/gi, '$1***');
+}
+
+/** Each setting, its shown value and where it came from; `--db` is the one flag every command takes. */
+export function settingLines(env: CliDeps['env'], config: Config, dbFlag: string | undefined): SettingLine[] {
+  return Object.entries(ENV_VARS).map(([variable, setting]) => {
+    const fromEnv = env[variable] !== undefined && env[variable] !== '';
+    const source = setting === 'databaseUrl' && dbFlag ? 'flag' : fromEnv ? 'environment' : 'default';
+    const raw = config[setting];
+    let value: SettingLine['value'] = raw === undefined || raw === '' ? null : raw;
+    if (setting === 'databaseUrl') value = maskStoreUrl(String(raw));
+    else if (SECRET_NAME.test(variable) && value !== null) value = '***';
+    return { variable, setting, value, source };
+  });
+}
+
+/** Whether systemd (or another manager setting these) started this process: ExecStartPre and ExecStart both get INVOCATION_ID. */
+const underServiceManager = (env: CliDeps['env']): boolean => Boolean(env.INVOCATION_ID || env.NOTIFY_SOCKET);
+
+/** The settings likely wrong in production, store state included (an unreachable or unmigrated store). */
+export async function configWarnings(env: CliDeps['env'], config: Config, lines: SettingLine[]): Promise<ConfigWarning[]> {
+  const warnings: ConfigWarning[] = [];
+  const storeSource = lines.find((l) => l.setting === 'databaseUrl')!.source;
+  if (underServiceManager(env) && storeSource === 'default' && config.databaseUrl === DEFAULT_STORE) {
+    warnings.push({
+      code: 'default_store',
+      message: `running under a service manager on the default store ${DEFAULT_STORE}: set SVC_DATABASE_URL in the env file the unit reads`,
+    });
+  }
+  if (!config.publicBaseUrl) {
+    warnings.push({
+      code: 'no_public_base_url',
+      message: "SVC_PUBLIC_BASE_URL is not set: absolute links would be built from the request's Host header",
+    });
+  }
+  if (config.allowInsecureWebhooks) {
+    warnings.push({
+      code: 'insecure_webhooks',
+      message: 'SVC_ALLOW_INSECURE_WEBHOOKS is on: webhooks may go to loopback/private addresses and plain http (local testing only)',
+    });
+  }
+  if (config.metricsPort === undefined) {
+    warnings.push({ code: 'no_metrics', message: 'SVC_METRICS_PORT is not set: no Prometheus metrics, so no alerts' });
+  }
+  warnings.push(...(await storeWarnings(config)));
+  return warnings;
+}
+
+async function storeWarnings(config: Config): Promise<ConfigWarning[]> {
+  let store;
+  try {
+    store = await openStore(config.databaseUrl, { create: false });
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return [{ code: 'store_unavailable', message: maskStoreUrl(err.message) }];
+  }
+  try {
+    const pending = (await migrationStatus(store.db)).filter((m) => m.executedAt === null);
+    return pending.length === 0
+      ? []
+      : [
+          {
+            code: 'store_not_migrated',
+            message: `${maskStoreUrl(config.databaseUrl)} has ${pending.length} pending migration(s): run \`svc db migrate\``,
+          },
+        ];
+  } finally {
+    await store.close();
+  }
+}
+
+export function configCommand(deps: CliDeps): Command {
+  const config = new Command('config').description('inspect the settings svc runs with');
+  config
+    .command('check')
+    .description(
+      'print each setting, its value (secrets masked) and where it came from (flag, environment, default), then what is ' +
+        `likely wrong for production; exits ${CONFIG_WARNING_EXIT} when it warns (systemd runs it before svc serve)`,
+    )
+    .option('--json', 'print one JSON object: settings, warnings')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const effective = commandConfig(deps, cmd);
+      const lines = settingLines(deps.env, effective, cmd.optsWithGlobals<{ db?: string }>().db);
+      const warnings = await configWarnings(deps.env, effective, lines);
+      if (opts.json) {
+        println(deps.stdout, JSON.stringify({ settings: lines, warnings }));
+      } else {
+        const width = Math.max(...lines.map((l) => l.variable.length));
+        for (const l of lines) println(deps.stdout, `${l.variable.padEnd(width)}  ${l.value ?? '(unset)'}  [${l.source}]`);
+        for (const w of warnings) println(deps.stdout, `warning: ${w.message}`);
+        println(deps.stdout, warnings.length === 0 ? 'no warnings' : `${warnings.length} warning(s)`);
+      }
+      if (warnings.length > 0) process.exitCode = CONFIG_WARNING_EXIT;
+    });
+  return config;
+}
