@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { syncExitCode } from '../../src/cli/sync-outcome.ts';
 import { createServeMetrics } from '../../src/http/metrics/registry.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
-import { PROMTOOL, promtoolMissing } from '../support/exposition.ts';
+import { promtool as promtoolTool, promtoolMissing } from '../support/exposition.ts';
 import { refusedUrl } from '../support/receiver.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEndpoint, seedEvent, seedPartners, T0, testClock, testDeps } from '../support/sync-world.ts';
@@ -17,7 +17,7 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 function promtool(args: string[]) {
-  return spawnSync(PROMTOOL!, args, { encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(promtoolTool.path(), args, { encoding: 'utf8', timeout: 120_000 });
 }
 
 describe('deploy/prometheus/: the alert rules', () => {

@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { cliChild } from '../support/cli.ts';
+import { requiredTool } from '../support/required-tool.ts';
 
 const UNITS = 'deploy/systemd';
-const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
-
-function analyzeMissing(): string | false {
-  if (ANALYZE) return false;
-  if (process.env.CI === 'true') throw new Error("systemd-analyze is required under CI: .ci/run installs Debian's systemd package");
-  return 'systemd-analyze (Debian package systemd) is not installed: the units are not verified';
-}
+const analyze = requiredTool(
+  'systemd-analyze',
+  'systemd',
+  ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'],
+  process.env.SVC_SYSTEMD_ANALYZE,
+);
 
 /** The units as installed from this checkout: /srv/svc, where the README installs svc, becomes this repository. */
 function unitsHere(dir: string, edit: (name: string, text: string) => string = (_n, t) => t): string[] {
@@ -24,11 +24,11 @@ function unitsHere(dir: string, edit: (name: string, text: string) => string = (
 }
 
 function verify(dir: string, units: string[]) {
-  return spawnSync(ANALYZE!, ['verify', '--man=no', ...units], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(analyze.path(), ['verify', '--man=no', ...units], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
 }
 
 describe('deploy/: systemd units for svc serve and svc sync', () => {
-  it('systemd-analyze verify accepts them without a warning; a broken timer is caught', { skip: analyzeMissing() }, () => {
+  it('systemd-analyze verify accepts them without a warning; a broken timer is caught', { skip: analyze.skip }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-units-'));
     try {
       const units = unitsHere(dir);
@@ -57,8 +57,8 @@ describe('deploy/: systemd units for svc serve and svc sync', () => {
     }
     assert.match(readFileSync(join(UNITS, 'svc-serve.service'), 'utf8'), /^ExecStartPre=\/srv\/svc\/bin\/svc config check$/m);
     assert.match(readFileSync(join(UNITS, 'svc-sync.timer'), 'utf8'), /^OnCalendar=\*:0\/15$/m);
-    if (ANALYZE) {
-      const next = spawnSync(ANALYZE, ['calendar', '--iterations=2', '*:0/15'], { encoding: 'utf8' });
+    if (analyze.found) {
+      const next = spawnSync(analyze.found, ['calendar', '--iterations=2', '*:0/15'], { encoding: 'utf8' });
       assert.match(next.stdout, /Normalized form: \*-\*-\* \*:00\/15:00/);
     }
   });

@@ -1,19 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { requiredTool } from './required-tool.ts';
 
-/** Debian's promtool (package prometheus), which .ci/run installs; absent outside CI, the checks say so and skip. */
-export const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));
+/** Debian's promtool (package prometheus); SVC_PROMTOOL names another place. */
+export const promtool = requiredTool('promtool', 'prometheus', ['/usr/bin/promtool', '/usr/local/bin/promtool'], process.env.SVC_PROMTOOL);
 
-/** A reason to skip a promtool check, or false; under CI=true a missing promtool is a failure instead. */
+/** A reason to skip a promtool check, or false (test/support/required-tool.ts). */
 export function promtoolMissing(): string | false {
-  if (PROMTOOL) return false;
-  if (process.env.CI === 'true') throw new Error("promtool is required under CI: .ci/run installs Debian's prometheus package");
-  return "promtool (Debian package prometheus) is not installed: the exposition is not checked by Prometheus's own parser";
+  return promtool.skip;
 }
 
 /** Prometheus's own parser and linter over an exposition (`promtool check metrics`): its complaints, empty when none. */
 export function promtoolProblems(exposition: string): string {
-  const res = spawnSync(PROMTOOL!, ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
+  const res = spawnSync(promtool.path(), ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
   if (res.status === 0) return '';
   return `${res.stdout}${res.stderr}`.trim() || `promtool exited ${res.status}`;
 }
