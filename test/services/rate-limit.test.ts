@@ -5,6 +5,12 @@ import { blockSize, createRateLimiter } from '../../src/services/rate-limit.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const NOW = new Date('2026-11-22T10:00:18.000Z');
+/*
+ * These tests are about the store's judgement. A claim that waits past claimWaitMs (1 s by default)
+ * makes the process count alone on what it last saw (docs/api.md, "Rate limits"), which a loaded
+ * machine can cause at any call: waiting as long as a claim takes keeps them on the store's path.
+ */
+const PATIENT = { claimWaitMs: 600_000 };
 let run = 0;
 
 describeEachStore('the shared rate limiter (tokens claimed from the store a block at a time)', ({ store }) => {
@@ -16,7 +22,7 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
         fc.array(fc.nat(3), { minLength: 1, maxLength: 200 }),
         async (limit, processes, order) => {
           const bucket = `partner:prop_${++run}`;
-          const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60));
+          const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60, PATIENT));
           let allowed = 0;
           let lastRemaining = limit;
           for (const p of order) {
@@ -47,7 +53,7 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
         fc.array(step, { minLength: 1, maxLength: 150 }),
         async (first, processes, steps) => {
           const bucket = `partner:change_${++run}`;
-          const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60));
+          const limiters = Array.from({ length: processes }, () => createRateLimiter(store().db, () => NOW, 60, PATIENT));
           let limit = first;
           let allowed = 0;
           let previous: { remaining: number; limit: number } | undefined;
@@ -68,7 +74,7 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
   });
 
   it('a limit lowered within the window, after a few calls, admits only what is left of it', async () => {
-    const limiter = createRateLimiter(store().db, () => NOW, 60);
+    const limiter = createRateLimiter(store().db, () => NOW, 60, PATIENT);
     for (let i = 0; i < 3; i++) assert.equal((await limiter.hit('partner:lowered', 1000)).allowed, true);
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await limiter.hit('partner:lowered', 5));
@@ -83,7 +89,7 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
   });
 
   it('concurrent calls in one process are admitted exactly up to the limit', async () => {
-    const limiter = createRateLimiter(store().db, () => NOW, 60);
+    const limiter = createRateLimiter(store().db, () => NOW, 60, PATIENT);
     const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('partner:burst', 250)));
     assert.equal(decisions.filter((d) => d.allowed).length, 250);
   });
