@@ -18,7 +18,7 @@ export interface ListenOptions {
   timeouts?: { headersMs: number; requestMs: number };
 }
 
-const DEFAULT_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000 };
+export const DEFAULT_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000 };
 
 /** A listening server and how to stop it gracefully. */
 export interface RunningServer {
