@@ -14,6 +14,8 @@ import { startTestApi, type TestApi } from './http.ts';
 import { capturingLogger, type LogCapture } from './log-capture.ts';
 import { writeFixture } from './mini-fixture.ts';
 import { describeEachStore } from './stores.ts';
+import { deliveryDepsFromConfig } from '../../src/sync/delivery/delivery-deps.ts';
+import { webhookTester as testEventSender } from '../../src/sync/test-event.ts';
 
 /** "Today" of the read API tests: 2026-11-22, UTC. */
 export const TODAY = '2026-11-22';
@@ -216,7 +218,9 @@ export async function startWorld(db: Kysely<Database>, options: WorldOptions = {
   await loadFixtures(db, [writeFixture(options.fixture ?? worldFixture())], clock);
   const config = loadConfig({}, { rateLimitDefault: 1_000_000, ...options.config });
   const log = capturingLogger('warn');
-  const app = createApp({ db, config, clock, logger: options.logger ?? log.logger, ...options.deps }, options.modules);
+  // The operator's test delivery wired as svc serve wires it (src/cli/commands/serve.ts).
+  const webhookTester = testEventSender(db, deliveryDepsFromConfig(config, { clock, wallClock: () => new Date() }));
+  const app = createApp({ db, config, clock, logger: options.logger ?? log.logger, webhookTester, ...options.deps }, options.modules);
   const api = await startTestApi(app);
   const keys = {} as KeyNames;
   const keyIds = {} as KeyNames;
