@@ -17,7 +17,7 @@ describe('npm test leaves nothing behind', () => {
     t.after(() => rmSync(tmp, { recursive: true, force: true }));
     const tag = `left${randomBytes(3).toString('hex')}`;
     // A store test file: it builds the SQLite template in the temporary folder and, when Postgres answers, the Postgres one.
-    const run = spawn(process.execPath, ['scripts/run-tests.mjs', 'test/store/change-marks.test.ts'], {
+    const run = spawn(process.execPath, ['scripts/run-tests.mjs', '--test-reporter=tap', 'test/store/change-marks.test.ts'], {
       cwd: root,
       // Without NODE_TEST_CONTEXT: node:test refuses to start a run from within a test file's process.
       env: { ...process.env, NODE_TEST_CONTEXT: undefined, TMPDIR: tmp, SVC_TEST_RUN_TAG: tag },

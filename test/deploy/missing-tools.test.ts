@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('a tool missing under CI=true', () => {
   it('fails each test that needs it, naming the tool, and the other tests of its file still run', async () => {
-    const run = spawn(process.execPath, ['scripts/run-tests.mjs', 'test/deploy/systemd-units.test.ts'], {
+    const run = spawn(process.execPath, ['scripts/run-tests.mjs', '--test-reporter=tap', 'test/deploy/systemd-units.test.ts'], {
       cwd: root,
       // Without NODE_TEST_CONTEXT: node:test refuses to start a run from within a test file's process.
       env: { ...process.env, NODE_TEST_CONTEXT: undefined, CI: 'true', SVC_SYSTEMD_ANALYZE: '/nonexistent/systemd-analyze' },
