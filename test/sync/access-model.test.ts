@@ -34,7 +34,8 @@ const CONSENT: Record<(typeof TYPES)[number], ConsentCategory> = {
 };
 /** The event types each plan's scopes cover: basic lacks crew:status:subscribe and crew:documents:read. */
 const PLAN_TYPES = { management: new Set<string>(TYPES), basic: new Set<string>(['crew.profile.updated', 'crew.compliance.changed']) };
-type Answer = 200 | 500 | 410 | 'none';
+// 422 stands for a permanent 4xx (dead-lettered); a 410 also disables the endpoint, tested in test/sync/endpoint-gone.test.ts.
+type Answer = 200 | 500 | 422 | 'none';
 
 interface World {
   consents: Record<string, ConsentCategory[]>;
@@ -57,7 +58,7 @@ const step = fc.oneof(
   fc.record({ do: fc.constant('fleet' as const), crew: fc.constantFrom(...CREW), on: fc.boolean() }),
   fc.record({ do: fc.constant('plan' as const), plan: fc.constantFrom('management' as const, 'basic' as const) }),
   fc.record({ do: fc.constant('subscribe' as const), types: fc.subarray([...TYPES], { minLength: 1 }) }),
-  fc.record({ do: fc.constant('answer' as const), answer: fc.constantFrom<Answer>(200, 500, 410, 'none') }),
+  fc.record({ do: fc.constant('answer' as const), answer: fc.constantFrom<Answer>(200, 500, 422, 'none') }),
   fc.record({ do: fc.constant('run' as const), laterMs: fc.constantFrom(0, 6 * 60_000, 3 * 3600_000, 11 * 3600_000) }),
   fc.record({ do: fc.constant('replay' as const) }),
 );
