@@ -24,18 +24,10 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     rx = await startReceiver(SECRET, () => ({ status }));
   });
   after(async () => rx.close());
+  const register = (...flags: string[]) => svc('admin', 'register-webhook', ...flags);
 
   it('register-webhook creates, updates, says when nothing changed; prints the endpoint with its (generated) secret', async () => {
-    const created = await svc(
-      'admin',
-      'register-webhook',
-      '--partner',
-      'ptn_b',
-      '--url',
-      rx.url,
-      '--events',
-      'crew.status.changed, crew.profile.updated',
-    );
+    const created = await register('--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed, crew.profile.updated');
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /^registered webhook endpoint whe_/);
     const endpoint = JSON.parse(created.stdout);
@@ -52,58 +44,32 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     ]);
     assert.deepEqual(endpoint.subscribed_events, ['crew.status.changed', 'crew.profile.updated']);
     assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    const rotated = await svc(
-      'admin',
-      'register-webhook',
-      '--partner',
-      'ptn_a',
-      '--url',
-      rx.url,
-      '--events',
-      'crew.status.changed',
-      '--secret',
-      SECRET,
-    );
+    const rotated = await register('--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
     assert.match(rotated.stderr, /^registered/);
-    const again = await svc(
-      'admin',
-      'register-webhook',
-      '--partner',
-      'ptn_a',
-      '--url',
-      rx.url,
-      '--events',
-      'crew.status.changed',
-      '--secret',
-      SECRET,
-    );
+    const again = await register('--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
     // The same values again: said so, and nothing written.
     assert.match(again.stderr, /^webhook endpoint whe_\w+ of partner ptn_a already had these values: nothing changed$/m);
     assert.equal(JSON.parse(again.stdout).secret, SECRET);
     assert.equal(JSON.parse(again.stdout).updated_at, JSON.parse(rotated.stdout).updated_at);
-    const moved = await svc(
-      'admin',
-      'register-webhook',
+    const moved = await register(
       '--partner',
       'ptn_a',
       '--url',
       rx.url,
       '--events',
-      'crew.status.changed,crew.profile.updated',
+      'crew.status.changed, crew.profile.updated',
       '--secret',
       SECRET,
     );
     assert.match(moved.stderr, /^updated webhook endpoint whe_\w+ for partner ptn_a/);
-    await svc('admin', 'register-webhook', '--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
+    await register('--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
     const list = await svc('admin', 'list-webhooks');
     assert.match(list.stdout, /^ptn_a\twhe_\w+\tactive\thttp:\/\/127\.0\.0\.1:\d+\/hooks\tcrew\.status\.changed\t/m);
     assert.ok(!list.stdout.includes(SECRET), 'list-webhooks never prints secrets');
   });
 
   it('register-webhook warns when a chosen secret cannot carry the Standard Webhooks headers', async () => {
-    const res = await svc(
-      'admin',
-      'register-webhook',
+    const res = await register(
       '--partner',
       'ptn_b',
       '--url',
@@ -115,7 +81,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     );
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stderr, /^warning: this secret is not of the Standard Webhooks form .*X-Service-Signature header only/m);
-    const standard = await svc('admin', 'register-webhook', '--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed');
+    const standard = await register('--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed');
     assert.doesNotMatch(standard.stderr, /warning/);
   });
 
@@ -135,7 +101,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
     assert.equal(res.code, 65);
     assert.match(res.stderr, /--url: must use https/);
     assert.match(res.stderr, /--events value "crew\.nope": Input should be 'crew\.document\.processed'/);
-    const unknown = await svc('admin', 'register-webhook', '--partner', 'ptn_zz', '--url', rx.url, '--events', 'crew.status.changed');
+    const unknown = await register('--partner', 'ptn_zz', '--url', rx.url, '--events', 'crew.status.changed');
     assert.match(unknown.stderr, /no partner with id "ptn_zz"/);
     assert.notEqual(unknown.code, 0);
   });
