@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from 'commander';
+import { parseInstant } from '../domain/calendar.ts';
+import { windowLengthMs } from '../domain/delivery-level.ts';
 
 /**
  * Parsers for option values. A value they refuse is bad usage: commander reports it with the
@@ -21,4 +23,16 @@ export function statusRange(value: string): { from: number; to: number } {
   const cls = /^([1-5])xx$/i.exec(value);
   if (cls) return { from: Number(cls[1]) * 100, to: Number(cls[1]) * 100 + 99 };
   throw new InvalidArgumentError('expected a status such as 404, a class such as 4xx, or 0 (a command that succeeded)');
+}
+
+/**
+ * Where a report's window starts: a length back from now (`24h`, `90m`, `7d`), or an instant
+ * (YYYY-MM-DD, midnight UTC, or an ISO 8601 date-time with a time zone).
+ */
+export function windowStart(value: string): { lengthMs: number } | { at: string } {
+  const lengthMs = windowLengthMs(value);
+  if (lengthMs !== null) return { lengthMs };
+  const at = parseInstant(value, { dateAllowed: true });
+  if (at) return { at: at.toISOString() };
+  throw new InvalidArgumentError('expected a length back from now such as 24h, 90m or 7d, or an ISO 8601 date or date-time');
 }
