@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { adminQuery, createTestDatabase, databaseUrl, PG_ADMIN_URL } from './pg-admin.ts';
@@ -67,15 +67,19 @@ export type DialectLabel = 'sqlite' | 'postgres';
 
 /**
  * Runs `body` once per dialect inside `describe('<name> [dialect]')`. `body` receives a getter
- * for a migrated store (a copy of a migrated template) that is fresh for this describe block. Where Postgres does not answer,
- * its half is skipped with a message, except under CI=true, where that is a failure.
+ * for a migrated store (a copy of a migrated template) that is fresh for this describe block, or,
+ * with `storePerTest`, fresh for each test: for tests that each need a store nobody else wrote
+ * to (an empty list, exact counts), whose seeding then goes in `beforeEach` or the test itself.
+ * Where Postgres does not answer, its half is skipped with a message, except under CI=true,
+ * where that is a failure.
  */
 export function describeEachStore(
   name: string,
   body: (ctx: { store: () => Store; url: () => string; dialect: DialectLabel }) => void,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; storePerTest?: boolean } = {},
 ): void {
   const migrated = options.migrate !== false;
+  const [open, close] = options.storePerTest ? [beforeEach, afterEach] : [before, after];
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && pgSkip) {
       // A skipped test, not a skipped suite: node:test counts only tests in its "# skipped" line.
@@ -85,7 +89,7 @@ export function describeEachStore(
     describe(`${name} [${dialect}]`, () => {
       let store: Store | undefined;
       let test: TestStore | undefined;
-      before(async () => {
+      open(async () => {
         test = dialect === 'sqlite' ? await createSqliteStoreUrl({ migrated }) : await createPostgresStoreUrl({ migrated });
         store = await openStore(test.url);
       });
@@ -97,11 +101,14 @@ export function describeEachStore(
         url: () => test!.url,
         dialect,
       });
-      // Registered after the body's hooks, so it runs after them (node:test runs `after` hooks in
-      // the order they were registered): what the body opened on the store closes first.
-      after(async () => {
+      // Registered after the body's hooks, so it runs after them (node:test runs `after` and
+      // `afterEach` hooks in the order they were registered): what the body opened on the store
+      // closes first.
+      close(async () => {
         await store?.close();
         await test?.dispose();
+        store = undefined;
+        test = undefined;
       });
     });
   }
