@@ -24,7 +24,7 @@ describe('deploy/prometheus/: the alert rules', () => {
   it('pass promtool check rules', { skip: promtoolMissing() }, () => {
     const res = promtool(['check', 'rules', RULES]);
     assert.equal(res.status, 0, res.stdout + res.stderr);
-    assert.match(res.stdout, /SUCCESS: 9 rules found/);
+    assert.match(res.stdout, /SUCCESS: 10 rules found/);
   });
 
   it(

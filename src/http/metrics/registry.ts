@@ -124,6 +124,19 @@ export function createServeMetrics(deps: {
     'svc_sync_last_success_timestamp_seconds',
     'End of the last svc sync run that finished with outcome ok or delivery_failures: it got through its diff and delivery (0: none)',
   );
+  // The service level over the hour before the read, every partner together: a handful of series
+  // however many partners there are (svc admin delivery-report names them).
+  const deliverySeconds = gauge(
+    'svc_webhook_delivery_seconds',
+    'Creation to delivery of the webhook events delivered in the last hour, in seconds: nearest-rank percentile p50 or p99 (0 when none was delivered)',
+    ['percentile'],
+  );
+  const delivered = gauge('svc_webhook_delivered_events', 'Webhook events delivered in the last hour');
+  const firstAttempts = gauge(
+    'svc_webhook_first_attempts',
+    "Webhook events whose first attempt was made in the last hour, by that attempt's outcome: delivered or failed",
+    ['outcome'],
+  );
   const lastFinished = gauge(
     'svc_sync_last_finished_timestamp_seconds',
     'End of the last svc sync run that finished, whatever its outcome (0: none)',
@@ -150,6 +163,12 @@ export function createServeMetrics(deps: {
     for (const outcome of SYNC_RUN_OUTCOMES) runOutcome.set({ outcome }, snapshot.lastRun?.outcome === outcome ? 1 : 0);
     lastFinished.set(seconds(snapshot.lastFinishedAt));
     lastSucceeded.set(seconds(snapshot.lastSucceededAt));
+    const level = snapshot.delivery;
+    deliverySeconds.set({ percentile: 'p50' }, level.p50Seconds ?? 0);
+    deliverySeconds.set({ percentile: 'p99' }, level.p99Seconds ?? 0);
+    delivered.set(level.delivered);
+    firstAttempts.set({ outcome: 'delivered' }, level.firstAttemptsDelivered);
+    firstAttempts.set({ outcome: 'failed' }, level.firstAttempts - level.firstAttemptsDelivered);
   };
 
   return {
