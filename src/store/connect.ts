@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import { AppError } from '../domain/app-error.ts';
+import { maskUrl } from '../domain/masked-url.ts';
 import type { Database } from './database.ts';
 import type { DialectName } from './dialect-of.ts';
 import type { StoreOptions } from './store-options.ts';
@@ -22,14 +23,10 @@ export function parseStoreUrl(url: string): { dialect: DialectName; target: stri
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { dialect: 'postgres', target: url };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (path === '') throw new AppError('invalid_setting', `store URL "${url}" names no file (try sqlite:data/svc.db)`);
+    if (path === '') throw new AppError('invalid_setting', `store URL "${maskUrl(url)}" names no file (try sqlite:data/svc.db)`);
     return { dialect: 'sqlite', target: path };
   }
-  throw new AppError('invalid_setting', `store URL "${url}" is neither sqlite:PATH nor postgres://…`);
-}
-
-export function maskUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+  throw new AppError('invalid_setting', `store URL "${maskUrl(url)}" is neither sqlite:PATH nor postgres://…`);
 }
 
 /** Opens the store a URL names. SQLite files and their folder are created when missing, unless `create: false`. */

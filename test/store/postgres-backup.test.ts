@@ -87,7 +87,7 @@ describe(
       assert.equal(restored.status, 0, restored.stderr);
       assert.match(restored.stdout, new RegExp(`/${restoredName}: up to date\\n$`));
 
-      const serve = await startServeChild(`${server}/${restoredName}`);
+      const serve = await startServeChild(`${server}/${restoredName}`, {}, 60_000);
       try {
         const call = (key: string, path: string) => fetch(`${serve.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
         const me = await call(lastLine(before.stdout), '/api/v2/partners/me');

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { ENV_VARS, type Config } from '../../config/config.ts';
 import { isAppError } from '../../domain/app-error.ts';
-import { maskUrl, openStore } from '../../store/connect.ts';
+import { maskUrl, maskUrlsIn } from '../../domain/masked-url.ts';
+import { openStore } from '../../store/connect.ts';
 import { migrationStatus } from '../../store/migrator.ts';
 import { commandConfig, println, type CliDeps } from '../context.ts';
 
@@ -24,11 +25,6 @@ export interface ConfigWarning {
   message: string;
 }
 
-/** A store URL with its password hidden, in the user part (`postgres://u:***@h`) or the query (`?password=***`). */
-function maskStoreUrl(url: string): string {
-  return maskUrl(url).replace(/([?&]password=)[^&]*/gi, '$1***');
-}
-
 /** Each setting, its shown value and where it came from; `--db` is the one flag every command takes. */
 export function settingLines(env: CliDeps['env'], config: Config, dbFlag: string | undefined): SettingLine[] {
   return Object.entries(ENV_VARS).map(([variable, setting]) => {
@@ -36,7 +32,7 @@ export function settingLines(env: CliDeps['env'], config: Config, dbFlag: string
     const source = setting === 'databaseUrl' && dbFlag ? 'flag' : fromEnv ? 'environment' : 'default';
     const raw = config[setting];
     let value: SettingLine['value'] = raw === undefined || raw === '' ? null : raw;
-    if (setting === 'databaseUrl') value = maskStoreUrl(String(raw));
+    if (setting === 'databaseUrl') value = maskUrl(String(raw));
     else if (SECRET_NAME.test(variable) && value !== null) value = '***';
     return { variable, setting, value, source };
   });
@@ -80,7 +76,7 @@ async function storeWarnings(config: Config): Promise<ConfigWarning[]> {
     store = await openStore(config.databaseUrl, { create: false });
   } catch (err) {
     if (!isAppError(err)) throw err;
-    return [{ code: 'store_unavailable', message: maskStoreUrl(err.message) }];
+    return [{ code: 'store_unavailable', message: maskUrlsIn(err.message, [config.databaseUrl]) }];
   }
   try {
     const pending = (await migrationStatus(store.db)).filter((m) => m.executedAt === null);
@@ -89,7 +85,7 @@ async function storeWarnings(config: Config): Promise<ConfigWarning[]> {
       : [
           {
             code: 'store_not_migrated',
-            message: `${maskStoreUrl(config.databaseUrl)} has ${pending.length} pending migration(s): run \`svc db migrate\``,
+            message: `${maskUrl(config.databaseUrl)} has ${pending.length} pending migration(s): run \`svc db migrate\``,
           },
         ];
   } finally {

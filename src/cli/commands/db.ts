@@ -3,7 +3,8 @@ import { wireTime } from '../../domain/clock.ts';
 import { installShippedCatalogue } from '../../services/fixtures/shipped-catalogue.ts';
 import { migrateToLatest, migrationStatus } from '../../store/migrator.ts';
 import { isAppError } from '../../domain/app-error.ts';
-import { maskUrl, parseStoreUrl } from '../../store/connect.ts';
+import { maskUrl } from '../../domain/masked-url.ts';
+import { parseStoreUrl } from '../../store/connect.ts';
 import { commandConfig, println, withStore, type CliDeps } from '../context.ts';
 
 /** Postgres's "database does not exist": the store is created, not refused (README.md, "Using Postgres"). */

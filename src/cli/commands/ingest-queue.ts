@@ -1,5 +1,6 @@
 import type { Config } from '../../config/config.ts';
 import { AppError } from '../../domain/app-error.ts';
+import { maskUrl } from '../../domain/masked-url.ts';
 import type { ChangeResult } from '../../domain/ingest-change.ts';
 import type { IngestDeps } from '../../services/ingest/apply-changes.ts';
 import type { QueueSummary } from '../../services/ingest/amqp-source.ts';
@@ -28,11 +29,8 @@ export async function ingestFromQueue(
   if (!flags.queue) throw new AppError('invalid_setting', '--from needs --queue NAME (the queue to consume)');
   const queue = flags.queue;
   // Loaded only here: no other command needs the AMQP client (docs/architecture.md).
-  const [{ connect }, { displayAmqpUrl, ingestQueue }] = await Promise.all([
-    import('amqplib'),
-    import('../../services/ingest/amqp-source.ts'),
-  ]);
-  const where = displayAmqpUrl(flags.from);
+  const [{ connect }, { ingestQueue }] = await Promise.all([import('amqplib'), import('../../services/ingest/amqp-source.ts')]);
+  const where = maskUrl(flags.from);
   const stop = stopOnSignals(config.shutdownGraceMs, (signal, phase) => {
     if (phase === 'drain') println(deps.stderr, `svc: ${signal}: stopping: no new message is taken; the one in hand is finished`);
   });

@@ -11,6 +11,7 @@ import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts
 import { deadLetters, publishDeadLetters } from './dead-letter.ts';
 import { ingestTally, retryHeld, statisticsRefresh, type Apply, type IngestSummary } from './ingest-stream.ts';
 import { ndjsonChanges } from './ndjson.ts';
+import { maskUrl } from '../../domain/masked-url.ts';
 
 /** amqplib's `connect`, injected (src/cli/commands/ingest.ts passes it; the service never imports the client). */
 export type AmqpConnect = (url: string) => Promise<ChannelModel>;
@@ -41,17 +42,6 @@ export interface QueueSummary extends IngestSummary {
   deadLettered: number;
 }
 
-/** The URL without its password, for messages. */
-export function displayAmqpUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the broker URL';
-  }
-}
-
 const brokerError = (what: string, err: unknown) =>
   new AppError('queue_unavailable', `${what}: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`, { cause: err });
 
@@ -75,7 +65,7 @@ export async function ingestQueue(
   deps: IngestDeps,
   options: QueueOptions,
 ): Promise<QueueSummary> {
-  const where = displayAmqpUrl(options.url);
+  const where = maskUrl(options.url);
   const connection = await connect(options.url).catch((err: unknown) =>
     Promise.reject(brokerError(`the broker at ${where} does not answer`, err)),
   );
