@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { before, it } from 'node:test';
 import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts';
 import { checkCompliance, chooseAssignment, evaluateLive, type ComplianceDeps } from '../../src/services/compliance/check-compliance.ts';
 import type { Db } from '../../src/store/database.ts';
@@ -40,17 +40,18 @@ function twoVesselFixture() {
 }
 
 describeEachStore('compliance checks with a stored-result fallback', ({ store }) => {
+  before(() => loadFixtures(store().db, ['data/requirements.json', writeFixture(twoVesselFixture())], clock));
   const assignmentOf = async (vesselId?: string) =>
     chooseAssignment(await crewAssignmentsOnFleet(store().db, { kind: 'all' }, 'crew_1'), 'crew_1', vesselId);
 
   it('with no vessel given, the most recent active assignment is evaluated; a named vessel wins', async () => {
-    await loadFixtures(store().db, ['data/requirements.json', writeFixture(twoVesselFixture())], clock);
     assert.equal((await assignmentOf()).vessel.vesselId, 'ves_a');
     assert.equal((await assignmentOf('ves_b')).assignment.role, 'chief_officer');
     await assert.rejects(assignmentOf('ves_zzz'), { code: 'crew_not_found' });
   });
 
   it('with the evaluator failing and nothing stored, the check is compliance_unavailable with Retry-After', async () => {
+    await store().db.deleteFrom('compliance_results').where('crew_unique_id', '=', 'crew_1').execute();
     await assert.rejects(
       checkCompliance(store().db, deps(store().db, { fault: 'fail' }), 'crew_1', await assignmentOf()),
       (err: any) => err.code === 'compliance_unavailable' && err.status === 503 && err.headers['Retry-After'] === '30',
@@ -70,6 +71,7 @@ describeEachStore('compliance checks with a stored-result fallback', ({ store })
   });
 
   it('a stalled evaluator is cut off at the deadline and the stored result is returned', async () => {
+    assert.equal((await checkCompliance(store().db, deps(store().db), 'crew_1', await assignmentOf())).source, 'live_evaluator');
     // The stall never ends: an answer at all means the deadline cut it off.
     const out = await checkCompliance(store().db, deps(store().db, { fault: 'stall', deadlineMs: 50 }), 'crew_1', await assignmentOf());
     assert.equal(out.source, 'serviceCompliance_fallback');
