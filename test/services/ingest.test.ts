@@ -111,6 +111,8 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
   });
 
   it('a bad change is rejected with the field path and writes nothing; the others of the batch apply', async () => {
+    // The patch below names a crew member that exists, so that its own field is what is wrong.
+    assert.deepEqual(outcomes(await apply(lines(crew(19)))), ['applied']);
     const results = await apply(
       lines(
         crew(20, { date_of_birth: '2027-02-29' }),
