@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import type { LogConfig } from 'kysely';
 import { loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../domain/app-error.ts';
 import { clockStartingAt, type Clock } from '../domain/clock.ts';
 import { createAuditService } from '../services/audit.ts';
-import { openStore, type Store } from '../store/connect.ts';
+import type { Spans } from '../services/plumbing/spans.ts';
+import { openStore, parseStoreUrl, type Store } from '../store/connect.ts';
 import { assertMigrated } from '../store/migrator.ts';
 
 /** Everything a command may touch, injected by main.ts (and by tests). */
@@ -17,6 +19,14 @@ export interface CliDeps {
   clock: Clock;
   /** Called by long-running commands (serve) to learn when to stop. */
   onShutdown?: (stop: () => Promise<void>) => void;
+  /** Set by main.ts when tracing is on (src/telemetry/start-tracing.ts); absent: no spans. */
+  tracing?: CommandTracing;
+}
+
+/** What serve and sync need of tracing: spans, and the query log that gives SQLite's queries theirs. */
+export interface CommandTracing {
+  spans: Spans;
+  sqliteQueryLog: LogConfig;
 }
 
 /** The Config for a command: environment first, then `--db` and the command's own overrides. */
@@ -37,15 +47,20 @@ export function commandClock(deps: CliDeps, config: Config): Clock {
 export async function withStore<T>(
   config: Config,
   fn: (store: Store) => Promise<T>,
-  options: { requireMigrated?: boolean; poolSize?: number; create?: boolean } = {},
+  options: { requireMigrated?: boolean; poolSize?: number; create?: boolean; log?: LogConfig } = {},
 ): Promise<T> {
-  const store = await openStore(config.databaseUrl, { poolSize: options.poolSize, create: options.create ?? false });
+  const store = await openStore(config.databaseUrl, { poolSize: options.poolSize, create: options.create ?? false, log: options.log });
   try {
     if (options.requireMigrated !== false) await assertMigrated(store.db, store.displayUrl);
     return await fn(store);
   } finally {
     await store.close();
   }
+}
+
+/** The query log a traced command opens its store with: SQLite's query spans; Postgres has instrumentation-pg's. */
+export function tracedQueryLog(deps: CliDeps, config: Config): LogConfig | undefined {
+  return deps.tracing && parseStoreUrl(config.databaseUrl).dialect === 'sqlite' ? deps.tracing.sqliteQueryLog : undefined;
 }
 
 export function println(stream: NodeJS.WritableStream, line = ''): void {

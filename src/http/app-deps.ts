@@ -12,6 +12,7 @@ import type { ReadCache } from '../services/read-cache/read-cache.ts';
 import type { AuditService } from '../services/audit.ts';
 import type { Authenticator } from '../services/auth-cache.ts';
 import type { RateLimiter } from '../services/rate-limit.ts';
+import type { Spans } from '../services/plumbing/spans.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
 import type { PartnerContext } from '../services/visibility/partner-context.ts';
 import type { Database } from '../store/database.ts';
@@ -38,6 +39,8 @@ export interface AppDeps {
    * not import: `svc serve` wires it); null: the route fails as a wiring error.
    */
   webhookTester?: WebhookTester | null;
+  /** Where the request's facts go when tracing is on (src/services/plumbing/spans.ts); null: nowhere. */
+  spans?: Spans | null;
 }
 
 /** What the app tells monitoring about each request; kept free of any metrics library. */

@@ -17,6 +17,7 @@ import { requestId } from './middleware/request-id.ts';
 import { observeRequests } from './middleware/observe.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { serializeJson } from './middleware/serialize.ts';
+import { traceRequest } from './middleware/trace-request.ts';
 import { routeModules } from './routes/index.ts';
 
 /** Fills the optional deps and builds the per-app services route modules share. */
@@ -32,6 +33,7 @@ export function routeDeps(deps: AppDeps): RouteDeps {
     readCache: deps.readCache ?? createReadCache(deps.db, deps.clock),
     metrics: deps.metrics ?? null,
     webhookTester: deps.webhookTester ?? null,
+    spans: deps.spans ?? null,
     complianceResults: createResultWriter(deps.db, { logger: deps.logger }),
   };
 }
@@ -52,6 +54,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   const router = new Router<AppState>();
   for (const m of modules) m.register(router, shared);
   app.use(requestId(shared.randomBytes, deps.clock));
+  if (deps.spans) app.use(traceRequest(deps.spans));
   app.use(apiHeaders());
   app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(observeRequests(deps.metrics));

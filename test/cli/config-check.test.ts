@@ -113,6 +113,38 @@ describe('svc config check: warnings for production', () => {
     assert.match(text.stdout, /^SVC_DATABASE_URL +postgres:\/\/svc:\*\*\*@127\.0\.0\.1:1\/svc\?password=\*\*\* +\[environment\]$/m);
   });
 
+  it('tracing: off until an OTLP endpoint is set, off again with OTEL_SDK_DISABLED; header values masked', async () => {
+    const good = { ...PRODUCTION, SVC_DATABASE_URL: migrated.url };
+    const tracing = async (env: Record<string, string>) =>
+      JSON.parse((await cli(['config', 'check', '--json'], { ...good, ...env })).stdout).tracing as {
+        state: string;
+        settings: { variable: string; value: string | null; source: string }[];
+      };
+    assert.equal((await tracing({})).state, 'off (no OTLP endpoint is set)');
+    const on = await tracing({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20tok-secret',
+    });
+    assert.equal(on.state, 'on, spans to http://collector:4318/v1/traces');
+    assert.deepEqual(
+      on.settings.filter((s) => s.source === 'environment').map((s) => [s.variable, s.value]),
+      [
+        ['OTEL_EXPORTER_OTLP_ENDPOINT', 'http://collector:4318/'],
+        ['OTEL_EXPORTER_OTLP_HEADERS', '***'],
+      ],
+    );
+    const traces = await tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/t' });
+    assert.equal(traces.state, 'on, spans to http://b:4318/t', 'the traces endpoint wins, as given');
+    assert.equal(
+      (await tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'true' })).state,
+      'off (OTEL_SDK_DISABLED is true)',
+    );
+    const text = await cli(['config', 'check'], { ...good, OTEL_EXPORTER_OTLP_HEADERS: 'x-key=tok-secret' });
+    assert.doesNotMatch(text.stdout, /tok-secret/);
+    assert.match(text.stdout, /^OTEL_SERVICE_NAME +\(unset\) +\[default\]$/m);
+    assert.match(text.stdout, /^tracing: off \(no OTLP endpoint is set\)$/m);
+  });
+
   it('a bad setting is refused as by every command: exit 64 naming the variable', async () => {
     const res = await cli(['config', 'check'], { SVC_PORT: 'abc' });
     assert.equal(res.code, 64);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { ENV_VARS, type Config } from '../../config/config.ts';
+import { SECRET_TRACING_VARS, TRACING_VARS, tracingSettings } from '../../config/tracing-settings.ts';
 import { isAppError } from '../../domain/app-error.ts';
 import { maskUrl, maskUrlsIn } from '../../domain/masked-url.ts';
 import { openStore } from '../../store/connect.ts';
@@ -36,6 +37,24 @@ export function settingLines(env: CliDeps['env'], config: Config, dbFlag: string
     else if (SECRET_NAME.test(variable) && value !== null) value = '***';
     return { variable, setting, value, source };
   });
+}
+
+export interface TracingReport {
+  /** `on, spans to <url>` or `off (<why>)`. */
+  state: string;
+  settings: { variable: string; value: string | null; source: 'environment' | 'default' }[];
+}
+
+/** The OpenTelemetry variables svc reads, header values masked, and whether they turn tracing on (docs/operations.md, "Traces"). */
+export function tracingReport(env: CliDeps['env']): TracingReport {
+  const tracing = tracingSettings(env);
+  const settings = TRACING_VARS.map((variable) => {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') return { variable, value: null, source: 'default' as const };
+    const value = SECRET_TRACING_VARS.has(variable) ? '***' : /ENDPOINT$/.test(variable) ? maskUrl(raw) : raw;
+    return { variable, value, source: 'environment' as const };
+  });
+  return { state: tracing.enabled ? `on, spans to ${maskUrl(tracing.url)}` : `off (${tracing.why})`, settings };
 }
 
 /** Whether systemd (or another manager setting these) started this process: ExecStartPre and ExecStart both get INVOCATION_ID. */
@@ -98,19 +117,23 @@ export function configCommand(deps: CliDeps): Command {
   config
     .command('check')
     .description(
-      'print each setting, its value (secrets masked) and where it came from (flag, environment, default), then what is ' +
+      'print each setting (the OTEL_* ones of tracing too), its value (secrets masked) and where it came from (flag, environment, default), ' +
+        'whether tracing is on, then what is ' +
         `likely wrong for production; exits ${CONFIG_WARNING_EXIT} when it warns (systemd runs it before svc serve)`,
     )
-    .option('--json', 'print one JSON object: settings, warnings')
+    .option('--json', 'print one JSON object: settings, tracing, warnings')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const effective = commandConfig(deps, cmd);
       const lines = settingLines(deps.env, effective, cmd.optsWithGlobals<{ db?: string }>().db);
       const warnings = await configWarnings(deps.env, effective, lines);
+      const tracing = tracingReport(deps.env);
       if (opts.json) {
-        println(deps.stdout, JSON.stringify({ settings: lines, warnings }));
+        println(deps.stdout, JSON.stringify({ settings: lines, tracing, warnings }));
       } else {
-        const width = Math.max(...lines.map((l) => l.variable.length));
-        for (const l of lines) println(deps.stdout, `${l.variable.padEnd(width)}  ${l.value ?? '(unset)'}  [${l.source}]`);
+        const shown = [...lines, ...tracing.settings];
+        const width = Math.max(...shown.map((l) => l.variable.length));
+        for (const l of shown) println(deps.stdout, `${l.variable.padEnd(width)}  ${l.value ?? '(unset)'}  [${l.source}]`);
+        println(deps.stdout, `tracing: ${tracing.state}`);
         for (const w of warnings) println(deps.stdout, `warning: ${w.message}`);
         println(deps.stdout, warnings.length === 0 ? 'no warnings' : `${warnings.length} warning(s)`);
       }

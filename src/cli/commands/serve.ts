@@ -6,7 +6,7 @@ import { openStore } from '../../store/connect.ts';
 import { assertMigrated } from '../../store/migrator.ts';
 import { port } from '../arguments.ts';
 import type { MetricsListener } from '../../http/metrics/listener.ts';
-import { commandClock, commandConfig, type CliDeps } from '../context.ts';
+import { commandClock, commandConfig, tracedQueryLog, type CliDeps } from '../context.ts';
 
 interface ServeOptions {
   port?: number;
@@ -62,7 +62,11 @@ export function serveCommand(deps: CliDeps): Command {
       ]);
       const logger = createLogger(config, deps.stdout);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
-      const store = await openStore(config.databaseUrl, { timeoutMs: config.storeTimeoutMs, create: false });
+      const store = await openStore(config.databaseUrl, {
+        timeoutMs: config.storeTimeoutMs,
+        create: false,
+        log: tracedQueryLog(deps, config),
+      });
       try {
         await assertMigrated(store.db, store.displayUrl);
       } catch (err) {
@@ -88,7 +92,7 @@ export function serveCommand(deps: CliDeps): Command {
         ]);
         return tester(store.db, deliveryDepsFromConfig(config, { clock, wallClock: deps.clock }))(partnerId);
       };
-      const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http, webhookTester });
+      const app = createApp({ db: store.db, config, clock, logger, metrics: metrics?.http, webhookTester, spans: deps.tracing?.spans });
       const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
       let running;
       try {
