@@ -24,6 +24,7 @@ export function fleetDiffStep(
         full: options.full,
         signal: ctx.signal,
         phases: ctx.phases,
+        spans: ctx.spans,
       },
       onPage,
     );

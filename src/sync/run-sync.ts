@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { RunPhases } from '../domain/sync-run.ts';
 import { pruneAuditLog } from '../services/audit-retention.ts';
 import { pruneEvents } from '../services/events/prune.ts';
+import { NO_SPANS, type Spans } from '../services/plumbing/spans.ts';
 import type { Database } from '../store/database.ts';
 import { unhealthyEndpoints, type UnhealthyEndpoints } from '../store/repositories/operations-repo.ts';
 import { countHeldEvents, type DueEvent } from '../store/repositories/outbox-repo.ts';
@@ -24,6 +25,8 @@ export interface DiffContext {
   signal?: AbortSignal;
   /** Counts each page's diff and write time, and the pages (src/sync/phase-times.ts). */
   phases?: PhaseTimes;
+  /** A span per page written, when tracing is on. */
+  spans?: Spans;
 }
 
 /** A line of a dry run's report: an event the diff planned (domain/events.ts PlannedEvent) as the operator reads it. */
@@ -111,6 +114,20 @@ export interface SyncSummary {
  */
 export async function runSync(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const runId = options.runId ?? `run_${randomBytes(6).toString('hex')}`;
+  const kind = options.dryRun ? 'dry_run' : options.deliverOnly ? 'deliver_only' : 'sync';
+  // The run's span holds its diff pages' and its delivery attempts' (docs/operations.md, "Traces").
+  return (deps.spans ?? NO_SPANS).span('svc.sync', { 'svc.run_id': runId, 'svc.run_kind': kind }, async (notes) => {
+    const summary = await leasedRun(db, deps, options, runId);
+    notes.set({
+      'svc.events_created': [...summary.created.values()].reduce((sum, n) => sum + n, 0),
+      'svc.stopped': summary.stopped,
+    });
+    return summary;
+  });
+}
+
+/** The run under its lease (when it takes one), recorded in sync_runs unless dry. */
+async function leasedRun(db: Kysely<Database>, deps: DeliveryDeps, options: SyncOptions, runId: string): Promise<SyncSummary> {
   const dryRun = options.dryRun ?? false;
   const summary: SyncSummary = {
     runId,
@@ -149,7 +166,9 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
   const phases = new PhaseTimes(options.stopwatch);
   const diff = options.diff;
   if (diff && !options.deliverOnly && !deps.drain?.aborted) {
-    const report = await phases.diffStage(() => diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain, phases }));
+    const report = await phases.diffStage(() =>
+      diff(db, { runId, now: deps.clock(), dryRun, signal: deps.drain, phases, spans: deps.spans }),
+    );
     summary.created = report.created;
     summary.planned = report.planned ?? [];
     summary.baselines = report.baselines ?? [];

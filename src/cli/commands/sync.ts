@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { parseStoreUrl } from '../../store/connect.ts';
 import type { DeliveryProgress, PartnerTally } from '../../sync/delivery/delivery-deps.ts';
 import type { SyncSummary } from '../../sync/run-sync.ts';
-import { commandClock, commandConfig, println, withStore, type CliDeps } from '../context.ts';
+import { commandClock, commandConfig, println, tracedQueryLog, withStore, type CliDeps } from '../context.ts';
 import { processAlive } from '../process-alive.ts';
 import { phasesLine, syncSummaryJson } from '../sync-json.ts';
 import { assertClockMayWrite, storeOutageOr, syncExitCode, syncProblemLine } from '../sync-outcome.ts';
@@ -133,7 +133,7 @@ export function syncCommand(deps: CliDeps): Command {
       const deliveryDeps = deliveryDepsFromConfig(
         config,
         { clock: commandClock(deps, config), wallClock: deps.clock },
-        { onProgress: progressLine(deps.stderr) },
+        { onProgress: progressLine(deps.stderr), spans: deps.tracing?.spans },
       );
       // SQLite keeps its small default pool: its writers busy-wait on libuv's few shared threads.
       const poolSize = parseStoreUrl(config.databaseUrl).dialect === 'postgres' ? config.webhookConcurrency + 2 : undefined;
@@ -165,7 +165,7 @@ export function syncCommand(deps: CliDeps): Command {
             else if (summary.dryRun) printDryRun(deps, summary);
             else printSummary(deps, summary);
           },
-          { poolSize },
+          { poolSize, log: tracedQueryLog(deps, config) },
         );
       } finally {
         stop.dispose();

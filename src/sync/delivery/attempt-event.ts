@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../domain/webhooks.ts';
+import { NO_SPANS, type SpanNotes } from '../../services/plumbing/spans.ts';
 import type { Database } from '../../store/database.ts';
 import { releaseEvents, renewClaim } from '../../store/repositories/outbox-repo.ts';
 import type { DeliveryDeps } from './delivery-deps.ts';
@@ -41,73 +42,106 @@ function startBudgetMs(deps: DeliveryDeps): number {
   return IN_RUN_ATTEMPTS * deps.timeoutMs + (IN_RUN_ATTEMPTS - 1) * MAX_IN_RUN_WAIT_MS;
 }
 
+/** Where an event's attempts stand between two of them. */
+interface AttemptState {
+  made: number;
+  lockedUntil: number;
+}
+
+/** How one attempt ended: the event's outcome, or another attempt after `waitMs`. */
+type AttemptStep = { done: EventOutcome } | { againAfterMs: number };
+
 /**
  * Attempts one claimed event that passed the batch's access check: each attempt (the first and
  * every in-run retry) is judged by the gate as it starts, then signed with the endpoint's secrets
  * as they stand then, sent to its URL as it stands then, and recorded. Returns how it ended and
  * how many attempts it made; releases the claim unless the event was delivered, dead-lettered or
- * suppressed. Throws only on a store error (the event then stays pending).
+ * suppressed. Throws only on a store error (the event then stays pending). Each attempt is a span
+ * (docs/operations.md, "Traces"): the partner, the event type, the outcome and the status code.
  */
 export async function attemptEvent(lane: LaneHandle, event: OutboxEvent): Promise<{ outcome: EventOutcome; made: number }> {
   const { db, deps, runId } = lane;
-  let made = 0;
+  const spans = deps.spans ?? NO_SPANS;
+  const state: AttemptState = { made: 0, lockedUntil: Date.parse(event.lockedUntil!) };
   let outcome: EventOutcome = 'retry';
-  let lockedUntil = Date.parse(event.lockedUntil!);
   try {
-    outcome = await (async (): Promise<EventOutcome> => {
-      for (;;) {
-        const release = await lane.acquire();
-        let sent;
-        try {
-          // A run that stops, an open breaker or a spent budget make no further attempt; one made
-          // already set when the event is due next.
-          const stop = lane.stopReason();
-          if (stop) return made === 0 ? stop : 'retry';
-          const now = deps.clock().getTime();
-          if (now > lockedUntil - startBudgetMs(deps)) {
-            lockedUntil = now + deps.claimMs;
-            if (!(await renewClaim(db, event.eventId, runId, new Date(lockedUntil).toISOString()))) return 'claim_lost';
-          }
-          // The attempt starts here: whatever was committed before this check applies to it.
-          const checked = await checkAccess(db, runId, deps.clock(), [event], await lane.gate.judgeAttempt(event));
-          if (!checked) {
-            lane.endpointDisabled();
-            return made === 0 ? 'disabled' : 'retry';
-          }
-          if (checked.suppressed.length > 0) return 'suppressed';
-          if (checked.lost.length > 0) return 'claim_lost';
-          const at = deps.clock();
-          const headers = signAttempt(event, checked.endpoint, at, deps.wallClock);
-          sent = { at, url: checked.endpoint.url, result: await sendAttempt(checked.endpoint.url, headers, event.body, deps) };
-        } finally {
-          release();
-        }
-        // No answer because the stopping run gave up waiting: not an attempt the partner's record should count.
-        if (sent.result.statusCode === null && deps.cancel?.aborted) return 'interrupted';
-        const attemptNo = event.attempts + made + 1;
-        made += 1;
-        const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
-        lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
-        // Gone: this lane starts nothing more at once, not only once the recorded disabling commits.
-        if (endpointGone(sent.result)) lane.endpointDisabled();
-        const stored = await lane.record({
-          runId,
-          event,
-          url: sent.url,
-          attempt: { attemptNo, at: sent.at, result: sent.result, decision },
-        });
-        if (stored === 'claim_lost') return 'claim_lost';
-        if (stored === 'endpoint_disabled') lane.endpointDisabled();
-        if (decision.outcome === 'delivered') return 'delivered';
-        if (decision.outcome !== 'retry') return 'dead';
-        // A wait longer than a run should hold (a long Retry-After) is left to a later run.
-        if (made >= attemptsThisRun(event.attempts) || decision.waitMs > MAX_IN_RUN_WAIT_MS || lane.stopReason()) return 'retry';
-        await deps.sleep(decision.waitMs, deps.drain);
+    for (;;) {
+      const facts = {
+        'svc.run_id': runId,
+        'svc.partner_id': event.partnerId,
+        'svc.event_type': event.eventType,
+        'svc.event_id': event.eventId,
+        'svc.attempt_no': event.attempts + state.made + 1,
+      };
+      const step = await spans.span('svc.delivery.attempt', facts, (notes) => attemptOnce(lane, event, state, notes));
+      if ('done' in step) {
+        outcome = step.done;
+        return { outcome, made: state.made };
       }
-    })();
-    return { outcome, made };
+      await deps.sleep(step.againAfterMs, deps.drain);
+    }
   } finally {
     // Delivered, dead and suppressed events had their claim cleared with their last write.
     if (!['delivered', 'dead', 'suppressed', 'claim_lost'].includes(outcome)) await releaseEvents(db, [event.eventId], runId);
   }
+}
+
+/** One attempt, from taking a request slot to storing what came back; its span is told the outcome. */
+async function attemptOnce(lane: LaneHandle, event: OutboxEvent, state: AttemptState, notes: SpanNotes): Promise<AttemptStep> {
+  const step = await sendAndRecord(lane, event, state, notes);
+  notes.set({ 'svc.outcome': 'done' in step ? step.done : 'retry' });
+  return step;
+}
+
+async function sendAndRecord(lane: LaneHandle, event: OutboxEvent, state: AttemptState, notes: SpanNotes): Promise<AttemptStep> {
+  const { db, deps, runId } = lane;
+  const done = (outcome: EventOutcome): AttemptStep => ({ done: outcome });
+  const release = await lane.acquire();
+  let sent;
+  try {
+    // A run that stops, an open breaker or a spent budget make no further attempt; one made
+    // already set when the event is due next.
+    const stop = lane.stopReason();
+    if (stop) return done(state.made === 0 ? stop : 'retry');
+    const now = deps.clock().getTime();
+    if (now > state.lockedUntil - startBudgetMs(deps)) {
+      state.lockedUntil = now + deps.claimMs;
+      if (!(await renewClaim(db, event.eventId, runId, new Date(state.lockedUntil).toISOString()))) return done('claim_lost');
+    }
+    // The attempt starts here: whatever was committed before this check applies to it.
+    const checked = await checkAccess(db, runId, deps.clock(), [event], await lane.gate.judgeAttempt(event));
+    if (!checked) {
+      lane.endpointDisabled();
+      return done(state.made === 0 ? 'disabled' : 'retry');
+    }
+    if (checked.suppressed.length > 0) return done('suppressed');
+    if (checked.lost.length > 0) return done('claim_lost');
+    const at = deps.clock();
+    const headers = signAttempt(event, checked.endpoint, at, deps.wallClock);
+    sent = { at, url: checked.endpoint.url, result: await sendAttempt(checked.endpoint.url, headers, event.body, deps) };
+  } finally {
+    release();
+  }
+  notes.set({ 'http.response.status_code': sent.result.statusCode });
+  // No answer because the stopping run gave up waiting: not an attempt the partner's record should count.
+  if (sent.result.statusCode === null && deps.cancel?.aborted) return done('interrupted');
+  const attemptNo = event.attempts + state.made + 1;
+  state.made += 1;
+  const decision = decideAfterAttempt(attemptNo, sent.result, deps.random);
+  lane.noteAttempt(judgeAttempt(sent.result) === 'retry');
+  // Gone: this lane starts nothing more at once, not only once the recorded disabling commits.
+  if (endpointGone(sent.result)) lane.endpointDisabled();
+  const stored = await lane.record({
+    runId,
+    event,
+    url: sent.url,
+    attempt: { attemptNo, at: sent.at, result: sent.result, decision },
+  });
+  if (stored === 'claim_lost') return done('claim_lost');
+  if (stored === 'endpoint_disabled') lane.endpointDisabled();
+  if (decision.outcome === 'delivered') return done('delivered');
+  if (decision.outcome !== 'retry') return done('dead');
+  // A wait longer than a run should hold (a long Retry-After) is left to a later run.
+  if (state.made >= attemptsThisRun(event.attempts) || decision.waitMs > MAX_IN_RUN_WAIT_MS || lane.stopReason()) return done('retry');
+  return { againAfterMs: decision.waitMs };
 }

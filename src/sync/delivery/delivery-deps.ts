@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../domain/clock.ts';
+import type { Spans } from '../../services/plumbing/spans.ts';
 import { systemResolver } from '../../services/webhooks/destination.ts';
 import { pinnedFetch } from '../../services/webhooks/pinned-fetch.ts';
 import { BREAKER_FAILURES, type DeliveryProgress } from './outcomes.ts';
@@ -44,6 +45,8 @@ export interface DeliveryDeps extends AttemptTransport {
    * in-run attempt; attempts in flight go on until `cancel` (AttemptTransport) aborts them.
    */
   drain?: AbortSignal;
+  /** A span per run, diff page and attempt when tracing is on (src/services/plumbing/spans.ts); absent: none. */
+  spans?: Spans;
 }
 
 export const DEFAULT_CLAIM_MS = 5 * 60_000;

@@ -11,6 +11,7 @@ import { insertOutboxEvents } from '../../store/repositories/outbox-repo.ts';
 import { deleteSnapshots, readSnapshots, writeSnapshots, type SnapshotWrite } from '../../store/repositories/sync-state-repo.ts';
 import { numberedEvents } from './numbered-events.ts';
 import { diffPage, type PageData, type PairFilter } from './page-diff.ts';
+import { NO_SPANS, type Spans } from '../../services/plumbing/spans.ts';
 import type { PhaseTimes } from '../phase-times.ts';
 import type { PartnerPlan } from './plan.ts';
 
@@ -32,6 +33,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** Counts the time each page spent diffing and waiting for its write, and the pages committed. */
   phases?: PhaseTimes;
+  /** A span per page written, when tracing is on (docs/operations.md, "Traces"). */
+  spans?: Spans;
 }
 
 /** How a pass over pages ended: all read, or stopped at a page boundary (`RunContext.signal`). */
@@ -118,7 +121,7 @@ export async function diffPages(
     await timed(run.phases, 'write', () => writing);
     if (run.signal?.aborted) return 'stopped';
     const page = current;
-    writing = commitPage(run, outcome, page.also).then(() => {
+    writing = tracedCommit(run, outcome, page).then(() => {
       run.phases?.pageCommitted();
       committed(page);
     });
@@ -136,6 +139,17 @@ export async function diffPages(
 
 const timed = <T>(phases: PhaseTimes | undefined, phase: 'diff' | 'write', step: () => Promise<T>): Promise<T> =>
   phases ? phases.time(phase, step) : step();
+
+/** Commits a page in a span of its own: how many crew members it diffed, and the events and snapshots it wrote. */
+function tracedCommit(run: RunContext, outcome: PageOutcome, page: CrewPage): Promise<void> {
+  const facts = {
+    'svc.crew_count': page.crewIds.length,
+    'svc.events_created': outcome.outbox.length,
+    'svc.snapshots_written': outcome.writes.length,
+    'svc.dry_run': run.dryRun,
+  };
+  return (run.spans ?? NO_SPANS).span('svc.sync.diff_page', facts, () => commitPage(run, outcome, page.also));
+}
 
 /**
  * Writes a page's events and snapshots, and whatever `also` adds (the change reader's position),

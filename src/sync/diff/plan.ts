@@ -10,6 +10,7 @@ import { listFleetVessels } from '../../store/repositories/fleet-repo.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { findSyncState } from '../../store/repositories/sync-state-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
+import type { Spans } from '../../services/plumbing/spans.ts';
 import type { PhaseTimes } from '../phase-times.ts';
 
 /** What the diff needs besides the store. */
@@ -35,6 +36,8 @@ export interface DiffDeps {
   signal?: AbortSignal;
   /** Counts the time of each page's diff and write, and the pages committed (src/sync/phase-times.ts). */
   phases?: PhaseTimes;
+  /** A span per page written, when tracing is on. */
+  spans?: Spans;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */

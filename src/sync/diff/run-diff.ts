@@ -64,6 +64,7 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     dryRun,
     signal: deps.signal,
     phases: deps.phases,
+    spans: deps.spans,
   };
   const cursor = await findSyncCursor(db);
   const wide = cursor ? await fleetWideChanges(db, cursor.position, horizon, FLEET_WIDE_TABLES) : [];
