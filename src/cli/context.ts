@@ -119,6 +119,7 @@ export async function withAudit<T>(
         status,
         latencyMs: performance.now() - started,
         clientIp: null,
+        traceId: deps.tracing?.spans.traceId() ?? null,
       },
       false,
     );

@@ -13,4 +13,6 @@ export interface AuditEntry {
   status: number;
   latencyMs: number;
   clientIp: string | null;
+  /** The trace the call was recorded under (32 hex, docs/operations.md "Traces"); null when tracing is off or the trace not sampled. */
+  traceId: string | null;
 }

@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps, modules: readonly RouteModule[] = route
   app.use(apiHeaders());
   app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(observeRequests(deps.metrics));
-  app.use(audit(shared.audit, deps.clock));
+  app.use(audit(shared.audit, deps.clock, shared.spans));
   app.use(compression());
   app.use(serializeJson(deps.logger));
   app.use(renderErrors(deps.logger));

@@ -40,6 +40,7 @@ function entries(log: { hour: number; partner: string | null; status: number }[]
     status: r.status,
     latencyMs: i,
     clientIp: '127.0.0.1',
+    traceId: i % 2 === 0 ? null : i.toString(16).padStart(32, '0'),
   }));
 }
 
@@ -146,13 +147,14 @@ describeEachStore('reading the audit log', ({ store, url }) => {
         'crew_unique_id',
         'document_id',
         'client_ip',
+        'trace_id',
       ]);
     }
     const exact = await cli(['--db', url(), 'admin', 'audit', '--status', '404']);
     const lines = exact.stdout.trimEnd().split('\n');
     assert.equal(
       lines[0],
-      'at\trequest_id\tpartner_id\tkey_id\tmethod\troute\tpath\tstatus\tlatency_ms\tcrew_unique_id\tdocument_id\tclient_ip',
+      'at\trequest_id\tpartner_id\tkey_id\tmethod\troute\tpath\tstatus\tlatency_ms\tcrew_unique_id\tdocument_id\tclient_ip\ttrace_id',
     );
     assert.deepEqual(
       lines.slice(1).map((l) => l.split('\t')[1]),

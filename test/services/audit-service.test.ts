@@ -24,6 +24,7 @@ const entry = (requestId: string): AuditEntry => ({
   status: 200,
   latencyMs: 1,
   clientIp: null,
+  traceId: null,
 });
 
 /** Another session holding the lock an audit insert needs, until `release`. */

@@ -15,6 +15,7 @@ export function auditEntry(requestId: string, at: string, overrides: Partial<Aud
     status: 200,
     latencyMs: 3,
     clientIp: '127.0.0.1',
+    traceId: null,
     ...overrides,
   };
 }

@@ -20,6 +20,7 @@ function auditRow(entry: AuditEntry): ListRow {
     crew_unique_id: entry.crewUniqueId,
     document_id: entry.documentId,
     client_ip: entry.clientIp,
+    trace_id: entry.traceId,
   };
 }
 

@@ -60,7 +60,7 @@ export function serveCommand(deps: CliDeps): Command {
         import('../../http/server.ts'),
         import('../logger.ts'),
       ]);
-      const logger = createLogger(config, deps.stdout);
+      const logger = createLogger(config, deps.stdout, deps.tracing?.spans);
       // A store that stops answering fails requests after storeTimeoutMs instead of holding them.
       const store = await openStore(config.databaseUrl, {
         timeoutMs: config.storeTimeoutMs,

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { AppError } from '../../domain/app-error.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { AuditService } from '../../services/audit.ts';
+import type { Spans } from '../../services/plumbing/spans.ts';
 import { pathTemplate } from '../../openapi/operation.ts';
 import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
 import type { AppState } from '../app-deps.ts';
@@ -15,7 +16,7 @@ const redactIfToken = (id: string | null) => (id === null ? null : redactSignedT
  * has been cut off, the socket may be gone. Room for the row is reserved first; when the queue is
  * full the call is refused (see refuseUnaudited) rather than served without a row.
  */
-export function audit(service: AuditService, clock: Clock): Middleware<AppState> {
+export function audit(service: AuditService, clock: Clock, spans: Spans | null): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     const at = clock().toISOString();
@@ -43,6 +44,7 @@ export function audit(service: AuditService, clock: Clock): Middleware<AppState>
           status: ctx.status,
           latencyMs: performance.now() - started,
           clientIp,
+          traceId: spans?.traceId() ?? null,
         });
       }
     }

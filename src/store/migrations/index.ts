@@ -19,6 +19,7 @@ import * as m1400 from './1400-file-chunks.ts';
 import * as m1500 from './1500-event-sequence.ts';
 import * as m1510 from './1510-sync-run-phases.ts';
 import * as m1600 from './1600-delivery-level-indexes.ts';
+import * as m1700 from './1700-audit-trace-id.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '1500-event-sequence': m1500,
   '1510-sync-run-phases': m1510,
   '1600-delivery-level-indexes': m1600,
+  '1700-audit-trace-id': m1700,
 };

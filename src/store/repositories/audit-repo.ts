@@ -17,6 +17,7 @@ function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
     status: row.status,
     latencyMs: row.latency_ms,
     clientIp: row.client_ip,
+    traceId: row.trace_id,
   };
 }
 
@@ -37,6 +38,7 @@ const COLUMNS = [
   'status',
   'latency_ms',
   'client_ip',
+  'trace_id',
 ] as const;
 /** The integer columns: Postgres reads every element as text, and these are cast. */
 const INTEGER_COLUMNS = new Set<string>(['status', 'latency_ms']);
@@ -62,6 +64,7 @@ export function auditRowText(entry: AuditEntry): AuditRowText {
     entry.status,
     Math.round(entry.latencyMs),
     entry.clientIp,
+    entry.traceId,
   ]) as AuditRowText;
 }
 

@@ -59,6 +59,8 @@ export interface AuditLogTable {
   status: number;
   latency_ms: number;
   client_ip: string | null;
+  /** The trace the call was recorded under (migration 1700-audit-trace-id); null when not traced. */
+  trace_id: string | null;
 }
 
 /**
