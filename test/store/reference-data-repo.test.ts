@@ -76,15 +76,16 @@ describeEachStore('reference data writes in the store', ({ store }) => {
 
   it('contract vessels and consents are replaced as a set (duplicates folded, empty clears)', async () => {
     const db = store().db;
+    await upsertPartners(db, [partner('ptn_y', 'External Y', T)]);
     await upsertVessels(db, [vessel('ves_b'), vessel('ves_c')]);
     const contract = async () =>
-      (await db.selectFrom('contract_vessels').select('vessel_id').where('partner_id', '=', 'ptn_x').orderBy('vessel_id').execute()).map(
+      (await db.selectFrom('contract_vessels').select('vessel_id').where('partner_id', '=', 'ptn_y').orderBy('vessel_id').execute()).map(
         (r) => r.vessel_id,
       );
-    await replaceContractVessels(db, 'ptn_x', ['ves_a', 'ves_b']);
-    await replaceContractVessels(db, 'ptn_x', ['ves_c', 'ves_b']);
+    await replaceContractVessels(db, 'ptn_y', ['ves_a', 'ves_b']);
+    await replaceContractVessels(db, 'ptn_y', ['ves_c', 'ves_b']);
     assert.deepEqual(await contract(), ['ves_b', 'ves_c']);
-    await replaceContractVessels(db, 'ptn_x', []);
+    await replaceContractVessels(db, 'ptn_y', []);
     assert.deepEqual(await contract(), []);
 
     await replaceConsents(db, 'crew_2', 'ptn_a', ['status', 'profile', 'status']);
