@@ -14,6 +14,7 @@ const SLOTS = 3;
 interface Items {
   items: { id: number; v: number };
   shape: { id: number; v: number };
+  reshaped: { id: number; v: number };
   named: { id: number; v: number };
   plain: { id: number; v: number };
 }
@@ -113,7 +114,7 @@ describeEachStore(
     let db: Kysely<Items>;
     before(async () => {
       db = await oneConnection(url(), dialect);
-      for (const t of ['items', 'shape', 'named', 'plain'])
+      for (const t of ['items', 'shape', 'reshaped', 'named', 'plain'])
         await sql`create table ${sql.table(t)} (id integer primary key, v integer not null)`.execute(db);
     });
     after(() => db.destroy());
@@ -224,9 +225,12 @@ describeEachStore(
     });
 
     it('fail a transaction once when a statement prepared before a schema change returns other columns; the next call works', async () => {
-      const star = (db: Kysely<Items>) => sql<Record<string, number>>`select * from shape where id = ${1}`.execute(db).then((r) => r.rows);
+      // A table of its own: another test changes the schema of shape.
+      await db.insertInto('reshaped').values({ id: 1, v: 2 }).execute();
+      const star = (db: Kysely<Items>) =>
+        sql<Record<string, number>>`select * from reshaped where id = ${1}`.execute(db).then((r) => r.rows);
       await star(db);
-      await sql`alter table shape add column x integer not null default 8`.execute(db);
+      await sql`alter table reshaped add column x integer not null default 8`.execute(db);
       await assert.rejects(
         db.transaction().execute(async (trx) => {
           await trx.insertInto('items').values({ id: 20, v: 0 }).execute();
@@ -235,7 +239,7 @@ describeEachStore(
         /cached plan must not change result type/,
       );
       assert.deepEqual(await db.selectFrom('items').select('v').where('id', '=', 20).execute(), []);
-      assert.deepEqual(await star(db), [{ id: 1, v: 2, w: 7, x: 8 }]);
+      assert.deepEqual(await star(db), [{ id: 1, v: 2, x: 8 }]);
     });
   },
   { migrate: false },
