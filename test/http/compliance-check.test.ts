@@ -101,11 +101,16 @@ describeEachWorld('the compliance check endpoint', { catalogue: true }, (w) => {
 
 describeEachStore('the compliance check when the evaluator is down', ({ store }) => {
   const worlds = liveAndDownWorlds(() => store().db);
-
-  it('returns the latest stored result, flagged, with its own as_of', async () => {
-    const first = await worlds.live().api.request('POST', check('crew_ana'), { key: worlds.live().keys.full, body: {} });
+  /** A live check of crew_ana, its result written to the store. */
+  async function storedLive() {
+    const res = await worlds.live().api.request('POST', check('crew_ana'), { key: worlds.live().keys.full, body: {} });
     // Another process (here: another app) reads the store, where the result is written behind the call.
     await worlds.live().flushResults();
+    return res;
+  }
+
+  it('returns the latest stored result, flagged, with its own as_of', async () => {
+    const first = await storedLive();
     worlds.down().setNow(new Date('2026-11-23T08:00:00.000Z'));
     const res = await worlds.down().api.request('POST', check('crew_ana'), { key: worlds.down().keys.full, body: {} });
     assert.equal(res.status, 200);
@@ -124,6 +129,7 @@ describeEachStore('the compliance check when the evaluator is down', ({ store })
   });
 
   it('a stalled evaluator is cut off at the deadline', async () => {
+    assert.equal((await storedLive()).json.compliance_source, 'live_evaluator');
     const stalled = await startWorld(store().db, { config: { complianceFault: 'stall', complianceDeadlineMs: 50 } });
     try {
       const res = await stalled.api.request('POST', check('crew_ana'), { key: stalled.keys.full, body: {} });
