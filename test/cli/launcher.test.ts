@@ -100,6 +100,9 @@ describe('bin/svc runs the compiled build and never a stale one', () => {
   });
 
   it('a source that does not compile: nothing runs, and the message names the command that rebuilds', async () => {
+    // A build first, as a checkout that ran before holds one: the change below is newer than it.
+    const built = await run(svc, ['--version'], clone);
+    assert.equal(built.code, 0, built.stderr);
     edit(clone, 'src/main.ts', (text) => `${text}\nconst = ;\n`);
     const res = await run(svc, ['--version'], clone);
     assert.equal(res.code, 70);
