@@ -28,6 +28,7 @@ describeEachStore(
     });
 
     it('the schema holds every table the service uses', async () => {
+      await migrateToLatest(store().db);
       const tables = (await store().db.introspection.getTables()).map((t) => t.name);
       for (const t of [
         'employers',
