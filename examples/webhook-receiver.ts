@@ -2,12 +2,16 @@
  * A partner-side webhook receiver for the svc crew compliance events, using only Node built-ins.
  *
  *   WEBHOOK_SECRET=whsec_… PORT=8787 npx tsx examples/webhook-receiver.ts
+ *   WEBHOOK_PUBLIC_KEYS=whpk_…[,whpk_…] npx tsx examples/webhook-receiver.ts   (Ed25519, no shared secret)
  *
  * What every receiver should do (docs/webhooks.md):
  * 1. Verify X-Service-Signature over the RAW body bytes (never a re-serialised JSON), comparing in
  *    constant time: exactly `v1=` + 64 lower-case hex digits of HMAC-SHA256(secret,
  *    `${X-Service-Timestamp}.${raw body}`). Compare the hex text itself: decoding it first would
  *    accept altered forms (upper case, trailing garbage, an odd digit) that Buffer.from drops.
+ *    With WEBHOOK_PUBLIC_KEYS (the `webhook_public_keys` of GET /api/v2/partners/me), also, or
+ *    instead, require one `v1a,` entry of `webhook-signature` to be an Ed25519 signature by one of
+ *    those keys of `${webhook-id}.${webhook-timestamp}.${raw body}` (Standard Webhooks).
  * 2. Accept only a timestamp of digits without a leading zero, at most 300 s away from your clock
  *    (a captured request cannot be replayed later; there is no nonce).
  * 3. Deduplicate on event_id: delivery is at-least-once.
@@ -17,7 +21,7 @@
  * 5. Answer 2xx at once and process afterwards. Any other answer is retried, except a 4xx other
  *    than 408/429, which makes the service give up on the event (it is dead-lettered).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
@@ -64,6 +68,32 @@ export function verifyDelivery(
     if (timingSafeEqual(Buffer.from(candidate, 'latin1'), expected)) match = true;
   }
   return match ? { ok: true } : { ok: false, reason: 'signature does not match' };
+}
+
+/** Checks timestamp freshness and that one `v1a` signature is by one of the trusted `whpk_` keys. */
+export function verifyEd25519(
+  publicKeys: readonly string[],
+  headers: { id?: string; timestamp?: string; signature?: string },
+  rawBody: Buffer,
+  nowSeconds: number,
+): Verification {
+  const { id, timestamp, signature } = headers;
+  if (!timestamp || !TIMESTAMP.test(timestamp)) return { ok: false, reason: 'missing or malformed webhook-timestamp' };
+  if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return { ok: false, reason: 'timestamp outside the 300 s tolerance' };
+  if (!id || id.includes('.')) return { ok: false, reason: 'missing or malformed webhook-id' };
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), rawBody]);
+  // whpk_ + standard base64 of the 32 raw key bytes; node:crypto reads them as a JWK's base64url `x`.
+  const keys = publicKeys.map((k) =>
+    createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(k.replace(/^whpk_/, ''), 'base64').toString('base64url') },
+      format: 'jwk',
+    }),
+  );
+  const match = (signature ?? '')
+    .split(' ')
+    .filter((s) => s.startsWith('v1a,'))
+    .some((s) => keys.some((key) => verify(null, signed, key, Buffer.from(s.slice('v1a,'.length), 'base64'))));
+  return match ? { ok: true } : { ok: false, reason: 'no v1a signature by a trusted key' };
 }
 
 /**
@@ -125,7 +155,10 @@ function readRaw(req: IncomingMessage): Promise<Buffer | null> {
 }
 
 export interface ReceiverOptions {
-  secret: string;
+  /** The whsec_… secret: checks X-Service-Signature. */
+  secret?: string;
+  /** The whpk_… keys: checks the Ed25519 (`v1a`) signature too. At least one of the two. */
+  publicKeys?: readonly string[];
   /** Called after the answer is sent, once per event_id, and only for an event newer than those of its subject before it. */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   now?: () => number;
@@ -143,14 +176,26 @@ export function createReceiver(options: ReceiverOptions): Server {
     if (req.method !== 'POST') return answer(405, 'POST only');
     const raw = await readRaw(req);
     if (raw === null) return answer(413, 'body too large');
-    const check = verifyDelivery(
-      options.secret,
-      req.headers['x-service-timestamp'] as string | undefined,
-      req.headers['x-service-signature'] as string | undefined,
-      raw,
-      Math.floor(now() / 1000),
-    );
-    if (!check.ok) return answer(401, check.reason);
+    const seconds = Math.floor(now() / 1000);
+    const header = (name: string) => req.headers[name] as string | undefined;
+    const checks = [
+      ...(options.secret !== undefined
+        ? [verifyDelivery(options.secret, header('x-service-timestamp'), header('x-service-signature'), raw, seconds)]
+        : []),
+      ...(options.publicKeys?.length
+        ? [
+            verifyEd25519(
+              options.publicKeys,
+              { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature') },
+              raw,
+              seconds,
+            ),
+          ]
+        : []),
+    ];
+    if (checks.length === 0) return answer(500, 'the receiver has neither a secret nor public keys');
+    const failed = checks.find((c) => !c.ok);
+    if (failed && !failed.ok) return answer(401, failed.reason);
     let event: WebhookEvent;
     try {
       event = JSON.parse(raw.toString('utf8')) as WebhookEvent;
@@ -168,14 +213,19 @@ export function createReceiver(options: ReceiverOptions): Server {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const secret = process.env.WEBHOOK_SECRET;
-  if (!secret) {
-    console.error('set WEBHOOK_SECRET to the secret the operator gave you (whsec_…)');
+  const secret = process.env.WEBHOOK_SECRET || undefined;
+  const publicKeys = (process.env.WEBHOOK_PUBLIC_KEYS ?? '').split(/[ ,]+/).filter((k) => k !== '');
+  if (!secret && publicKeys.length === 0) {
+    console.error(
+      'set WEBHOOK_SECRET to the secret the operator gave you (whsec_…), or WEBHOOK_PUBLIC_KEYS to the webhook_public_keys ' +
+        'of GET /api/v2/partners/me (whpk_…), or both',
+    );
     process.exit(1);
   }
   const port = Number(process.env.PORT ?? 8787);
   const server = createReceiver({
     secret,
+    publicKeys,
     onEvent: (e) =>
       console.log(
         `${e.occurred_at} #${e.sequence ?? '-'} ${e.event_type} ${e.event_id} subject=${e.subject ?? '-'} crew=${String(e.data.crew_unique_id ?? '-')}`,

@@ -1,4 +1,4 @@
-import { convert, list, literal, nullable, str } from './fields.ts';
+import { bool, convert, list, literal, nullable, str } from './fields.ts';
 import { EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './vocabulary.ts';
 
 /*
@@ -39,6 +39,13 @@ export function registrationFields(urlProblem: (url: URL) => string | null) {
     secret: {
       description: 'printable ASCII; generated when absent or null (also on rotation)',
       parse: nullable(str({ minLength: SECRET_MIN, maxLength: SECRET_MAX, pattern: SECRET_PATTERN })),
+    },
+    ed25519: {
+      default: false,
+      description:
+        'also sign every delivery with an Ed25519 key pair svc generates (Standard Webhooks `v1a`, beside `v1`); the answer shows ' +
+        'its public key, never the private one. Registering again with true keeps the key; false (the default) drops it',
+      parse: bool(),
     },
     status: {
       default: 'active',

@@ -11,6 +11,12 @@ export interface WebhookEndpoint {
   /** A rotation (`svc admin rotate-secret`): the next secret, signing from `nextSecretFrom` on. */
   nextSecret?: string | null;
   nextSecretFrom?: string | null;
+  /**
+   * Ed25519 signatures (Standard Webhooks `v1a`), when the operator chose them: the `whsk_` secret
+   * key, stored as secrets are and never shown, and the next one during a rotation (same switch time).
+   */
+  signingKey?: string | null;
+  nextSigningKey?: string | null;
   status: WebhookEndpointStatus;
   createdAt: string;
   updatedAt: string;

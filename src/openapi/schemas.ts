@@ -43,6 +43,14 @@ const resources: Record<string, JsonObject> = {
     key_id: str,
     scopes: { ...strings, description: 'effective scopes, sorted' },
     rate_limit: object({ limit: { type: 'integer' }, window_seconds: { type: 'integer' } }),
+    webhook_public_keys: {
+      type: 'array',
+      items: { ...str, pattern: '^whpk_[A-Za-z0-9+/]{43}=$' },
+      description:
+        'the Ed25519 public keys (`whpk_` + standard base64 of the 32 key bytes) whose Standard Webhooks `v1a` signatures your ' +
+        'webhook deliveries carry now: empty unless the operator chose Ed25519 signatures for your endpoint, two during a key ' +
+        'rotation (trust both; the first is the one in force). Verify with these, never with a key read from a request',
+    },
   }),
   Vessel: object({
     vessel_id: str,
@@ -244,6 +252,11 @@ const resources: Record<string, JsonObject> = {
     subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
     status: { enum: [...WEBHOOK_ENDPOINT_STATUSES] },
     secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
+    public_key: {
+      ...nullable(str),
+      description:
+        'with `ed25519`: the `whpk_` public key of the Ed25519 (`v1a`) signatures (the private key is never shown); null without',
+    },
     created_at: dateTime,
     updated_at: dateTime,
     health: ref('WebhookEndpointHealth'),
@@ -284,6 +297,12 @@ const resources: Record<string, JsonObject> = {
     endpoint_id: str,
     partner_id: str,
     next_secret: { ...str, description: 'shown this once: hand it to the partner, which accepts both secrets until activate_at' },
+    next_public_key: {
+      ...nullable(str),
+      description:
+        "with Ed25519 signatures: the next key pair's `whpk_` public key, signing beside the current one until activate_at, " +
+        "alone afterwards (also in the partner's `GET /api/v2/partners/me`); null without",
+    },
     activate_at: dateTime,
   }),
   TestDelivery: object({

@@ -172,6 +172,9 @@ const standard = (name: string, description: string, schema: JsonObject): JsonOb
   required: false,
 });
 
+// One `webhook-signature` entry: an HMAC-SHA256 (32 bytes) or an Ed25519 signature (64 bytes), standard base64.
+const SIGNATURE_ENTRY = '(v1,[A-Za-z0-9+/]{43}=|v1a,[A-Za-z0-9+/]{86}==)';
+
 function deliveryParameters(type: EventType): JsonObject[] {
   return [
     header('X-Service-Event-Id', 'the event id, as in the body', { type: 'string', pattern: '^evt_' }),
@@ -186,7 +189,7 @@ function deliveryParameters(type: EventType): JsonObject[] {
       { type: 'string', pattern: '^v1=[0-9a-f]{64}$' },
     ),
     header('X-Service-Schema-Version', 'the envelope version', { type: 'string', const: String(SCHEMA_VERSION) }),
-    // Standard Webhooks (https://www.standardwebhooks.com): only when the endpoint's secret serves both schemes.
+    // Standard Webhooks (https://www.standardwebhooks.com): when the endpoint's secret serves both schemes or it has Ed25519 keys.
     standard('webhook-id', 'Standard Webhooks: the event id, as in X-Service-Event-Id', { type: 'string', pattern: '^evt_' }),
     standard('webhook-timestamp', 'Standard Webhooks: the same Unix seconds as X-Service-Timestamp', {
       type: 'string',
@@ -194,9 +197,11 @@ function deliveryParameters(type: EventType): JsonObject[] {
     }),
     standard(
       'webhook-signature',
-      'Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with ' +
-        'the base64-decoded part of the secret after `whsec_`; space-separated, one per secret while a rotation is pending',
-      { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]{44}( v1,[A-Za-z0-9+/=]{44})*$' },
+      'Standard Webhooks, space-separated: `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed ' +
+        'with the base64-decoded part of the secret after `whsec_`, one per secret while a rotation is pending; then, when the ' +
+        'operator chose Ed25519 signatures for the endpoint, `v1a,` + base64 Ed25519 signature of the same text, one per key ' +
+        'pair while a rotation is pending: verify it with a `whpk_` key of `webhook_public_keys` (`GET /api/v2/partners/me`)',
+      { type: 'string', pattern: `^${SIGNATURE_ENTRY}( ${SIGNATURE_ENTRY})*$` },
     ),
   ];
 }

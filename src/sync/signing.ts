@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, sign } from 'node:crypto';
+import { privateKeyOf, signingKeysAt } from '../domain/ed25519-keys.ts';
 import { servesStandardWebhooks, signingSecret, standardWebhooksKey, type WebhookEndpoint } from '../domain/webhooks.ts';
 import { SCHEMA_VERSION } from '../domain/vocabulary.ts';
 
@@ -10,6 +11,11 @@ export function signBody(secret: string, timestamp: number, rawBody: string): st
 /** Standard Webhooks `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, keyed with the secret's decoded bytes. */
 export function standardSignature(secret: string, id: string, timestamp: number, rawBody: string): string {
   return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${rawBody}`).digest('base64')}`;
+}
+
+/** Standard Webhooks `v1a,` + base64 Ed25519 signature over `<id>.<timestamp>.<raw body>`, with a `whsk_` secret key. */
+export function ed25519Signature(secretKey: string, id: string, timestamp: number, rawBody: string): string {
+  return `v1a,${sign(null, Buffer.from(`${id}.${timestamp}.${rawBody}`), privateKeyOf(secretKey)).toString('base64')}`;
 }
 
 /**
@@ -26,7 +32,8 @@ function standardSecrets(endpoint: WebhookEndpoint, at: Date, contractSecret: st
 /**
  * The headers of one delivery attempt, and the only place they are built: the contract's
  * `X-Service-*` set (docs/contract.md, "Envelope and headers"), signed with the secret in force at
- * `at` (the business clock), and the Standard Webhooks set when a secret serves both schemes.
+ * `at` (the business clock), and the Standard Webhooks set when a secret serves both schemes or the
+ * endpoint has Ed25519 keys: `webhook-signature` lists the `v1` signatures, then the `v1a` ones.
  * `signedAt` is the real time in whole seconds: a receiver compares it with its own clock.
  */
 export function deliveryHeaders(
@@ -46,11 +53,14 @@ export function deliveryHeaders(
     'X-Service-Signature': signBody(secret, signedAt, rawBody),
     'X-Service-Schema-Version': String(SCHEMA_VERSION),
   };
-  const standard = standardSecrets(endpoint, at, secret);
+  const standard = [
+    ...standardSecrets(endpoint, at, secret).map((s) => standardSignature(s, event.eventId, signedAt, rawBody)),
+    ...signingKeysAt(endpoint, at).map((k) => ed25519Signature(k, event.eventId, signedAt, rawBody)),
+  ];
   if (standard.length > 0) {
     headers['webhook-id'] = event.eventId;
     headers['webhook-timestamp'] = String(signedAt);
-    headers['webhook-signature'] = standard.map((s) => standardSignature(s, event.eventId, signedAt, rawBody)).join(' ');
+    headers['webhook-signature'] = standard.join(' ');
   }
   return headers;
 }

@@ -96,6 +96,7 @@ describeEachStore(
         'updated_at',
         'rotation_pending_until',
         'signatures',
+        'public_keys',
         'consecutive_failures',
         'failing_since',
         'last_success_at',

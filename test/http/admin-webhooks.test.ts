@@ -21,6 +21,7 @@ function expectEndpoint(res: TestResponse, status: 200 | 201): Record<string, an
     'endpoint_id',
     'health',
     'partner_id',
+    'public_key',
     'secret',
     'status',
     'subscribed_events',

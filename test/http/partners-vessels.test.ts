@@ -41,6 +41,7 @@ describeEachWorld('partner identity and vessels', (w) => {
       key_id: w.keyIds.full,
       scopes: [...FULL_TIER_SCOPES].sort(),
       rate_limit: { limit: w.config.rateLimitDefault, window_seconds: 60 },
+      webhook_public_keys: [],
     });
     assert.equal((await w.api.get(ME, { key: w.keys.fullTest })).json.mode, 'test');
     assert.deepEqual((await w.api.get(ME, { key: w.keys.basic })).json.scopes, [...BASIC_TIER_SCOPES].sort());

@@ -22,6 +22,8 @@ function endpoint(partnerId: string, over: Partial<WebhookEndpoint> = {}): Webho
     secret: 'whsec_0123456789abcdefghijklmnop',
     nextSecret: null,
     nextSecretFrom: null,
+    signingKey: null,
+    nextSigningKey: null,
     status: 'active',
     createdAt: AT,
     updatedAt: AT,
@@ -66,7 +68,7 @@ describeEachStore('partners and webhook endpoints in the store', ({ store }) => 
     );
   });
 
-  it('one endpoint per partner: a second insert is refused, an update keeps id and creation time', async () => {
+  it('one endpoint per partner: a second insert is refused, an update keeps id and creation time, stores the Ed25519 keys', async () => {
     const db = store().db;
     assert.equal(await insertEndpoint(db, endpoint('ptn_x')), true);
     assert.equal(await insertEndpoint(db, endpoint('ptn_x', { endpointId: 'whe_other' })), false);
@@ -78,6 +80,8 @@ describeEachStore('partners and webhook endpoints in the store', ({ store }) => 
         endpointId: 'whe_ignored',
         url: 'https://new.example/h',
         subscribedEvents: ['crew.profile.updated', 'crew.status.changed'],
+        signingKey: 'whsk_current',
+        nextSigningKey: 'whsk_next',
         status: 'disabled',
         createdAt: later,
         updatedAt: later,
@@ -88,6 +92,8 @@ describeEachStore('partners and webhook endpoints in the store', ({ store }) => 
       endpoint('ptn_x', {
         url: 'https://new.example/h',
         subscribedEvents: ['crew.profile.updated', 'crew.status.changed'],
+        signingKey: 'whsk_current',
+        nextSigningKey: 'whsk_next',
         status: 'disabled',
         updatedAt: later,
       }),

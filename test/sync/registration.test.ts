@@ -150,10 +150,16 @@ describe('registration body validation (422 issues, pydantic v2 shape)', () => {
     assert.equal(!extra.ok && (extra.issues[0]!.input as string).length, 200);
   });
 
-  it('a valid body: status defaults to active, events deduplicated, secret optional', () => {
+  it('a valid body: status defaults to active, events deduplicated, secret optional, no Ed25519 unless asked', () => {
     assert.deepEqual(validateRegistration({ ...valid, subscribed_events: ['crew.status.changed', 'crew.status.changed'] }, strict), {
       ok: true,
-      value: { url: 'https://hooks.partner.example/svc', subscribedEvents: ['crew.status.changed'], secret: undefined, status: 'active' },
+      value: {
+        url: 'https://hooks.partner.example/svc',
+        subscribedEvents: ['crew.status.changed'],
+        secret: undefined,
+        ed25519: false,
+        status: 'active',
+      },
     });
   });
 
@@ -199,6 +205,8 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
       secret,
       nextSecret: null,
       nextSecretFrom: null,
+      signingKey: null,
+      nextSigningKey: null,
       status: 'disabled',
       createdAt: first.endpoint.createdAt,
       updatedAt: tc.iso(),

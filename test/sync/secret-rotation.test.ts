@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { it } from 'node:test';
-import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
 import { cli } from '../support/cli.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
+import { deliverAroundSwitch } from '../support/rotation-switch.ts';
 import type { Received } from '../support/receiver.ts';
 import { describeEachWorld } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
-import { SECRET, seedEndpoint, seedEvent, T0, testClock, testDeps } from '../support/sync-world.ts';
+import { SECRET, seedEndpoint, T0 } from '../support/sync-world.ts';
 
 const NEXT = 'whsec_the-next-secret-0123456789abcdef';
 const AT = '2026-11-22T12:00:00Z';
@@ -25,19 +25,20 @@ describeEachStore('webhook secret rotation without downtime', ({ store, url }) =
     await seedEndpoint(db, 'ptn_a', world.rx.url);
     const res = await cli(['--db', url(), 'admin', 'rotate-secret', '--partner', 'ptn_a', '--secret', NEXT, '--activate-at', AT], {}, T0);
     assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(JSON.parse(res.stdout), { endpoint_id: 'whe_ptn_a', partner_id: 'ptn_a', next_secret: NEXT, activate_at: AT });
+    assert.deepEqual(JSON.parse(res.stdout), {
+      endpoint_id: 'whe_ptn_a',
+      partner_id: 'ptn_a',
+      next_secret: NEXT,
+      next_public_key: null,
+      activate_at: AT,
+    });
     assert.match(res.stderr, /not shown again/);
 
     const listed = await cli(['--db', url(), 'admin', 'list-webhooks', '--json'], {}, T0);
     assert.equal(JSON.parse(listed.stdout)[0].rotation_pending_until, AT);
     assert.ok(!listed.stdout.includes(NEXT) && !listed.stdout.includes(SECRET), 'never a secret in the list');
 
-    const tc = testClock('2026-11-22T11:59:59.000Z');
-    await seedEvent(db, 'ptn_a', { nextAttemptAt: tc.iso() });
-    await deliverDue(db, testDeps(tc), 'run_before');
-    tc.advance(1000);
-    await seedEvent(db, 'ptn_a', { nextAttemptAt: tc.iso() });
-    await deliverDue(db, testDeps(tc), 'run_after');
+    await deliverAroundSwitch(db, 'ptn_a', AT);
     const [before, afterAt] = world.rx.received;
     assert.deepEqual([signedWith(SECRET, before!), signedWith(NEXT, before!)], [true, false], 'before activate-at: the current secret');
     assert.deepEqual([signedWith(SECRET, afterAt!), signedWith(NEXT, afterAt!)], [false, true], 'from activate-at: the next one');
@@ -101,7 +102,7 @@ describeEachWorld('admin: rotating a webhook secret over HTTP', { config: { allo
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.deepEqual(
       { ...res.json, endpoint_id: undefined },
-      { endpoint_id: undefined, partner_id: 'ptn_full', next_secret: NEXT, activate_at: '2099-01-01T00:00:00Z' },
+      { endpoint_id: undefined, partner_id: 'ptn_full', next_secret: NEXT, next_public_key: null, activate_at: '2099-01-01T00:00:00Z' },
     );
     const bad = await w.api.request('POST', path('ptn_full'), { key: w.keys.operator, body: { secret: 'x', when: 1 } });
     assert.equal(bad.status, 422);

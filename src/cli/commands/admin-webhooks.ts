@@ -1,14 +1,15 @@
 import { Command, Option } from 'commander';
 import { pendingRotation, rotateWebhookSecret, toRotationWire } from '../../services/webhooks/rotate-secret.ts';
 import { WEBHOOK_ENDPOINT_STATUSES } from '../../domain/vocabulary.ts';
-import { endpointSendsStandardWebhooks, servesStandardWebhooks } from '../../domain/webhooks.ts';
+import { endpointSendsStandardWebhooks, servesStandardWebhooks, type WebhookEndpoint } from '../../domain/webhooks.ts';
+import { publicKeysAt } from '../../domain/ed25519-keys.ts';
 import { listWebhookEndpoints, registerWebhookEndpoint, toEndpointWire, toHealthWire } from '../../services/webhooks/endpoints.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 import { commandConfig, println, withAudit, withStore, type CliDeps } from '../context.ts';
 import { inFlagWords } from '../flag-issues.ts';
 
 // The body field each flag fills, to report a bad body in the flags typed.
-const REGISTER_FLAGS = { url: '--url', subscribed_events: '--events', secret: '--secret', status: '--status' };
+const REGISTER_FLAGS = { url: '--url', subscribed_events: '--events', secret: '--secret', ed25519: '--ed25519', status: '--status' };
 const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
 
 /** What `register-webhook` did, for the operator. */
@@ -23,51 +24,70 @@ const NOT_STANDARD_SECRET =
   'carry the X-Service-Signature header only, without webhook-id, webhook-timestamp and webhook-signature ' +
   '(docs/webhooks.md); leave --secret out to have one generated';
 
+/** The signatures deliveries to the endpoint carry at `now`, as list-webhooks names them. */
+function signatureKinds(endpoint: WebhookEndpoint, now: Date): string[] {
+  return [
+    'x-service',
+    ...(endpointSendsStandardWebhooks(endpoint, now) ? ['standard-webhooks'] : []),
+    ...(endpoint.signingKey || endpoint.nextSigningKey ? ['ed25519'] : []),
+  ];
+}
+
+const ED25519_NOTE =
+  'deliveries also carry an Ed25519 signature (Standard Webhooks v1a): the partner verifies it with public_key, which ' +
+  'GET /api/v2/partners/me serves it too; the private key never leaves svc';
+
 /** `svc admin register-webhook` and `list-webhooks`: added to the admin command. */
 export function addWebhookCommands(admin: Command, deps: CliDeps): void {
   admin
     .command('register-webhook')
     .description(
-      "register a partner's webhook endpoint, or rotate the one it has (URL, events, secret, status); " +
-        'prints the endpoint with its secret as JSON',
+      "register a partner's webhook endpoint, or rotate the one it has (URL, events, secret, Ed25519 key, status); " +
+        'prints the endpoint with its secret (and public key, with --ed25519) as JSON',
     )
     .requiredOption('--partner <id>', 'partner id')
     .requiredOption('--url <url>', 'https URL (http only to loopback with SVC_ALLOW_INSECURE_WEBHOOKS=1)')
     .requiredOption('--events <names>', 'comma-separated event types, e.g. crew.document.processed,crew.status.changed')
     .option('--secret <secret>', 'signing secret; generated (whsec_…) when absent, also when rotating')
+    .option('--ed25519', 'also sign with an Ed25519 key pair svc generates (Standard Webhooks v1a); kept when registering again with it')
     .addOption(new Option('--status <status>', 'endpoint status').choices(WEBHOOK_ENDPOINT_STATUSES))
-    .action(async (opts: { partner: string; url: string; events: string; secret?: string; status?: string }, cmd: Command) => {
-      const config = commandConfig(deps, cmd);
-      const route = 'svc admin register-webhook';
-      await withStore(config, (store) =>
-        withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
-          const body = {
-            url: opts.url,
-            subscribed_events: opts.events
-              .split(',')
-              .map((s) => s.trim())
-              .filter((s) => s !== ''),
-            ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
-            ...(opts.status !== undefined ? { status: opts.status } : {}),
-          };
-          const { created, changed, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>
-            registerWebhookEndpoint(store.db, opts.partner, body, {
-              clock: deps.clock,
-              allowInsecure: config.allowInsecureWebhooks,
-            }),
-          );
-          println(deps.stderr, registrationLine(opts.partner, endpoint.endpointId, created, changed));
-          if (!servesStandardWebhooks(endpoint.secret)) println(deps.stderr, NOT_STANDARD_SECRET);
-          println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
-        }),
-      );
-    });
+    .action(
+      async (opts: { partner: string; url: string; events: string; secret?: string; ed25519?: boolean; status?: string }, cmd: Command) => {
+        const config = commandConfig(deps, cmd);
+        const route = 'svc admin register-webhook';
+        await withStore(config, (store) =>
+          withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
+            const body = {
+              url: opts.url,
+              subscribed_events: opts.events
+                .split(',')
+                .map((s) => s.trim())
+                .filter((s) => s !== ''),
+              ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
+              ...(opts.ed25519 ? { ed25519: true } : {}),
+              ...(opts.status !== undefined ? { status: opts.status } : {}),
+            };
+            const { created, changed, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>
+              registerWebhookEndpoint(store.db, opts.partner, body, {
+                clock: deps.clock,
+                allowInsecure: config.allowInsecureWebhooks,
+              }),
+            );
+            println(deps.stderr, registrationLine(opts.partner, endpoint.endpointId, created, changed));
+            if (!servesStandardWebhooks(endpoint.secret)) println(deps.stderr, NOT_STANDARD_SECRET);
+            if (endpoint.signingKey) println(deps.stderr, ED25519_NOTE);
+            println(deps.stdout, JSON.stringify(toEndpointWire(endpoint), null, 2));
+          }),
+        );
+      },
+    );
 
   admin
     .command('list-webhooks')
     .description(
       'list webhook endpoints (partner, endpoint, status, url, events, updated, when a pending secret rotation ' +
-        'takes effect, the signature headers sent: x-service, and standard-webhooks when the secret serves both, and health: ' +
+        'takes effect, the signature headers sent: x-service, standard-webhooks when the secret serves both, ed25519 with ' +
+        'Ed25519 keys, the public keys partners verify v1a with, and health: ' +
         'failed attempts in a row, failing since, last success, and why and when svc sync disabled it); never the secrets',
     )
     .option(...JSON_OPTION)
@@ -83,7 +103,8 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
           subscribed_events: endpoint.subscribedEvents,
           updated_at: timeCell(endpoint.updatedAt),
           rotation_pending_until: pendingRotation(endpoint, now),
-          signatures: endpointSendsStandardWebhooks(endpoint, now) ? ['x-service', 'standard-webhooks'] : ['x-service'],
+          signatures: signatureKinds(endpoint, now),
+          public_keys: publicKeysAt(endpoint, now),
           ...toHealthWire(endpoint),
         }));
         printList(deps, rows, { json: opts.json, empty: 'no webhook endpoints registered' });
@@ -101,7 +122,8 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
   admin
     .command('rotate-secret')
     .description(
-      "store the next signing secret of a partner's endpoint and print it once; deliveries sign with the " +
+      "store the next signing secret (and Ed25519 key pair, when the endpoint has one) of a partner's endpoint and print " +
+        'it once (the public key as next_public_key); deliveries sign with the ' +
         'current secret until --activate-at (default: in 24 hours), then with the next; the partner accepts both meanwhile',
     )
     .requiredOption('--partner <id>', 'partner id')

@@ -30,7 +30,10 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
         '`created_at`. A `secret` is generated (`whsec_` + 32 random bytes, standard base64, which also serves Standard Webhooks) whenever the body has none, on rotation ' +
         'too: send the current secret to keep it. The answer carries the secret and is sent with `Cache-Control: no-store`. ' +
         '`url` must be https and public (also after DNS resolution) unless the server runs with insecure webhooks allowed, which ' +
-        'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422.',
+        'permits private addresses and plain http to loopback. A rejected secret is echoed as `"[redacted]"` in a 422. ' +
+        'With `ed25519: true` svc also signs every delivery with an Ed25519 key pair it generates (Standard Webhooks `v1a`): ' +
+        "the answer's `public_key` is its public half (the partner also reads it from `GET /api/v2/partners/me`); the private " +
+        'key is never shown. Registering again with `ed25519: true` keeps the key pair; without it, the key pair is dropped.',
       responses: { 200: endpoint('The existing endpoint, rotated'), 201: endpoint('The endpoint, created') },
       errors: { 404: ['partner_not_found'] },
     },
@@ -83,7 +86,8 @@ export const adminWebhooksRoutes = routeModule('admin-webhooks', [
         '(`activate_at`, default in 24 hours): until then they are signed with the current secret, afterwards with the next; ' +
         'the partner accepts both meanwhile. Each delivery still carries one signature. The answer shows the next secret this ' +
         'once and is sent with `Cache-Control: no-store`. A new rotation replaces one still pending; registering the endpoint ' +
-        'again (with its own secret) cancels it. Same as `svc admin rotate-secret`.',
+        'again (with its own secret) cancels it. An endpoint with Ed25519 signatures gets its next key pair too ' +
+        '(`next_public_key`), signing beside the current one until `activate_at` and alone afterwards. Same as `svc admin rotate-secret`.',
       responses: { 201: { description: 'The rotation, stored', schema: 'SecretRotation', headers: { 'Cache-Control': NO_STORE } } },
       errors: { 404: ['partner_not_found', 'not_found'] },
     },

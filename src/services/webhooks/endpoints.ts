@@ -1,8 +1,9 @@
-import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { randomBytes as cryptoRandomBytes, generateKeyPairSync } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../domain/app-error.ts';
 import { wireTime, type Clock } from '../../domain/clock.ts';
 import { issues, validationError, type ValidationIssue } from '../../domain/validation-issues.ts';
+import { keyInForce, publicKeyOf, toSecretKey } from '../../domain/ed25519-keys.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
@@ -29,10 +30,10 @@ export interface RegistrationResult {
   endpoint: WebhookEndpoint;
 }
 
-/** Whether a registration would leave `existing` as it is: same URL, events, secret, status, no pending rotation. */
+/** Whether a registration would leave `existing` as it is: same URL, events, secret, Ed25519 key, status, no pending rotation. */
 function sameRegistration(
   existing: WebhookEndpoint,
-  wanted: Pick<WebhookEndpoint, 'url' | 'subscribedEvents' | 'secret' | 'status'>,
+  wanted: Pick<WebhookEndpoint, 'url' | 'subscribedEvents' | 'secret' | 'status'> & { ed25519: boolean },
 ): boolean {
   const events = (list: readonly string[]) => [...list].sort().join(',');
   return (
@@ -40,7 +41,9 @@ function sameRegistration(
     events(existing.subscribedEvents) === events(wanted.subscribedEvents) &&
     existing.secret === wanted.secret &&
     existing.status === wanted.status &&
-    existing.nextSecret === null
+    Boolean(existing.signingKey) === wanted.ed25519 &&
+    existing.nextSecret === null &&
+    !existing.nextSigningKey
   );
 }
 
@@ -52,6 +55,7 @@ export function toEndpointWire(endpoint: WebhookEndpoint) {
     url: endpoint.url,
     subscribed_events: endpoint.subscribedEvents,
     secret: endpoint.secret,
+    public_key: endpoint.signingKey ? publicKeyOf(endpoint.signingKey) : null,
     status: endpoint.status,
     created_at: wireTime(endpoint.createdAt),
     updated_at: wireTime(endpoint.updatedAt),
@@ -81,6 +85,11 @@ export function generateWebhookSecret(randomBytes: (size: number) => Buffer = cr
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** A new Ed25519 secret key (`whsk_`), from a key pair made by node:crypto. */
+export function generateSigningKey(): string {
+  return toSecretKey(generateKeyPairSync('ed25519').privateKey);
+}
+
 async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<ValidationIssue | undefined> {
   const loc = ['body', 'url'];
   try {
@@ -94,7 +103,8 @@ async function checkResolvedUrl(url: string, deps: RegistrationDeps): Promise<Va
 /**
  * Registers the partner's webhook endpoint, or rotates the one it has (one per partner): the
  * body replaces URL, events, secret and status. An absent secret is generated, also on rotation,
- * so a caller keeping the current secret sends it. A registration repeating what the endpoint has
+ * so a caller keeping the current secret sends it. `ed25519` true keeps the endpoint's Ed25519 key
+ * (the one in force) or generates one; false drops it. A registration repeating what the endpoint has
  * writes nothing (`changed` false; a re-enabling one does write: its status differs). Throws partner_not_found, or invalid_input
  * with `extra.issues` (422) for a bad body or a refused destination.
  */
@@ -110,7 +120,8 @@ export async function registerWebhookEndpoint(
   const refused = await checkResolvedUrl(check.value.url, deps);
   if (refused) throw validationError([refused], 'webhook endpoint registration');
 
-  const now = deps.clock().toISOString();
+  const at = deps.clock();
+  const now = at.toISOString();
   const secret = check.value.secret ?? generateWebhookSecret(deps.randomBytes);
   return db.transaction().execute(async (trx) => {
     const existing = await findEndpointByPartner(trx, partnerId);
@@ -124,6 +135,8 @@ export async function registerWebhookEndpoint(
       // A registration replaces the secret: a pending rotation is cancelled.
       nextSecret: null,
       nextSecretFrom: null,
+      signingKey: check.value.ed25519 ? ((existing && keyInForce(existing, at)) ?? generateSigningKey()) : null,
+      nextSigningKey: null,
       status: check.value.status,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,

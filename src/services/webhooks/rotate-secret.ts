@@ -7,7 +7,8 @@ import { signingSecret, type WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Db } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { findEndpointByPartner, updateEndpoint } from '../../store/repositories/webhook-endpoints-repo.ts';
-import { generateWebhookSecret } from './endpoints.ts';
+import { keyInForce, publicKeyOf } from '../../domain/ed25519-keys.ts';
+import { generateSigningKey, generateWebhookSecret } from './endpoints.ts';
 
 /** How long a rotation waits by default before deliveries switch: a day for the partner to install the next secret. */
 export const DEFAULT_ROTATION_DELAY_MS = 24 * 60 * 60_000;
@@ -23,6 +24,7 @@ export function toRotationWire(endpoint: WebhookEndpoint) {
     endpoint_id: endpoint.endpointId,
     partner_id: endpoint.partnerId,
     next_secret: endpoint.nextSecret!,
+    next_public_key: endpoint.nextSigningKey ? publicKeyOf(endpoint.nextSigningKey) : null,
     activate_at: wireTime(endpoint.nextSecretFrom!),
   };
 }
@@ -63,6 +65,8 @@ function readBody(body: unknown, now: Date): { secret?: string; activateAt: Date
  * random bytes) and from when deliveries sign with it (default: in 24 hours). Until then they sign
  * with the current secret; the partner accepts both meanwhile. A rotation whose time has come is
  * folded into the current secret first, so a second rotation replaces only one still pending.
+ * An endpoint with Ed25519 signatures gets its next key pair too, switching at the same time; until
+ * then deliveries carry a `v1a` signature with each key.
  * Throws partner_not_found, not_found (no endpoint) or invalid_input (422 issues).
  */
 export async function rotateWebhookSecret(db: Db, partnerId: string, body: unknown, deps: RotationDeps): Promise<WebhookEndpoint> {
@@ -71,9 +75,12 @@ export async function rotateWebhookSecret(db: Db, partnerId: string, body: unkno
   if (!(await findPartner(db, partnerId))) throw new AppError('partner_not_found', `no partner with id "${partnerId}"`);
   const existing = await findEndpointByPartner(db, partnerId);
   if (!existing) throw new AppError('not_found', `partner ${partnerId} has no webhook endpoint; register one first`);
+  const key = keyInForce(existing, now);
   const rotated: WebhookEndpoint = {
     ...existing,
     secret: signingSecret(existing, now),
+    signingKey: key,
+    nextSigningKey: key ? generateSigningKey() : null,
     nextSecret: secret ?? generateWebhookSecret(deps.randomBytes),
     nextSecretFrom: activateAt.toISOString(),
     updatedAt: now.toISOString(),

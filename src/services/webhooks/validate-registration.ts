@@ -10,6 +10,8 @@ export interface RegistrationInput {
   subscribedEvents: EventType[];
   /** Absent: the service generates one. */
   secret: string | undefined;
+  /** Whether deliveries also carry Ed25519 (`v1a`) signatures. */
+  ed25519: boolean;
   status: WebhookEndpointStatus;
 }
 
@@ -26,6 +28,6 @@ export function validateRegistration(body: unknown, policy: DestinationPolicy): 
     registrationFields((url) => urlProblem(url, policy)),
   );
   if (!parsed.ok) return parsed;
-  const { url, subscribed_events: subscribedEvents, secret, status } = parsed.value;
-  return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, status } };
+  const { url, subscribed_events: subscribedEvents, secret, ed25519, status } = parsed.value;
+  return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, ed25519, status } };
 }

@@ -20,6 +20,7 @@ import * as m1500 from './1500-event-sequence.ts';
 import * as m1510 from './1510-sync-run-phases.ts';
 import * as m1600 from './1600-delivery-level-indexes.ts';
 import * as m1700 from './1700-audit-trace-id.ts';
+import * as m1710 from './1710-endpoint-signing-keys.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '1510-sync-run-phases': m1510,
   '1600-delivery-level-indexes': m1600,
   '1700-audit-trace-id': m1700,
+  '1710-endpoint-signing-keys': m1710,
 };

@@ -13,6 +13,8 @@ export function toWebhookEndpoint(row: Selectable<WebhookEndpointsTable>): Webho
     secret: row.secret,
     nextSecret: row.next_secret,
     nextSecretFrom: row.next_secret_from,
+    signingKey: row.signing_key,
+    nextSigningKey: row.next_signing_key,
     status: row.status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -49,6 +51,8 @@ export async function insertEndpoint(db: Db, endpoint: WebhookEndpoint): Promise
       secret: endpoint.secret,
       next_secret: endpoint.nextSecret ?? null,
       next_secret_from: endpoint.nextSecretFrom ?? null,
+      signing_key: endpoint.signingKey ?? null,
+      next_signing_key: endpoint.nextSigningKey ?? null,
       status: endpoint.status,
       created_at: endpoint.createdAt,
       updated_at: endpoint.updatedAt,
@@ -59,7 +63,7 @@ export async function insertEndpoint(db: Db, endpoint: WebhookEndpoint): Promise
 }
 
 /**
- * Replaces URL, events, secrets and status of the partner's endpoint; its id and creation time stay.
+ * Replaces URL, events, secrets, Ed25519 keys and status of the partner's endpoint; its id and creation time stay.
  * Re-enabling a disabled endpoint clears why it was disabled and its failures, so it gets the whole
  * period again before it can be disabled anew.
  */
@@ -86,6 +90,8 @@ export async function updateEndpoint(db: Db, endpoint: WebhookEndpoint): Promise
         secret: endpoint.secret,
         next_secret: endpoint.nextSecret ?? null,
         next_secret_from: endpoint.nextSecretFrom ?? null,
+        signing_key: endpoint.signingKey ?? null,
+        next_signing_key: endpoint.nextSigningKey ?? null,
         status: endpoint.status,
         updated_at: endpoint.updatedAt,
         consecutive_failures: reenabled('consecutive_failures', 0),

@@ -13,6 +13,9 @@ export interface WebhookEndpointsTable {
   /** A pending or activated rotation: the next secret, and from when deliveries are signed with it. */
   next_secret: string | null;
   next_secret_from: string | null;
+  /** Ed25519 (`v1a`) secret keys, `whsk_…`, stored as given like the secrets; null without Ed25519 signatures. */
+  signing_key: string | null;
+  next_signing_key: string | null;
   status: WebhookEndpointStatus;
   created_at: string;
   updated_at: string;
