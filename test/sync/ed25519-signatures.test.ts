@@ -19,6 +19,8 @@ import { describeEachStore } from '../support/stores.ts';
 import { seedEvent, T0, testClock, testDeps } from '../support/sync-world.ts';
 
 const PUBLIC_KEY = /^whpk_[A-Za-z0-9+/]{43}=$/;
+/** A secret of the operator's own that does not serve Standard Webhooks' v1. */
+const OWN_SECRET = 'whsec_my-own-secret-0123456789';
 
 /**
  * What a receiver holding only the published `whpk_` key does, following the Standard Webhooks
@@ -47,9 +49,9 @@ const contractValid = (secret: string, r: Received) =>
 // The standardwebhooks package compares webhook-timestamp with the real clock, so deliveries sign with it.
 const realWall = { wallClock: () => new Date() };
 
-async function registerEd25519(db: Db, url: string, at = T0) {
-  const body = { url, subscribed_events: ['crew.status.changed'], ed25519: true };
-  const { endpoint } = await registerWebhookEndpoint(db, 'ptn_a', body, { clock: () => new Date(at), allowInsecure: true });
+async function registerEd25519(db: Db, url: string, secret?: string) {
+  const body = { url, subscribed_events: ['crew.status.changed'], ed25519: true, ...(secret ? { secret } : {}) };
+  const { endpoint } = await registerWebhookEndpoint(db, 'ptn_a', body, { clock: () => new Date(T0), allowInsecure: true });
   return endpoint;
 }
 
@@ -93,8 +95,17 @@ describeEachStore('Ed25519 signatures (Standard Webhooks v1a) beside v1', ({ sto
     const listed = JSON.parse((await svc(['admin', 'list-webhooks', '--json'])).stdout)[0];
     assert.deepEqual([listed.signatures, listed.public_keys], [['x-service', 'standard-webhooks', 'ed25519'], [shown.public_key]]);
 
+    const rotation = await svc(['admin', 'rotate-secret', '--partner', 'ptn_a']);
+    assert.match(JSON.parse(rotation.stdout).next_public_key, PUBLIC_KEY);
+    assert.match(rotation.stderr, /next Ed25519 key pair stored too/);
+    assert.doesNotMatch(rotation.stdout + rotation.stderr, /whsk_/);
+
     const again = JSON.parse((await register('--ed25519')).stdout) as { public_key: string };
-    assert.equal(again.public_key, shown.public_key, 'registering again with --ed25519 keeps the key pair');
+    assert.equal(
+      again.public_key,
+      shown.public_key,
+      'registering again with --ed25519 keeps the key pair in force (and cancels the rotation)',
+    );
     const without = JSON.parse((await register()).stdout) as { public_key: string | null };
     assert.equal(without.public_key, null, 'registering without it drops the key');
     await seedEvent(store().db, 'ptn_a');
@@ -116,6 +127,20 @@ describeEachStore('Ed25519 signatures (Standard Webhooks v1a) beside v1', ({ sto
     const [during, afterAt] = world.rx.received;
     assert.deepEqual([v1aCount(during!), v1aVerifies(oldKey, during!), v1aVerifies(nextKey, during!)], [2, true, true]);
     assert.deepEqual([v1aCount(afterAt!), v1aVerifies(oldKey, afterAt!), v1aVerifies(nextKey, afterAt!)], [1, false, true]);
+  });
+
+  it('a secret that does not serve Standard Webhooks: webhook-signature carries the v1a signature alone', async () => {
+    const db = store().db;
+    const publicKey = toEndpointWire(await registerEd25519(db, world.rx.url, OWN_SECRET)).public_key!;
+    await seedEvent(db, 'ptn_a');
+    await deliverDue(db, testDeps(testClock(), realWall), 'run_1');
+    const [got] = world.rx.received;
+    assert.match(got!.headers['webhook-signature']!, /^v1a,[A-Za-z0-9+/]{86}==$/);
+    assert.deepEqual(
+      [v1aVerifies(publicKey, got!), contractValid(OWN_SECRET, got!)],
+      [true, true],
+      'X-Service signs with the secret as before',
+    );
   });
 
   it('retries, replays and test events carry the v1a signature too', async () => {

@@ -146,6 +146,13 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
             `next secret stored for partner ${opts.partner}; deliveries sign with it from ${wire.activate_at}. ` +
               'Give it to the partner now (it is not shown again): until then it accepts both',
           );
+          if (wire.next_public_key) {
+            println(
+              deps.stderr,
+              `next Ed25519 key pair stored too: its public key (next_public_key) signs beside the current one until ${wire.activate_at}, ` +
+                'alone afterwards; the partner reads both from GET /api/v2/partners/me',
+            );
+          }
           println(deps.stdout, JSON.stringify(wire, null, 2));
         }),
       );
