@@ -2,7 +2,8 @@
 // a test that passes only after the tests before it in its file (it reads what they wrote) fails
 // here. Without --all, a random sample: --sample=N files (default 20), one test of each, the seed
 // printed so that a failure can be replayed with --seed=S. With --all, every test of the files
-// named (or of all). Exits 1 when a test fails alone.
+// named (or of all). Exits 1 when a test fails alone (printing the command that runs it alone) or
+// a file's tests cannot be listed.
 //
 //   node scripts/tests-alone.mjs [--sample=N] [--seed=S] [--all] [--jobs=J] [test files]
 import { spawn } from 'node:child_process';
@@ -67,10 +68,14 @@ function run(file, pattern) {
   });
 }
 
-/** The distinct names of the tests (not suites) of `file`, found by running it with a pattern no test matches. */
+/**
+ * The distinct names of the tests (not suites) of `file`, found by running it with a pattern no
+ * test matches; or, when that run fails (the file does not compile or load), what it printed.
+ */
 async function testNames(file) {
-  const { tests } = await run(file, NO_TEST_MATCHES);
-  return [...new Set(tests.filter((t) => t.kind === 'test').map((t) => t.name))];
+  const { code, tests, output } = await run(file, NO_TEST_MATCHES);
+  if (code !== 0) return { failed: output };
+  return { names: [...new Set(tests.filter((t) => t.kind === 'test').map((t) => t.name))] };
 }
 
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -92,27 +97,41 @@ async function inTurns(items, work) {
   );
 }
 
-const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).sort();
+const files = (named.length > 0 ? [...named] : testFilesUnder(join(root, 'test'))).sort();
 const chosen = all
   ? files
   : Array.from({ length: Math.min(sample, files.length) }, () => files.splice(Math.floor(random() * files.length), 1)[0]);
-if (!all) console.log(`tests-alone: seed ${seed} (replay: node scripts/tests-alone.mjs --seed=${seed} --sample=${sample})`);
+const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+const env = process.env.CI === 'true' ? 'CI=true ' : '';
+const namedArgs = named.map((file) => ` ${relative(root, file)}`).join('');
+if (!all)
+  console.log(`tests-alone: seed ${seed} (replay: ${env}node scripts/tests-alone.mjs --seed=${seed} --sample=${sample}${namedArgs})`);
 
-const cases = [];
-await inTurns(chosen, async (file) => {
-  const names = await testNames(file);
-  if (names.length === 0) console.log(`tests-alone: ${relative(root, file)}: no test found`);
-  for (const name of all ? names : names.length > 0 ? [pick(names)] : []) cases.push({ file, name });
-});
-// Sorted, so that the sample does not depend on which file finished enumerating first.
-cases.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
+const listed = new Map();
+await inTurns(chosen, async (file) => listed.set(file, await testNames(file)));
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
+const cases = [];
+// Drawn in the order the files were chosen, not the order their listing finished: one seed, one sample.
+for (const file of chosen) {
+  const { names, failed } = listed.get(file);
+  if (failed !== undefined) {
+    counts.failed += 1;
+    console.log(`failed  ${relative(root, file)}: its tests could not be listed\n${failed}`);
+    continue;
+  }
+  if (names.length === 0) console.log(`tests-alone: ${relative(root, file)}: no test found`);
+  for (const name of all ? names : names.length > 0 ? [pick(names)] : []) cases.push({ file, name });
+}
+cases.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
+
 await inTurns(cases, async ({ file, name }) => {
   const { outcome, output } = await runAlone(file, name);
   counts[outcome] += 1;
   console.log(`${outcome.padEnd(7)} ${relative(root, file)} › ${name}`);
   if (outcome === 'failed' && !all) process.stdout.write(output);
+  if (outcome === 'failed')
+    console.log(`  alone: ${env}npm test -- --test-name-pattern=${shellQuote(`^${escape(name)}$`)} ${relative(root, file)}`);
 });
 console.log(`tests-alone: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped alone`);
 process.exit(counts.failed > 0 ? 1 : 0);
