@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
 import type { LogConfig } from 'kysely';
 import type { TracingSettings } from '../config/tracing-settings.ts';
 import type { Spans } from '../services/plumbing/spans.ts';
@@ -11,7 +12,11 @@ export interface TracingRuntime {
   spans: Spans;
   /** Kysely's query log that makes SQLite's query spans (Postgres has instrumentation-pg's). */
   sqliteQueryLog: LogConfig;
-  /** Exports what is still buffered (within the exporter's timeout) and stops. */
+  /**
+   * Exports what is still buffered (within the exporter's timeout, OTEL_EXPORTER_OTLP_TIMEOUT) and
+   * stops. Never rejects: spans that cannot be exported are said on standard error, and the
+   * command's outcome stays its own.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -42,6 +47,8 @@ export async function startTracing(settings: Extract<TracingSettings, { enabled:
     import('@opentelemetry/instrumentation-undici'),
     import('@opentelemetry/resources'),
   ]);
+  // A collector that cannot be reached or refuses the spans is said on standard error, once per failed export.
+  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.ERROR);
   const exporter = allowListExporter(new OTLPTraceExporter({ url: settings.url, headers: settings.headers }));
   const provider = new sdk.NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
@@ -71,6 +78,9 @@ export async function startTracing(settings: Extract<TracingSettings, { enabled:
   return {
     spans: otelSpans(tracer),
     sqliteQueryLog: sqliteQuerySpans(tracer),
-    shutdown: () => provider.shutdown(),
+    shutdown: () =>
+      provider.shutdown().catch((err: unknown) => {
+        diag.error(`svc: the last spans could not be exported: ${err instanceof Error ? err.message : String(err)}`);
+      }),
   };
 }

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { cli, cliChild } from '../support/cli.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { ancestry, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
+import { refusedUrl } from '../support/receiver.ts';
 import { receiverWorld } from '../support/receiver-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEndpoint, seedEvent } from '../support/sync-world.ts';
@@ -58,5 +59,18 @@ describeEachStore('traces of a sync run and its deliveries, exported over OTLP/H
     assert.ok(request, 'the webhook request (instrumentation-undici) is a child of its attempt');
     assert.equal(request.attributes['http.response.status_code'], 204);
     assert.ok(!JSON.stringify(spans).includes(world.rx.url), 'no webhook URL in any span');
+  });
+
+  it("a collector that refuses the spans: one line on standard error, the run's outcome unchanged", async () => {
+    await seedEndpoint(store().db, 'ptn_a', world.rx.url);
+    await seedEvent(store().db, 'ptn_a');
+    const run = await cliChild(['--db', url(), 'sync'], {
+      SVC_ALLOW_INSECURE_WEBHOOKS: '1',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${await refusedUrl()}/v1/traces`,
+      OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(world.rx.received.length, 1, 'delivered as without tracing');
+    assert.match(run.stderr, /svc: the last spans could not be exported/);
   });
 });

@@ -48,7 +48,7 @@ interface AttemptState {
   lockedUntil: number;
 }
 
-/** How one attempt ended: the event's outcome, or another attempt after `waitMs`. */
+/** How one attempt ended: the event's outcome, or another attempt after `againAfterMs`. */
 type AttemptStep = { done: EventOutcome } | { againAfterMs: number };
 
 /**
