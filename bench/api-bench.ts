@@ -6,8 +6,12 @@
 // need not share one), BENCH_API_CASES (comma-separated parts of case names: only those run),
 // BENCH_API_STORES (sqlite,postgres), BENCH_API_SVC_ARGS (extra node flags for the svc process,
 // e.g. --cpu-prof), BENCH_API_REUSE=1 (keep the database of an earlier run with the same
-// BENCH_API_DB and BENCH_CREW instead of generating it again). A filtered run prints its figures but does not rewrite bench/results/.
+// BENCH_API_DB and BENCH_CREW instead of generating it again), BENCH_API_TRACING=1 (the svc processes export
+// their traces, as with OTEL_EXPORTER_OTLP_ENDPOINT set, to a collector in this process that takes
+// and drops them: the cost of tracing, docs/operations.md "Traces"). A filtered or traced run prints its figures but does not rewrite bench/results/.
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
@@ -32,7 +36,8 @@ const CASE_FILTER = (process.env.BENCH_API_CASES ?? '')
   .filter((s) => s !== '');
 const STORES = (process.env.BENCH_API_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const SVC_NODE_ARGS = (process.env.BENCH_API_SVC_ARGS ?? '').split(' ').filter((s) => s !== '');
-const FILTERED = CASE_FILTER.length > 0 || !STORES.includes('sqlite') || !STORES.includes('postgres');
+const TRACING = process.env.BENCH_API_TRACING === '1';
+const FILTERED = TRACING || CASE_FILTER.length > 0 || !STORES.includes('sqlite') || !STORES.includes('postgres');
 
 interface Case {
   name: string;
@@ -297,6 +302,19 @@ function dialectDate(url: string, days: number): string {
     : `to_char(expiry_date::date + ${days}, 'YYYY-MM-DD')`;
 }
 
+/** A collector on loopback that answers every OTLP post as a Collector does, and keeps nothing. */
+async function startTraceSink(): Promise<{ url: string; close(): void }> {
+  const sink = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`, close: () => sink.close() };
+}
+
+const sink = TRACING ? await startTraceSink() : undefined;
+// The servers are children of this process and take its environment (bench/support/serve-child.ts).
+if (sink) process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = sink.url;
 const loadAtStart = loadavg()[0]!.toFixed(1);
 const rows: string[][] = [];
 const walks: string[][] = [];
@@ -337,5 +355,6 @@ and on its first call after a change (one document of one of its crew moved by a
 matrix is brought up to date (docs/decisions.md).
 
 ${table(['store', 'walk or call', 'time', 'compared with', 'time', 'ratio'], walks)}`;
+sink?.close();
 if (!FILTERED) writeSection('API under load', body);
 console.log(body);

@@ -1,6 +1,7 @@
 // A server in its own process for the load benchmark: `svc` (the real app over a store) or
 // `bare` (a plain Koa route answering a fixed JSON body from memory, the ceiling to compare with).
-// `svc <url> uncached` serves without the body cache, for cases no cache may help.
+// `svc <url> uncached` serves without the body cache, for cases no cache may help. With an OTLP
+// endpoint in the OTEL_* variables, `svc` is traced as `svc serve` would be.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -8,7 +9,8 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
-import { openStore } from '../../src/store/connect.ts';
+import { tracingSettings } from '../../src/config/tracing-settings.ts';
+import { openStore, parseStoreUrl } from '../../src/store/connect.ts';
 
 const [mode, arg, option] = process.argv.slice(2);
 let app: Koa;
@@ -20,7 +22,11 @@ if (mode === 'bare') {
     ctx.body = body;
   });
 } else {
-  const store = await openStore(arg!);
+  // Traced as `svc serve` is when the OTEL_* variables ask for it (src/main.ts): the cost of tracing.
+  const tracing = tracingSettings(process.env);
+  const runtime = tracing.enabled ? await (await import('../../src/telemetry/start-tracing.ts')).startTracing(tracing) : undefined;
+  const sqlite = parseStoreUrl(arg!).dialect === 'sqlite';
+  const store = await openStore(arg!, { log: runtime && sqlite ? runtime.sqliteQueryLog : undefined });
   const clock = () => new Date();
   const config = loadConfig({}, { databaseUrl: arg!, rateLimitDefault: 100_000_000, logLevel: 'silent' });
   app = createApp({
@@ -28,6 +34,7 @@ if (mode === 'bare') {
     config,
     clock,
     logger: pino({ level: 'silent' }),
+    spans: runtime?.spans,
     ...(option === 'uncached' ? { readCache: createReadCache(store.db, clock, { bodies: null }) } : {}),
   });
 }
