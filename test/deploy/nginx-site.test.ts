@@ -1,45 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MAX_CHANGES_BYTES } from '../../src/domain/ingest-requests.ts';
 import { DEFAULT_TIMEOUTS } from '../../src/http/server.ts';
 import { MAX_FILE_BYTES } from '../../src/services/ingest/file-source.ts';
+import { mainConf, NGINX, selfSignedCert, SITE, siteHere } from '../support/nginx-site.ts';
 
-const SITE = 'deploy/nginx/svc.conf';
-const NGINX = '/usr/sbin/nginx';
 const MIB = 1024 * 1024;
-
-/** The site as installed, its certificate and log paths moved into `dir`: no root needed. */
-function siteHere(dir: string, edit: (text: string) => string = (t) => t): string {
-  const site = readFileSync(SITE, 'utf8')
-    .replace(/ssl_certificate \S+;/, `ssl_certificate ${join(dir, 'cert.pem')};`)
-    .replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${join(dir, 'key.pem')};`)
-    .replaceAll('/var/log/nginx/', `${dir}/`);
-  const directives = site.replace(/#.*$/gm, '');
-  assert.doesNotMatch(directives, /\/(etc|var)\//, 'every system path of the site is replaced');
-  writeFileSync(join(dir, 'svc.conf'), edit(site));
-  return join(dir, 'svc.conf');
-}
-
-/** A main nginx.conf in `dir` that includes the site, as Debian's includes sites-enabled/. */
-function mainConf(dir: string, site: string): string {
-  mkdirSync(join(dir, 'temp'), { recursive: true });
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `${k}_temp_path ${join(dir, 'temp', k)};`);
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    [
-      `error_log ${join(dir, 'error.log')};`,
-      `pid ${join(dir, 'nginx.pid')};`,
-      'events {}',
-      `http { ${temps.join(' ')} access_log ${join(dir, 'access.log')}; include ${site}; }`,
-    ].join('\n'),
-  );
-  return conf;
-}
 
 function nginxTest(dir: string, conf: string) {
   return spawnSync(NGINX, ['-t', '-q', '-p', `${dir}/`, '-e', 'stderr', '-c', conf], { encoding: 'utf8', timeout: 60_000 });
@@ -63,17 +33,7 @@ describe('deploy/nginx/svc.conf: nginx terminating TLS in front of svc', () => {
     }
     const dir = mkdtempSync(join(tmpdir(), 'svc-nginx-'));
     try {
-      const cert = spawnSync(
-        'openssl',
-        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1'].concat([
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ]),
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-      assert.equal(cert.status, 0, cert.stderr);
+      selfSignedCert(dir);
       const ok = nginxTest(dir, mainConf(dir, siteHere(dir)));
       assert.equal(ok.stderr, '');
       assert.equal(ok.status, 0);

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { openStore, type Store } from '../../src/store/connect.ts';
 import { onPorts, type DemoPorts, type DocExample, type ShellBlock } from './doc-examples.ts';
 import { demoState, type DemoState } from './demo-state.ts';
 import { waitForOutput } from './wait.ts';
+import { freePort } from './free-port.ts';
 import { demoExports } from './demo-exports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,16 +37,6 @@ export interface DemoWorld {
   run(example: DocExample): Promise<ExampleRun>;
   state(): Promise<DemoState>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** This process's environment without any SVC_ setting, so only what the docs tell a reader to set applies. */
