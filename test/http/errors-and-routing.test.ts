@@ -64,6 +64,7 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
         status: 200,
         latencyMs: 'number',
         clientIp: '127.0.0.1',
+        traceId: null,
       },
     );
     const again = await w.api.get('/api/v2/employers/me/crew/crew_ana/documents', { key: w.keys.full });
