@@ -3,6 +3,7 @@ import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../doma
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
+import { idSet } from './id-set.ts';
 
 export function toVessel(row: Selectable<VesselsTable>): Vessel {
   return {
@@ -276,7 +277,7 @@ export async function crewPageOnVessels(db: Db, vesselIds: readonly string[], af
     .selectFrom('assignments')
     .select('crew_unique_id')
     .distinct()
-    .where('vessel_id', 'in', vesselIds)
+    .where('vessel_id', 'in', idSet(db, vesselIds))
     .where('status', 'in', ON_FLEET_STATUSES);
   if (after !== null) query = query.where('crew_unique_id', '>', after);
   return (await query.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
@@ -288,7 +289,7 @@ export async function countCrewOnVessels(db: Db, vesselIds: readonly string[]): 
   const row = await db
     .selectFrom('assignments')
     .select((eb) => eb.fn.count<number | string>('crew_unique_id').distinct().as('n'))
-    .where('vessel_id', 'in', vesselIds)
+    .where('vessel_id', 'in', idSet(db, vesselIds))
     .where('status', 'in', ON_FLEET_STATUSES)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -300,8 +301,8 @@ export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[],
   const rows = await db
     .selectFrom('assignments')
     .selectAll()
-    .where('crew_unique_id', 'in', crewIds)
-    .where('vessel_id', 'in', vesselIds)
+    .where('crew_unique_id', 'in', idSet(db, crewIds))
+    .where('vessel_id', 'in', idSet(db, vesselIds))
     .where('status', 'in', ON_FLEET_STATUSES)
     .orderBy('crew_unique_id')
     .orderBy('vessel_id')
@@ -312,6 +313,11 @@ export async function assignmentsOnVessels(db: Db, vesselIds: readonly string[],
 /** Crew with any assignment on the vessels, whatever its status: who a vessel's change can concern. */
 export async function crewAssignedToVessels(db: Db, vesselIds: readonly string[]): Promise<string[]> {
   if (vesselIds.length === 0) return [];
-  const rows = await db.selectFrom('assignments').select('crew_unique_id').distinct().where('vessel_id', 'in', vesselIds).execute();
+  const rows = await db
+    .selectFrom('assignments')
+    .select('crew_unique_id')
+    .distinct()
+    .where('vessel_id', 'in', idSet(db, vesselIds))
+    .execute();
   return rows.map((r) => r.crew_unique_id);
 }

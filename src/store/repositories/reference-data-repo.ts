@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type {
   AssignmentsTable,
   ConsentsTable,
@@ -10,6 +10,7 @@ import type {
   RequirementCatalogueTable,
   VesselsTable,
 } from '../database.ts';
+import { idSet } from './id-set.ts';
 import { upsertRows } from './upsert.ts';
 
 /*
@@ -30,10 +31,13 @@ export const upsertCatalogue = (db: Db, rows: Insertable<RequirementCatalogueTab
 /** Replaces the contract vessel set of each external partner named. */
 export async function replaceContractVessels(db: Db, partnerId: string, vesselIds: readonly string[]): Promise<void> {
   await db.deleteFrom('contract_vessels').where('partner_id', '=', partnerId).execute();
+  // The ids as one parameter (id-set.ts): a contract may name more vessels than a
+  // statement takes parameters.
   if (vesselIds.length > 0) {
     await db
       .insertInto('contract_vessels')
-      .values(vesselIds.map((vessel_id) => ({ partner_id: partnerId, vessel_id })))
+      .columns(['partner_id', 'vessel_id'])
+      .expression(sql`select ${partnerId}, value from ${idSet(db, vesselIds)} as ids`)
       .execute();
   }
 }
