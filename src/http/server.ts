@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../domain/app-error.ts';
@@ -43,14 +43,25 @@ function readTls(tls: NonNullable<ListenOptions['tls']>): { cert: Buffer; key: B
   }
 }
 
+/**
+ * Answers a request, as Koa's `app.callback()` does: its promise settles once the answer is sent and
+ * never rejects (Koa renders every error itself).
+ */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Node's listener for `handler`: Node ignores what a listener returns, so nothing awaits it. */
+export function nodeListener(handler: RequestHandler): RequestListener {
+  return (req, res) => void handler(req, res);
+}
+
 /** Listens with `handler` (e.g. `app.callback()`) over HTTP, or HTTPS when a certificate is given. */
-export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
+export async function listen(handler: RequestHandler, options: ListenOptions): Promise<RunningServer> {
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   // Node's own check of the two timeouts runs every 30 s unless told otherwise.
   const checking = options.timeouts ? { connectionsCheckingInterval: Math.max(10, Math.floor(timeouts.headersMs / 4)) } : {};
   const server: Server = options.tls
-    ? createHttpsServer({ ...readTls(options.tls), ...checking }, handler)
-    : createHttpServer(checking, handler);
+    ? createHttpsServer({ ...readTls(options.tls), ...checking }, nodeListener(handler))
+    : createHttpServer(checking, nodeListener(handler));
   // Slow or stuck clients must not hold a connection for ever.
   server.requestTimeout = timeouts.requestMs;
   server.headersTimeout = timeouts.headersMs;

@@ -5,11 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runSuite } from '../support/run-suite.ts';
-import { fileURLToPath } from 'node:url';
 import { adminQuery } from '../support/pg-admin.ts';
 import { postgresRuns } from '../support/stores.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm test leaves nothing behind', () => {
   it('a run removes its temporary files and folders and its template database', async (t) => {

@@ -69,7 +69,7 @@ describeEachWorld('medical rows on a date without crew:medical:read', { catalogu
     );
     const [header, ...records] = parse((await w.api.get(path, { key, headers: { Accept: 'text/csv' } })).bytes, {
       record_delimiter: '\r\n',
-    }) as string[][];
+    });
     const csv = Object.fromEntries(
       records
         .filter((r) => mine(r[0]!))

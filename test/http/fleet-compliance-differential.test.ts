@@ -111,7 +111,7 @@ describeEachWorld('the fleet compliance list and matrix against the single check
             headers: { Accept: 'text/csv' },
           });
           assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
-          const [header, ...records] = parse(csv.bytes, { record_delimiter: '\r\n' }) as string[][];
+          const [header, ...records] = parse(csv.bytes, { record_delimiter: '\r\n' });
           assert.deepEqual(
             header!.slice(3),
             m.columns.flatMap((c: any) => [`${c.key} status`, `${c.key} expiry_date`]),

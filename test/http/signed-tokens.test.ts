@@ -112,7 +112,7 @@ describeEachStore('tampered and leaked tokens over HTTP', ({ store }) => {
     for (const [method, path, status] of attempts) {
       const answer = await w.api.request(method, path, { key: path.includes('/employers/') ? w.keys.full : undefined });
       assert.equal(answer.status, status, `${method} ${path}`);
-      assert.ok(!answer.bytes.toString().includes(signature), `answer to ${method} ${path}: ${answer.bytes}`);
+      assert.ok(!answer.bytes.toString().includes(signature), `answer to ${method} ${path}: ${answer.bytes.toString()}`);
       const [row] = await w.auditOf(answer.headers.get('x-request-id')!);
       assert.ok(row, `audit row of ${method} ${path}`);
       assert.ok(!JSON.stringify(row).includes(signature), `audit row of ${method} ${path}: ${JSON.stringify(row)}`);

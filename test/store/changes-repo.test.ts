@@ -134,7 +134,7 @@ describeEachStore('the change log in the store', ({ store, url, dialect }) => {
         openTx(Number(rows[0]!.tx));
         await held;
       });
-      let tx = 0;
+      let tx: number;
       try {
         tx = await started;
         await seedPartnerRows(db, 'ptn_later');

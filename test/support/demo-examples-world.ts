@@ -62,16 +62,9 @@ function ready(child: ChildProcess, seen: () => string, pattern: RegExp, limitMs
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${what} exited (${code}) before it was ready: ${seen()}`));
     child.once('exit', onExit);
-    waitForOutput(child.stdout!, seen, pattern, limitMs).then(
-      (m) => {
-        child.off('exit', onExit);
-        resolve(m);
-      },
-      (e: unknown) => {
-        child.off('exit', onExit);
-        reject(e);
-      },
-    );
+    waitForOutput(child.stdout!, seen, pattern, limitMs)
+      .finally(() => child.off('exit', onExit))
+      .then(resolve, reject);
   });
 }
 

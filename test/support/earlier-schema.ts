@@ -8,5 +8,5 @@ export async function migrateToJustBefore(db: Kysely<Database>, name: string): P
   const before = names[names.indexOf(name) - 1];
   if (before === undefined) throw new Error(`no migration before ${name}`);
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error(`migrating to ${before} failed`, { cause: error });
 }

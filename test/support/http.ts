@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { nodeListener } from '../../src/http/server.ts';
 import { checkAgainstOpenApi } from './openapi-check.ts';
 
 export interface TestResponse {
@@ -30,7 +31,7 @@ export interface TestApi {
 }
 
 export async function startTestApi(app: Koa<any>): Promise<TestApi> {
-  const server: Server = createServer(app.callback());
+  const server: Server = createServer(nodeListener(app.callback()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {

@@ -73,7 +73,7 @@ async function dropOldTemplates(): Promise<void> {
   for (const { datname, begun } of rows) {
     // An unfinished build is named svc_tpl_<digest>_<run>_<began, base 36>_<random>.
     const at = begun ? Number(begun) : parseInt(String(datname).split('_').at(-2) ?? '', 36);
-    if (at < Date.now() - TEMPLATE_LIFETIME_MS) await adminQuery(`drop database if exists ${datname} with (force)`).catch(() => {});
+    if (at < Date.now() - TEMPLATE_LIFETIME_MS) await adminQuery(`drop database if exists ${String(datname)} with (force)`).catch(() => {});
   }
 }
 
