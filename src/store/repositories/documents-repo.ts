@@ -5,6 +5,7 @@ import type { EvaluationDocument } from '../../domain/compliance/types.ts';
 import type { CrewDocument } from '../../domain/document.ts';
 import type { Db, DocumentsTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
+import { idSet } from './id-set.ts';
 
 const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 
@@ -185,7 +186,7 @@ export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Prom
   const rows = await db
     .selectFrom('documents')
     .select('document_id')
-    .where('document_id', 'in', ids)
+    .where('document_id', 'in', idSet(db, ids))
     .where('file_id', 'is not', null)
     .execute();
   return new Set(rows.map((r) => r.document_id));
@@ -194,5 +195,5 @@ export async function documentIdsWithFiles(db: Db, ids: readonly string[]): Prom
 /** Documents by id regardless of state: to tell a replaced document from a withdrawn one. */
 export async function documentsByIds(db: Db, ids: readonly string[]): Promise<CrewDocument[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('documents').selectAll().where('document_id', 'in', ids).execute()).map(toCrewDocument);
+  return (await db.selectFrom('documents').selectAll().where('document_id', 'in', idSet(db, ids)).execute()).map(toCrewDocument);
 }

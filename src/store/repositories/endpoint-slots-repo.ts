@@ -56,7 +56,10 @@ export async function extendSendSlot(db: Db, partnerId: string, slot: number, ho
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Gives back the slots of a partner's endpoint that these holders still hold. */
+/**
+ * Gives back the slots of a partner's endpoint that these holders still hold. One parameter per
+ * holder: a run holds at most its per-endpoint concurrency of slots, far below either store's limit.
+ */
 export async function releaseSendSlots(db: Db, partnerId: string, holders: readonly string[]): Promise<void> {
   if (holders.length === 0) return;
   await db

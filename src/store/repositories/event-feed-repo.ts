@@ -1,6 +1,7 @@
 import type { Db } from '../database.ts';
 import type { Scope } from '../../domain/scopes.ts';
 import type { OutboxStatus } from '../../domain/vocabulary.ts';
+import { idSet } from './id-set.ts';
 
 /** An outbox event as the events feed reads it. */
 export interface FeedEvent {
@@ -104,7 +105,7 @@ export async function prunableEventIds(db: Db, before: string, batch: number): P
 /** Deletes events with their delivery attempts and dead letters (call inside a transaction). */
 export async function deleteEvents(db: Db, eventIds: readonly string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await db.deleteFrom('delivery_attempts').where('event_id', 'in', eventIds).execute();
-  await db.deleteFrom('dead_letters').where('event_id', 'in', eventIds).execute();
-  await db.deleteFrom('outbox_events').where('event_id', 'in', eventIds).execute();
+  await db.deleteFrom('delivery_attempts').where('event_id', 'in', idSet(db, eventIds)).execute();
+  await db.deleteFrom('dead_letters').where('event_id', 'in', idSet(db, eventIds)).execute();
+  await db.deleteFrom('outbox_events').where('event_id', 'in', idSet(db, eventIds)).execute();
 }

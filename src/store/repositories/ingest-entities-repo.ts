@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { idSet } from './id-set.ts';
 
 /*
  * The writes ingestion makes beyond upserts (docs/ingest.md, "Deletes and erasure"): catalogue
@@ -11,7 +12,7 @@ export async function catalogueOrder(db: Db, keys: readonly string[]): Promise<M
   const rows = await db
     .selectFrom('requirement_catalogue')
     .select(['requirement_key', 'position'])
-    .where('requirement_key', 'in', [...keys])
+    .where('requirement_key', 'in', idSet(db, keys))
     .execute();
   const out = new Map(rows.map((r) => [r.requirement_key, Number(r.position)]));
   const top = await db
@@ -29,7 +30,7 @@ export async function deleteUnusedFiles(db: Db, fileIds: readonly string[]): Pro
   if (ids.length === 0) return;
   await db
     .deleteFrom('files')
-    .where('file_id', 'in', ids)
+    .where('file_id', 'in', idSet(db, ids))
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))),
     )
