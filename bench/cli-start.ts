@@ -26,7 +26,7 @@ function exec(c: Case): number {
   const started = performance.now();
   const res = spawnSync(c.file, c.args, { env: { ...process.env, ...c.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - started;
-  if (res.status !== 0) throw new Error(`${c.name} exited ${res.status}: ${res.stderr}`);
+  if (res.status !== 0) throw new Error(`${c.name} exited ${res.status}: ${res.stderr.toString()}`);
   return ms;
 }
 

@@ -45,7 +45,7 @@ function marks(child: ReturnType<typeof startChild> extends Promise<infer C> ? C
     lines.on('line', (line) => {
       if (!line.startsWith('memory ')) return;
       lines.close();
-      resolve(JSON.parse(line.slice('memory '.length)));
+      resolve(JSON.parse(line.slice('memory '.length)) as { heapUsed: number; rss: number });
     });
     child.child.kill('SIGUSR2');
   });

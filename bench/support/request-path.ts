@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { createApp } from '../../src/http/app.ts';
+import { nodeListener } from '../../src/http/server.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 import type { Database } from '../../src/store/database.ts';
@@ -101,7 +102,7 @@ export async function recordRequests(dialect: Dialect): Promise<{ store: Store; 
   const id = await sampleCrew(store.db);
   const config = loadConfig({}, { databaseUrl: url, rateLimitDefault: 100_000_000, logLevel: 'silent' });
   const app = createApp({ db: store.db, config, clock: () => new Date(), logger: pino({ level: 'silent' }) });
-  const server = createServer(app.callback()).listen(0, '127.0.0.1');
+  const server = createServer(nodeListener(app.callback())).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const calls = [

@@ -59,7 +59,7 @@ export async function starvationCase(
     const started = performance.now();
     const fetchAndTime: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
-      if (String(input).endsWith('/hook') && res.ok) {
+      if ((input instanceof Request ? input.url : String(input)).endsWith('/hook') && res.ok) {
         healthyDelivered += 1;
         healthyLast = performance.now() - started;
       }

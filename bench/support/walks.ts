@@ -2,10 +2,16 @@
 // partner's nightly job would), and single calls, each the median of a few repeats.
 import { performance } from 'node:perf_hooks';
 
-async function getJson(port: number, key: string, path: string): Promise<any> {
+/** The fields of a list page the walk reads. */
+interface ListPage {
+  items: unknown[];
+  next_cursor?: string;
+}
+
+async function getJson(port: number, key: string, path: string): Promise<ListPage> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${key}` } });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return (await res.json()) as ListPage;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
