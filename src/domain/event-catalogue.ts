@@ -8,11 +8,12 @@
  */
 
 import { wireTime } from './clock.ts';
+import type { Notice } from './compliance/notices.ts';
 import { complianceChangedPayload, nextExpiryIsMedical } from './compliance/wire.ts';
 import type { CrewSignals } from './crew.ts';
 import { documentEventData, isMedicalDocumentPayload, replacedEdition, verificationComplete } from './events.ts';
 import type { Scope } from './scopes.ts';
-import { EVENT_TYPES, PROFILE_UPDATED, type ConsentCategory, type EventType } from './vocabulary.ts';
+import { COMPLIANCE_UPCOMING, EVENT_TYPES, PROFILE_UPDATED, type ConsentCategory, type EventType } from './vocabulary.ts';
 
 /** What a partner needs to be sent an event: a scope it holds, and a consent the crew member gives it. */
 export interface EventAccess {
@@ -80,6 +81,22 @@ export const SNAPSHOT_SUBJECTS = {
     replaced: null,
     ready: null,
   },
+  // Keyed by `<vessel_id>|<date>|<lead>` (src/domain/compliance/notices.ts); a key stays until its date has come.
+  notices: {
+    keyed: true,
+    wire: 'upcoming',
+    payload: 'ComplianceUpcomingData',
+    build: (notice: Notice) => notice.data as unknown as Record<string, unknown>,
+    restriction: {
+      scope: 'crew:medical:read',
+      applies: null,
+      prose:
+        'a notice whose date or requirement keys come from medical rows only while `crew:medical:read` is held; ' +
+        'without it medical rows keep their status of today, as in the check on a date',
+    },
+    replaced: null,
+    ready: null,
+  },
   docs: {
     keyed: true,
     wire: 'document',
@@ -113,6 +130,7 @@ function keyPart(part: string): string {
 /**
  * The key of the subject an event describes (docs/webhooks.md, "Order: sequence and subject"):
  * `status:<crew>`, `profile:<crew>`, `compliance:<crew>:<vessel_id>`, `document:<document_id>`,
+ * `upcoming:<crew>:<vessel_id>|<date>|<lead_days>`,
  * each part with `%` and `:` percent-encoded. Events with the same key carry states of the same
  * thing; the one with the highest sequence is the newest.
  */
@@ -175,6 +193,16 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
     firesOn: ['new', 'changed'],
     summary: 'Verification or background-check status changed',
     description: 'The payload suffices; no read is needed.',
+  },
+  [COMPLIANCE_UPCOMING]: {
+    access: { scope: 'crew:compliance:read', consent: 'compliance' },
+    subject: 'notices',
+    firesOn: ['new'],
+    summary: "A crew member's compliance status on one vessel will change by the calendar alone",
+    description:
+      'Sent once per crew member, vessel, date of the change and lead time when today plus the lead time reaches the date of the ' +
+      "first change the calendar brings (the fleet compliance list's `next_change`); lead times are 90, 60 and 30 days. " +
+      'Only to endpoints that subscribe to it.',
   },
   [PROFILE_UPDATED]: {
     access: { scope: 'crew:profile:read', consent: 'profile' },

@@ -75,6 +75,9 @@ export type ComplianceSource = (typeof COMPLIANCE_SOURCES)[number];
 /** Sent when a crew member's profile changed: a signal to read the profile, not a diff. */
 export const PROFILE_UPDATED = 'crew.profile.updated';
 
+/** Sent ahead of a change the calendar alone brings to a crew member's compliance on a vessel (docs/webhooks.md). */
+export const COMPLIANCE_UPCOMING = 'crew.compliance.upcoming';
+
 /** The webhook event types of schema version 1 (docs/contract.md, "Catalogue (v1) and payloads"). */
 export const EVENT_TYPES = [
   'crew.document.processed',
@@ -82,6 +85,7 @@ export const EVENT_TYPES = [
   'crew.compliance.changed',
   'crew.status.changed',
   PROFILE_UPDATED,
+  COMPLIANCE_UPCOMING,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -51,6 +51,7 @@ const SUBJECT = {
   type: 'string',
   description:
     'the key of what the event describes (`status:<crew>`, `profile:<crew>`, `compliance:<crew>:<vessel_id>`, `document:<document_id>`, ' +
+    '`upcoming:<crew>:<vessel_id>|<date>|<lead_days>`, ' +
     'each part with `%` and `:` percent-encoded): of two events with the same subject, the higher `sequence` is the newer state',
 } as const;
 
@@ -68,6 +69,14 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
       requirements_total: { type: 'integer', minimum: 0 },
       requirements_expiring: { type: 'integer', minimum: 0 },
       next_expiry_date: { ...nullable(date), description: 'the earliest expiry among required rows that are met or expiring, or null' },
+    }),
+    ComplianceUpcomingData: object({
+      crew_unique_id: str,
+      vessel_id: str,
+      on: { ...date, description: 'the first day with the new status: `next_change.on` of the fleet compliance list' },
+      overall_status: { enum: [...OVERALL_STATUSES], description: 'the status from `on`' },
+      requirement_keys: { type: 'array', items: str, description: 'the required rows whose status changes on `on`, sorted' },
+      lead_days: { type: 'integer', minimum: 0, description: 'the lead time crossed: `on` is at most this many days ahead' },
     }),
     StatusChangedData: object({
       crew_unique_id: str,

@@ -23,6 +23,7 @@ function viewOf(crewUniqueId: string, seen: CrewSnapshot, replaced?: Record<stri
     ...(seen.status && { status: payload(seen.status) }),
     ...(seen.profile && { profile: payload(seen.profile) }),
     ...(seen.compliance && { compliance: map(seen.compliance) }),
+    ...(seen.notices && { notices: map(seen.notices) }),
     ...(seen.docs && { docs: map(seen.docs) }),
   };
 }
@@ -37,6 +38,8 @@ function expectedEvents(now: CrewSnapshot, before: CrewSnapshot | undefined, rep
   if (now.profile !== undefined && now.profile !== before?.profile) out.push('crew.profile.updated');
   for (const [vessel, value] of Object.entries(now.compliance ?? {}))
     if (before?.compliance?.[vessel] !== value) out.push('crew.compliance.changed');
+  // A notice is sent once, when its key is new; its payload never changes what was announced.
+  for (const notice of Object.keys(now.notices ?? {})) if (before?.notices?.[notice] === undefined) out.push('crew.compliance.upcoming');
   for (const [doc, value] of Object.entries(now.docs ?? {})) {
     const sent = before?.docs?.[doc];
     if (sent === undefined) out.push('crew.document.processed');

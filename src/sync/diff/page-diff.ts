@@ -9,6 +9,7 @@ import type { Assignment, Vessel } from '../../domain/fleet.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { SnapshotWrite, StoredSnapshot } from '../../store/repositories/sync-state-repo.ts';
 import { diffCrew, digested, sameSnapshot, type CrewView, type Digested } from './crew-diff.ts';
+import { noticeView } from './notice-view.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** Everything read for one page of crew, for every partner at once. */
@@ -231,6 +232,13 @@ export async function diffPage(
             const at = compliance(assignment).due;
             if (at) due.at(at);
           }
+        },
+        notices: () => {
+          const evaluations = onFleet.map((assignment) => compliance(assignment).evaluation);
+          const options = { today, windowDays, medicalVisible: plan.medical, leads: plan.noticeLeadDays };
+          const { view: shown, crossings } = noticeView(evaluations, crew, prev?.state.notices, options);
+          view.notices = shown;
+          for (const at of crossings) due.at(at);
         },
       } satisfies Record<SnapshotSubject, () => void>;
       for (const subject of plan.subjects) if (consent?.has(subjectAccess(subject).consent)) subjectViews[subject]();

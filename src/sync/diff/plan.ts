@@ -1,4 +1,5 @@
 import type { Clock } from '../../domain/clock.ts';
+import { DEFAULT_NOTICE_LEAD_DAYS } from '../../domain/compliance/notices.ts';
 import { SNAPSHOT_SUBJECT_NAMES, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
@@ -62,6 +63,8 @@ export interface PartnerPlan {
   vessels: ReadonlySet<string>;
   /** The subjects of the event catalogue whose scope it holds, in catalogue order. */
   subjects: readonly SnapshotSubject[];
+  /** The lead times, in days, of its compliance notices (src/domain/compliance/notices.ts). */
+  noticeLeadDays: readonly number[];
   /** It holds crew:medical:read: medical-class documents and details are visible to it. */
   medical: boolean;
   /** Crew seen on its fleet during this run (to forget those who left). */
@@ -86,6 +89,7 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
       baseline,
       vessels: new Set(fleet.map((vessel) => vessel.vesselId)),
       subjects: SNAPSHOT_SUBJECT_NAMES.filter((subject) => scopes.has(subjectAccess(subject).scope)),
+      noticeLeadDays: DEFAULT_NOTICE_LEAD_DAYS,
       medical: scopes.has('crew:medical:read'),
       seen: new Set(),
       result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
