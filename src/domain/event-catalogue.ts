@@ -201,7 +201,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventEntry> = {
     summary: "A crew member's compliance status on one vessel will change by the calendar alone",
     description:
       'Sent once per crew member, vessel, date of the change and lead time when today plus the lead time reaches the date of the ' +
-      "first change the calendar brings (the fleet compliance list's `next_change`); lead times are 90, 60 and 30 days. " +
+      "first change the calendar brings (the fleet compliance list's `next_change`); lead times are the endpoint's `notice_lead_days` (default 90, 60 and 30). " +
       'Only to endpoints that subscribe to it.',
   },
   [PROFILE_UPDATED]: {

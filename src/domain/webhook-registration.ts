@@ -1,4 +1,5 @@
-import { bool, convert, list, literal, nullable, str } from './fields.ts';
+import { DEFAULT_NOTICE_LEAD_DAYS, MAX_NOTICE_LEAD_DAYS } from './compliance/notices.ts';
+import { bool, convert, int, list, literal, nullable, str } from './fields.ts';
 import { EVENT_TYPES, WEBHOOK_ENDPOINT_STATUSES } from './vocabulary.ts';
 
 /*
@@ -46,6 +47,15 @@ export function registrationFields(urlProblem: (url: URL) => string | null) {
         'also sign every delivery with an Ed25519 key pair svc generates (Standard Webhooks `v1a`, beside `v1`); the answer shows ' +
         'its public key, never the private one. Registering again with true keeps the key; false (the default) drops it',
       parse: bool(),
+    },
+    notice_lead_days: {
+      default: [...DEFAULT_NOTICE_LEAD_DAYS],
+      description:
+        'lead times, in days, of `crew.compliance.upcoming`: one notice per lead time before each change the calendar brings; ' +
+        'duplicates are dropped, the rest sorted longest first',
+      parse: convert(list(int({ ge: 1, le: MAX_NOTICE_LEAD_DAYS }), { minLength: 1 }), (days) => ({
+        value: [...new Set(days)].sort((a, b) => b - a),
+      })),
     },
     status: {
       default: 'active',

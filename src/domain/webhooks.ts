@@ -1,3 +1,4 @@
+import { DEFAULT_NOTICE_LEAD_DAYS } from './compliance/notices.ts';
 import type { Scope } from './scopes.ts';
 import type { EventType, OutboxStatus, SuppressReason, WebhookEndpointStatus } from './vocabulary.ts';
 
@@ -17,11 +18,18 @@ export interface WebhookEndpoint {
    */
   signingKey?: string | null;
   nextSigningKey?: string | null;
+  /** The lead times, in days, of its compliance notices, as chosen at registration; absent or null: the default. */
+  noticeLeadDays?: readonly number[] | null;
   status: WebhookEndpointStatus;
   createdAt: string;
   updatedAt: string;
   /** As the store keeps it; absent on an endpoint not yet stored. */
   health?: EndpointHealth;
+}
+
+/** The lead times of an endpoint's compliance notices: those chosen at registration, or the default. */
+export function noticeLeadDaysOf(endpoint: Pick<WebhookEndpoint, 'noticeLeadDays'>): readonly number[] {
+  return endpoint.noticeLeadDays ?? DEFAULT_NOTICE_LEAD_DAYS;
 }
 
 /**

@@ -250,6 +250,11 @@ const resources: Record<string, JsonObject> = {
     partner_id: str,
     url: str,
     subscribed_events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    notice_lead_days: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1 },
+      description: 'lead times, in days, of `crew.compliance.upcoming`, longest first (90, 60 and 30 unless chosen at registration)',
+    },
     status: { enum: [...WEBHOOK_ENDPOINT_STATUSES] },
     secret: { ...str, description: 'signs every delivery (X-Service-Signature); hand it to the partner over a secure channel' },
     public_key: {

@@ -95,6 +95,6 @@ describe('the event catalogue', () => {
       const envelope = webhooks[type].post.requestBody.content['application/json'].schema.$ref.split('/').pop();
       assert.ok(schemas[schemas[envelope].properties.data.$ref.split('/').pop()], type);
     }
-    assert.deepEqual(SNAPSHOT_SUBJECT_NAMES, ['status', 'profile', 'compliance', 'docs']);
+    assert.deepEqual(SNAPSHOT_SUBJECT_NAMES, ['status', 'profile', 'compliance', 'notices', 'docs']);
   });
 });

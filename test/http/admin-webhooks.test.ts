@@ -8,7 +8,7 @@ import { describeEachStore } from '../support/stores.ts';
 
 const path = (partner: string) => `/api/v2/admin/partners/${partner}/webhook-endpoints`;
 const EXPECTED =
-  "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";
+  "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated' or 'crew.compliance.upcoming'";
 const HOOK = 'http://127.0.0.1:9/hook';
 const valid = { url: HOOK, subscribed_events: ['crew.status.changed'] };
 const OWN_SECRET = 'partner-chosen-secret-0123456789';
@@ -20,6 +20,7 @@ function expectEndpoint(res: TestResponse, status: 200 | 201): Record<string, an
     'created_at',
     'endpoint_id',
     'health',
+    'notice_lead_days',
     'partner_id',
     'public_key',
     'secret',

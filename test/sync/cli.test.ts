@@ -36,6 +36,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
       'partner_id',
       'url',
       'subscribed_events',
+      'notice_lead_days',
       'secret',
       'status',
       'created_at',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateWebhookSecret, registerWebhookEndpoint } from '../../src/services/webhooks/endpoints.ts';
+import { generateWebhookSecret, registerWebhookEndpoint, toEndpointWire } from '../../src/services/webhooks/endpoints.ts';
 import { validateRegistration } from '../../src/services/webhooks/validate-registration.ts';
 import { findEndpointByPartner } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -8,7 +8,7 @@ import { seedPartners, testClock } from '../support/sync-world.ts';
 
 const strict = { allowInsecure: false };
 const EXPECTED =
-  "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed' or 'crew.profile.updated'";
+  "'crew.document.processed', 'crew.document.updated', 'crew.compliance.changed', 'crew.status.changed', 'crew.profile.updated' or 'crew.compliance.upcoming'";
 const valid = { url: 'https://hooks.partner.example/svc', subscribed_events: ['crew.status.changed'] };
 
 describe('registration body validation (422 issues, pydantic v2 shape)', () => {
@@ -158,9 +158,22 @@ describe('registration body validation (422 issues, pydantic v2 shape)', () => {
         subscribedEvents: ['crew.status.changed'],
         secret: undefined,
         ed25519: false,
+        noticeLeadDays: [90, 60, 30],
         status: 'active',
       },
     });
+  });
+
+  it('notice_lead_days: 90, 60 and 30 by default; chosen ones deduplicated, longest first; each from 1 to 365', () => {
+    const chosen = validateRegistration({ ...valid, notice_lead_days: [7, 45, 7] }, strict);
+    assert.deepEqual(chosen.ok && chosen.value.noticeLeadDays, [45, 7]);
+    const bad = validateRegistration({ ...valid, notice_lead_days: [0, 366] }, strict);
+    assert.deepEqual(!bad.ok && bad.issues.map((issue) => [issue.type, issue.loc.join('.')]), [
+      ['greater_than_equal', 'body.notice_lead_days.0'],
+      ['less_than_equal', 'body.notice_lead_days.1'],
+    ]);
+    const empty = validateRegistration({ ...valid, notice_lead_days: [] }, strict);
+    assert.deepEqual(!empty.ok && empty.issues.map((issue) => issue.type), ['too_short']);
   });
 
   it('a generated secret is whsec_ + 32 random bytes base64url', () => {
@@ -207,6 +220,7 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
       nextSecretFrom: null,
       signingKey: null,
       nextSigningKey: null,
+      noticeLeadDays: [90, 60, 30],
       status: 'disabled',
       createdAt: first.endpoint.createdAt,
       updatedAt: tc.iso(),
@@ -214,6 +228,19 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
     });
     const third = await registerWebhookEndpoint(db, 'ptn_a', valid, deps);
     assert.notEqual(third.endpoint.secret, secret, 'a rotation without a secret generates a new one');
+  });
+
+  it('keeps the lead times chosen at registration; registering them again changes nothing, other ones replace them', async () => {
+    const db = store().db;
+    await seedPartners(db, 'ptn_l');
+    const body = { ...valid, secret: 'my-own-secret-of-enough-length-123', notice_lead_days: [14, 60] };
+    await registerWebhookEndpoint(db, 'ptn_l', body, deps);
+    assert.deepEqual((await findEndpointByPartner(db, 'ptn_l'))?.noticeLeadDays, [60, 14]);
+    assert.equal((await registerWebhookEndpoint(db, 'ptn_l', { ...body, notice_lead_days: [60, 14, 14] }, deps)).changed, false);
+    const again = await registerWebhookEndpoint(db, 'ptn_l', { ...body, notice_lead_days: [30] }, deps);
+    assert.equal(again.changed, true);
+    assert.deepEqual(toEndpointWire(again.endpoint).notice_lead_days, [30]);
+    assert.deepEqual((await findEndpointByPartner(db, 'ptn_l'))?.noticeLeadDays, [30]);
   });
 
   it('an unknown partner is partner_not_found; an invalid body is invalid_input carrying the issues', async () => {

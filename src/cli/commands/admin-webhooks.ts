@@ -9,10 +9,25 @@ import { commandConfig, println, withAudit, withStore, type CliDeps } from '../c
 import { inFlagWords } from '../flag-issues.ts';
 
 // The body field each flag fills, to report a bad body in the flags typed.
-const REGISTER_FLAGS = { url: '--url', subscribed_events: '--events', secret: '--secret', ed25519: '--ed25519', status: '--status' };
+const REGISTER_FLAGS = {
+  url: '--url',
+  subscribed_events: '--events',
+  secret: '--secret',
+  ed25519: '--ed25519',
+  notice_lead_days: '--notice-lead-days',
+  status: '--status',
+};
 const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
 
 /** What `register-webhook` did, for the operator. */
+/** The items of a comma-separated flag, trimmed, empty ones dropped. */
+function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
 function registrationLine(partnerId: string, endpointId: string, created: boolean, changed: boolean): string {
   if (!changed) return `webhook endpoint ${endpointId} of partner ${partnerId} already had these values: nothing changed`;
   const done = created ? 'registered' : 'updated';
@@ -50,21 +65,31 @@ export function addWebhookCommands(admin: Command, deps: CliDeps): void {
     .requiredOption('--events <names>', 'comma-separated event types, e.g. crew.document.processed,crew.status.changed')
     .option('--secret <secret>', 'signing secret; generated (whsec_…) when absent, also when rotating')
     .option('--ed25519', 'also sign with an Ed25519 key pair svc generates (Standard Webhooks v1a); kept when registering again with it')
+    .option('--notice-lead-days <days>', 'comma-separated lead times of crew.compliance.upcoming, in days (default 90,60,30)')
     .addOption(new Option('--status <status>', 'endpoint status').choices(WEBHOOK_ENDPOINT_STATUSES))
     .action(
-      async (opts: { partner: string; url: string; events: string; secret?: string; ed25519?: boolean; status?: string }, cmd: Command) => {
+      async (
+        opts: {
+          partner: string;
+          url: string;
+          events: string;
+          secret?: string;
+          ed25519?: boolean;
+          noticeLeadDays?: string;
+          status?: string;
+        },
+        cmd: Command,
+      ) => {
         const config = commandConfig(deps, cmd);
         const route = 'svc admin register-webhook';
         await withStore(config, (store) =>
           withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
             const body = {
               url: opts.url,
-              subscribed_events: opts.events
-                .split(',')
-                .map((s) => s.trim())
-                .filter((s) => s !== ''),
+              subscribed_events: commaList(opts.events),
               ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
               ...(opts.ed25519 ? { ed25519: true } : {}),
+              ...(opts.noticeLeadDays !== undefined ? { notice_lead_days: commaList(opts.noticeLeadDays) } : {}),
               ...(opts.status !== undefined ? { status: opts.status } : {}),
             };
             const { created, changed, endpoint } = await inFlagWords(REGISTER_FLAGS, route, () =>

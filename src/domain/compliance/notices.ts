@@ -13,6 +13,9 @@ import type { ComplianceEvaluation, OverallStatus } from './types.ts';
 /** The lead times, in days, an endpoint gets notices at unless it chose others. */
 export const DEFAULT_NOTICE_LEAD_DAYS = [90, 60, 30] as const;
 
+/** The longest lead time an endpoint may choose: a year (changes are looked for two years ahead). */
+export const MAX_NOTICE_LEAD_DAYS = 365;
+
 /** The data of a crew.compliance.upcoming event. */
 export interface ComplianceUpcomingPayload {
   crew_unique_id: string;

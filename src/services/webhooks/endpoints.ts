@@ -4,7 +4,7 @@ import { AppError } from '../../domain/app-error.ts';
 import { wireTime, type Clock } from '../../domain/clock.ts';
 import { issues, validationError, type ValidationIssue } from '../../domain/validation-issues.ts';
 import { keyInForce, publicKeyOf, toSecretKey } from '../../domain/ed25519-keys.ts';
-import type { WebhookEndpoint } from '../../domain/webhooks.ts';
+import { noticeLeadDaysOf, type WebhookEndpoint } from '../../domain/webhooks.ts';
 import type { Database } from '../../store/database.ts';
 import { findPartner } from '../../store/repositories/partners-repo.ts';
 import { findEndpointByPartner, insertEndpoint, listEndpoints, updateEndpoint } from '../../store/repositories/webhook-endpoints-repo.ts';
@@ -30,15 +30,17 @@ export interface RegistrationResult {
   endpoint: WebhookEndpoint;
 }
 
-/** Whether a registration would leave `existing` as it is: same URL, events, secret, Ed25519 key, status, no pending rotation. */
+/** Whether a registration would leave `existing` as it is: same URL, events, lead times, secret, Ed25519 key, status, no pending rotation. */
 function sameRegistration(
   existing: WebhookEndpoint,
-  wanted: Pick<WebhookEndpoint, 'url' | 'subscribedEvents' | 'secret' | 'status'> & { ed25519: boolean },
+  wanted: Pick<WebhookEndpoint, 'url' | 'subscribedEvents' | 'secret' | 'status'> & { ed25519: boolean; noticeLeadDays: number[] },
 ): boolean {
   const events = (list: readonly string[]) => [...list].sort().join(',');
+  const leads = (days: readonly number[]) => days.join(',');
   return (
     existing.url === wanted.url &&
     events(existing.subscribedEvents) === events(wanted.subscribedEvents) &&
+    leads(noticeLeadDaysOf(existing)) === leads(wanted.noticeLeadDays) &&
     existing.secret === wanted.secret &&
     existing.status === wanted.status &&
     Boolean(existing.signingKey) === wanted.ed25519 &&
@@ -54,6 +56,7 @@ export function toEndpointWire(endpoint: WebhookEndpoint) {
     partner_id: endpoint.partnerId,
     url: endpoint.url,
     subscribed_events: endpoint.subscribedEvents,
+    notice_lead_days: noticeLeadDaysOf(endpoint),
     secret: endpoint.secret,
     public_key: endpoint.signingKey ? publicKeyOf(endpoint.signingKey) : null,
     status: endpoint.status,
@@ -131,6 +134,7 @@ export async function registerWebhookEndpoint(
       partnerId,
       url: check.value.url,
       subscribedEvents: check.value.subscribedEvents,
+      noticeLeadDays: check.value.noticeLeadDays,
       secret,
       // A registration replaces the secret: a pending rotation is cancelled.
       nextSecret: null,

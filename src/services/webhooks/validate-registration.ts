@@ -12,6 +12,8 @@ export interface RegistrationInput {
   secret: string | undefined;
   /** Whether deliveries also carry Ed25519 (`v1a`) signatures. */
   ed25519: boolean;
+  /** The lead times of its compliance notices, longest first. */
+  noticeLeadDays: number[];
   status: WebhookEndpointStatus;
 }
 
@@ -28,6 +30,6 @@ export function validateRegistration(body: unknown, policy: DestinationPolicy): 
     registrationFields((url) => urlProblem(url, policy)),
   );
   if (!parsed.ok) return parsed;
-  const { url, subscribed_events: subscribedEvents, secret, ed25519, status } = parsed.value;
-  return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, ed25519, status } };
+  const { url, subscribed_events: subscribedEvents, secret, ed25519, notice_lead_days: noticeLeadDays, status } = parsed.value;
+  return { ok: true, value: { url, subscribedEvents, secret: secret ?? undefined, ed25519, noticeLeadDays, status } };
 }

@@ -16,6 +16,8 @@ export interface WebhookEndpointsTable {
   /** Ed25519 (`v1a`) secret keys, `whsk_…`, stored as given like the secrets; null without Ed25519 signatures. */
   signing_key: string | null;
   next_signing_key: string | null;
+  /** JSON number[]: the lead times of its compliance notices; null for the default (src/domain/compliance/notices.ts). */
+  notice_lead_days: string | null;
   status: WebhookEndpointStatus;
   created_at: string;
   updated_at: string;

@@ -1,10 +1,10 @@
 import type { Clock } from '../../domain/clock.ts';
-import { DEFAULT_NOTICE_LEAD_DAYS } from '../../domain/compliance/notices.ts';
 import { SNAPSHOT_SUBJECT_NAMES, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { fleetOf, type Partner } from '../../domain/partner.ts';
 import { effectiveScopes } from '../../domain/scopes.ts';
+import { noticeLeadDaysOf } from '../../domain/webhooks.ts';
 import type { CatalogueCache } from '../../services/compliance/catalogue-cache.ts';
 import type { Db } from '../../store/database.ts';
 import { listFleetVessels } from '../../store/repositories/fleet-repo.ts';
@@ -89,7 +89,7 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
       baseline,
       vessels: new Set(fleet.map((vessel) => vessel.vesselId)),
       subjects: SNAPSHOT_SUBJECT_NAMES.filter((subject) => scopes.has(subjectAccess(subject).scope)),
-      noticeLeadDays: DEFAULT_NOTICE_LEAD_DAYS,
+      noticeLeadDays: noticeLeadDaysOf(endpoint),
       medical: scopes.has('crew:medical:read'),
       seen: new Set(),
       result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
