@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { openStore } from '../src/store/connect.ts';
 import { migrateToLatest } from '../src/store/migrator.ts';
 import { runJsonChild } from './support/child.ts';
+import type { DiffPhase } from './support/diff-phase.ts';
 import { EVENT_TYPES } from '../src/domain/vocabulary.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { bioLines, crewLines, crewRows, DOCS_PER_CREW, fleetLines, PARTNER, parentLines, spread } from './support/ingest-feed.ts';
@@ -197,9 +198,9 @@ async function runDialect(dialect: Dialect) {
     updatedAt: NOW,
   });
   await store.close();
-  const baseline = await runJsonChild('bench/support/diff-phase.ts', [url, NOW]);
-  await ingest(url, bioLines(ids, 'patch', version++), `${dialect}-patch-sync`);
-  const after = await runJsonChild('bench/support/diff-phase.ts', [url, NOW]);
+  const baseline = await runJsonChild<DiffPhase>('bench/support/diff-phase.ts', [url, NOW]);
+  await ingest(url, bioLines(ids, 'patch', version), `${dialect}-patch-sync`);
+  const after = await runJsonChild<DiffPhase>('bench/support/diff-phase.ts', [url, NOW]);
   const sync: Array<Array<string | number>> = [
     [dialect, 'first run (full)', fmt(baseline.pairs), (baseline.ms / 1000).toFixed(2), '100%', baseline.events],
     [

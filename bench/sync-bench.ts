@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../src/domain/vocabulary.ts';
 import { listPartners } from '../src/store/repositories/partners-repo.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { runJsonChild } from './support/child.ts';
+import type { DiffPhase } from './support/diff-phase.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { freshStore, postgresAvailable, seed } from './support/setup.ts';
 
@@ -63,7 +64,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<Row[]> {
   let baselineMs = 0;
   const phase = async (name: string, at: string) => {
     const load = loadavg()[0]!.toFixed(1);
-    const r = await runJsonChild('bench/support/diff-phase.ts', [url, at]);
+    const r = await runJsonChild<DiffPhase>('bench/support/diff-phase.ts', [url, at]);
     if (rows.length === 0) baselineMs = r.ms;
     const share = `${((100 * r.ms) / baselineMs).toFixed(1)} %`;
     process.stderr.write(

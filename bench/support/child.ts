@@ -30,13 +30,12 @@ export async function startChild(
   };
 }
 
-/** Runs a script in a child process and returns the JSON it prints last on stdout. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benches read the fields their own scripts print
-export async function runJsonChild(script: string, args: string[]): Promise<any> {
+/** Runs a script in a child process and returns the JSON it prints last on stdout, of the shape `T` the script prints. */
+export async function runJsonChild<T>(script: string, args: string[]): Promise<T> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
-  return JSON.parse(out.trim().split('\n').at(-1)!);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }

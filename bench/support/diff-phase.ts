@@ -4,6 +4,16 @@ import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts
 import { openStore } from '../../src/store/connect.ts';
 import { runDiff } from '../../src/sync/diff/run-diff.ts';
 
+/** What this script prints, on one line of JSON. */
+export interface DiffPhase {
+  ms: number;
+  cpuMs: number;
+  events: number;
+  pairs: number;
+  partners: number;
+  maxRssMb: number;
+}
+
 const [url, at, mode] = process.argv.slice(2);
 const clock = () => new Date(at!);
 const store = await openStore(url!);
@@ -23,5 +33,5 @@ console.log(
     pairs,
     partners: results.length,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
-  }),
+  } satisfies DiffPhase),
 );
