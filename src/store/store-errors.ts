@@ -18,7 +18,10 @@ export function isStoreConnectionError(err: unknown): boolean {
   for (let current: unknown = err, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') {
-      if (NODE_CODES.has(code) || SQLITE_CODES.has(code) || /^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+      // 08P01, a protocol violation, is a statement the client sent wrong (more than 65,535
+      // parameters wrap pg's 16-bit count), not a store that went away: it stays a bug (exit 70).
+      const connection = /^08/.test(code) && code !== '08P01';
+      if (NODE_CODES.has(code) || SQLITE_CODES.has(code) || connection || /^57P0[1-3]$/.test(code)) return true;
     }
     if (MESSAGES.some((m) => m.test(current instanceof Error ? current.message : ''))) return true;
     if (current instanceof AggregateError && current.errors.some((x) => isStoreConnectionError(x))) return true;
