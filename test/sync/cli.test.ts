@@ -38,6 +38,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
       'subscribed_events',
       'notice_lead_days',
       'secret',
+      'public_key',
       'status',
       'created_at',
       'updated_at',
