@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { WebhookEndpoint } from './webhooks.ts';
+import { rotationDue, type WebhookEndpoint } from './webhooks.ts';
 
 /*
  * Standard Webhooks' asymmetric scheme (docs/webhooks.md, "Ed25519 signatures (v1a)"): a secret key
@@ -30,9 +30,6 @@ export function toSecretKey(privateKey: KeyObject): string {
   const jwk = privateKey.export({ format: 'jwk' });
   return `${SECRET_KEY_PREFIX}${Buffer.from(jwk.d!, 'base64url').toString('base64')}`;
 }
-
-const rotationDue = (endpoint: WebhookEndpoint, at: Date): boolean =>
-  Boolean(endpoint.nextSecretFrom) && Date.parse(endpoint.nextSecretFrom!) <= at.getTime();
 
 /**
  * The secret keys that sign at `at`: the one in force (the next one once the rotation's time has

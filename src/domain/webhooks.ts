@@ -51,9 +51,12 @@ export interface EndpointHealth {
  * secrets while the rotation is pending.
  */
 export function signingSecret(endpoint: WebhookEndpoint, at: Date): string {
-  return endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) <= at.getTime()
-    ? endpoint.nextSecret
-    : endpoint.secret;
+  return endpoint.nextSecret && rotationDue(endpoint, at) ? endpoint.nextSecret : endpoint.secret;
+}
+
+/** Whether a rotation's switch time (`nextSecretFrom`, shared by the secret and the Ed25519 key) has come at `at`; false without one. */
+export function rotationDue(endpoint: Pick<WebhookEndpoint, 'nextSecretFrom'>, at: Date): boolean {
+  return Boolean(endpoint.nextSecretFrom) && Date.parse(endpoint.nextSecretFrom!) <= at.getTime();
 }
 
 const STANDARD_PREFIX = 'whsec_';

@@ -1,6 +1,6 @@
 import { createHmac, sign } from 'node:crypto';
 import { privateKeyOf, signingKeysAt } from '../domain/ed25519-keys.ts';
-import { servesStandardWebhooks, signingSecret, standardWebhooksKey, type WebhookEndpoint } from '../domain/webhooks.ts';
+import { rotationDue, servesStandardWebhooks, signingSecret, standardWebhooksKey, type WebhookEndpoint } from '../domain/webhooks.ts';
 import { SCHEMA_VERSION } from '../domain/vocabulary.ts';
 
 /** `v1=` + hex HMAC-SHA256, keyed with the endpoint secret, over `<timestamp>.<raw body>`. */
@@ -24,8 +24,7 @@ export function ed25519Signature(secretKey: string, id: string, timestamp: numbe
  * verify). Only secrets that serve both schemes (docs/webhooks.md, "Standard Webhooks").
  */
 function standardSecrets(endpoint: WebhookEndpoint, at: Date, contractSecret: string): string[] {
-  const pending =
-    endpoint.nextSecret && endpoint.nextSecretFrom && Date.parse(endpoint.nextSecretFrom) > at.getTime() ? [endpoint.nextSecret] : [];
+  const pending = endpoint.nextSecret && endpoint.nextSecretFrom && !rotationDue(endpoint, at) ? [endpoint.nextSecret] : [];
   return [contractSecret, ...pending].filter(servesStandardWebhooks);
 }
 

@@ -4,9 +4,8 @@ import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-r
 import { seedPartnerRows } from './sync-world.ts';
 
 /*
- * A delivery history with figures known by hand, for the delivery service level's three doors
- * (svc admin delivery-report, the metrics, GET /api/v2/events/delivery-stats). `NOW` is the clock
- * of every reader.
+ * A delivery history with figures known by hand, for the delivery service level's readers
+ * (svc admin delivery-report, the metrics). `NOW` is the clock of every reader.
  */
 
 export const NOW = '2026-11-22T12:00:00.000Z';

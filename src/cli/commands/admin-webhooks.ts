@@ -19,7 +19,6 @@ const REGISTER_FLAGS = {
 };
 const ROTATE_FLAGS = { secret: '--secret', activate_at: '--activate-at' };
 
-/** What `register-webhook` did, for the operator. */
 /** The items of a comma-separated flag, trimmed, empty ones dropped. */
 function commaList(text: string): string[] {
   return text
@@ -28,6 +27,7 @@ function commaList(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** What `register-webhook` did, for the operator. */
 function registrationLine(partnerId: string, endpointId: string, created: boolean, changed: boolean): string {
   if (!changed) return `webhook endpoint ${endpointId} of partner ${partnerId} already had these values: nothing changed`;
   const done = created ? 'registered' : 'updated';

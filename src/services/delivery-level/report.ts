@@ -18,14 +18,19 @@ export interface DeliveryReport {
   all: DeliveryLevel;
 }
 
-/** The store's facts of the window, by partner; of one partner when `partnerId` is given. */
-async function factsByPartner(db: Db, window: DeliveryWindow, partnerId?: string): Promise<Map<string, DeliveryFacts>> {
-  const [delivered, first, waiting] = await Promise.all([
-    deliveredInWindow(db, window, partnerId),
-    firstAttemptsInWindow(db, window, partnerId),
-    waitingEvents(db, partnerId),
+/** What the metrics show of the level: deliveries and first attempts (what waits, the outbox's own gauges show). */
+export type DeliveryFigures = Pick<DeliveryLevel, 'delivered' | 'p50Seconds' | 'p99Seconds' | 'firstAttempts' | 'firstAttemptsDelivered'>;
+
+type MutableFacts = { deliveredMs: number[] } & Omit<DeliveryFacts, 'deliveredMs'>;
+
+/** The store's facts of the window, by partner; what waits only when `waiting` (the metrics read it elsewhere). */
+async function factsByPartner(db: Db, window: DeliveryWindow, waiting: boolean): Promise<Map<string, DeliveryFacts>> {
+  const [delivered, first, waits] = await Promise.all([
+    deliveredInWindow(db, window),
+    firstAttemptsInWindow(db, window),
+    waiting ? waitingEvents(db) : [],
   ]);
-  const byPartner = new Map<string, { deliveredMs: number[] } & Omit<DeliveryFacts, 'deliveredMs'>>();
+  const byPartner = new Map<string, MutableFacts>();
   const of = (id: string) => {
     let facts = byPartner.get(id);
     if (!facts) byPartner.set(id, (facts = { ...NO_FACTS, deliveredMs: [] }));
@@ -33,13 +38,13 @@ async function factsByPartner(db: Db, window: DeliveryWindow, partnerId?: string
   };
   for (const d of delivered) of(d.partnerId).deliveredMs.push(d.ms);
   for (const f of first) Object.assign(of(f.partnerId), { firstAttempts: f.made, firstAttemptsDelivered: f.delivered });
-  for (const w of waiting) Object.assign(of(w.partnerId), { waiting: w.waiting, oldestWaitingSince: w.oldestCreatedAt });
+  for (const w of waits) Object.assign(of(w.partnerId), { waiting: w.waiting, oldestWaitingSince: w.oldestCreatedAt });
   return byPartner;
 }
 
 /** `svc admin delivery-report`: every partner's level over the window, and all partners' together. */
 export async function deliveryReport(db: Db, window: DeliveryWindow): Promise<DeliveryReport> {
-  const [byPartner, endpoints] = await Promise.all([factsByPartner(db, window), listEndpoints(db)]);
+  const [byPartner, endpoints] = await Promise.all([factsByPartner(db, window, true), listEndpoints(db)]);
   const ids = [...new Set([...byPartner.keys(), ...endpoints.map((e) => e.partnerId)])].sort();
   return {
     window,
@@ -48,13 +53,9 @@ export async function deliveryReport(db: Db, window: DeliveryWindow): Promise<De
   };
 }
 
-/** One partner's level over the window. */
-export async function partnerDeliveryLevel(db: Db, window: DeliveryWindow, partnerId: string): Promise<DeliveryLevel> {
-  const facts = (await factsByPartner(db, window, partnerId)).get(partnerId) ?? NO_FACTS;
-  return deliveryLevel(facts, window.until);
-}
-
-/** All partners' level over the window, as the metrics show it (no figure per partner). */
-export async function overallDeliveryLevel(db: Db, window: DeliveryWindow): Promise<DeliveryLevel> {
-  return deliveryLevel(mergeFacts([...(await factsByPartner(db, window)).values()]), window.until);
+/** All partners' deliveries and first attempts over the window, as the metrics show them (no figure per partner). */
+export async function overallDeliveryFigures(db: Db, window: DeliveryWindow): Promise<DeliveryFigures> {
+  const level = deliveryLevel(mergeFacts([...(await factsByPartner(db, window, false)).values()]), window.until);
+  const { delivered, p50Seconds, p99Seconds, firstAttempts, firstAttemptsDelivered } = level;
+  return { delivered, p50Seconds, p99Seconds, firstAttempts, firstAttemptsDelivered };
 }

@@ -1,4 +1,4 @@
-import { METRICS_WINDOW_MS, type DeliveryLevel } from '../../domain/delivery-level.ts';
+import { METRICS_WINDOW_MS } from '../../domain/delivery-level.ts';
 import type { SyncRun } from '../../domain/sync-run.ts';
 import type { Db } from '../../store/database.ts';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../store/repositories/operations-repo.ts';
 import { countHeldEvents } from '../../store/repositories/outbox-repo.ts';
 import { lastSyncRunFinishedAt, latestSyncRun } from '../../store/repositories/sync-runs-repo.ts';
-import { overallDeliveryLevel } from '../delivery-level/report.ts';
+import { overallDeliveryFigures, type DeliveryFigures } from '../delivery-level/report.ts';
 
 /** What monitoring reads from the store at scrape time, so it holds with several servers and a cron job elsewhere. */
 export interface OperationsSnapshot {
@@ -26,7 +26,7 @@ export interface OperationsSnapshot {
   /** When the last `svc sync` run that got through its diff and delivery (outcome `ok` or `delivery_failures`) finished. */
   lastSucceededAt: string | null;
   /** Every partner's delivery service level over the hour before the read (docs/operations.md, "Delivery service level"). */
-  delivery: DeliveryLevel;
+  delivery: DeliveryFigures;
 }
 
 /** Outcomes of a run that got through its diff and delivery; dead letters have gauges and alerts of their own. */
@@ -42,7 +42,7 @@ export async function readOperationsSnapshot(db: Db, now: Date): Promise<Operati
     latestSyncRun(db, 'sync'),
     lastSyncRunFinishedAt(db, 'sync'),
     lastSyncRunFinishedAt(db, 'sync', SUCCEEDED),
-    overallDeliveryLevel(db, window),
+    overallDeliveryFigures(db, window),
   ]);
   const heldEvents = [...held.values()].reduce((a, b) => a + b, 0);
   return { outbox, heldEvents, deadLetters, endpoints, lastRun, lastFinishedAt, lastSucceededAt, delivery };

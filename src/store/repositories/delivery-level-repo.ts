@@ -14,16 +14,15 @@ export interface DeliveredEvent {
   ms: number;
 }
 
-/** Events delivered in the window (by delivered_at), of one partner or all. */
-export async function deliveredInWindow(db: Db, window: DeliveryWindow, partnerId?: string): Promise<DeliveredEvent[]> {
-  let query = db
+/** Events delivered in the window (by delivered_at). */
+export async function deliveredInWindow(db: Db, window: DeliveryWindow): Promise<DeliveredEvent[]> {
+  const rows = await db
     .selectFrom('outbox_events')
     .select(['partner_id', 'created_at', 'delivered_at'])
     .where('delivered_at', '>=', window.since)
     .where('delivered_at', '<=', window.until)
-    .where('event_type', '<>', TEST_EVENT_TYPE);
-  if (partnerId !== undefined) query = query.where('partner_id', '=', partnerId);
-  const rows = await query.execute();
+    .where('event_type', '<>', TEST_EVENT_TYPE)
+    .execute();
   return rows.map((r) => ({ partnerId: r.partner_id, ms: Date.parse(r.delivered_at!) - Date.parse(r.created_at) }));
 }
 
@@ -38,8 +37,8 @@ export interface FirstAttempts {
  * First attempts made in the window, per partner. An event's first attempt is its earliest stored
  * one: a replayed dead letter's attempts start again at number 1, and those are not first attempts.
  */
-export async function firstAttemptsInWindow(db: Db, window: DeliveryWindow, partnerId?: string): Promise<FirstAttempts[]> {
-  let query = db
+export async function firstAttemptsInWindow(db: Db, window: DeliveryWindow): Promise<FirstAttempts[]> {
+  const rows = await db
     .selectFrom('delivery_attempts as a')
     .innerJoin('outbox_events as o', 'o.event_id', 'a.event_id')
     .select((eb) => [
@@ -61,9 +60,9 @@ export async function firstAttemptsInWindow(db: Db, window: DeliveryWindow, part
             .whereRef('b.attempt_id', '<', 'a.attempt_id'),
         ),
       ),
-    );
-  if (partnerId !== undefined) query = query.where('o.partner_id', '=', partnerId);
-  const rows = await query.groupBy('o.partner_id').execute();
+    )
+    .groupBy('o.partner_id')
+    .execute();
   return rows.map((r) => ({ partnerId: r.partner_id, made: Number(r.made), delivered: Number(r.delivered) }));
 }
 
@@ -74,12 +73,12 @@ export interface WaitingEvents {
   oldestCreatedAt: string;
 }
 
-export async function waitingEvents(db: Db, partnerId?: string): Promise<WaitingEvents[]> {
-  let query = db
+export async function waitingEvents(db: Db): Promise<WaitingEvents[]> {
+  const rows = await db
     .selectFrom('outbox_events')
     .select((eb) => ['partner_id', eb.fn.countAll<number | string>().as('waiting'), eb.fn.min<string>('created_at').as('oldest')])
-    .where('status', '=', 'pending');
-  if (partnerId !== undefined) query = query.where('partner_id', '=', partnerId);
-  const rows = await query.groupBy('partner_id').execute();
+    .where('status', '=', 'pending')
+    .groupBy('partner_id')
+    .execute();
   return rows.map((r) => ({ partnerId: r.partner_id, waiting: Number(r.waiting), oldestCreatedAt: r.oldest }));
 }

@@ -105,7 +105,8 @@ export async function prunableEventIds(db: Db, before: string, batch: number): P
 /** Deletes events with their delivery attempts and dead letters (call inside a transaction). */
 export async function deleteEvents(db: Db, eventIds: readonly string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await db.deleteFrom('delivery_attempts').where('event_id', 'in', idSet(db, eventIds)).execute();
-  await db.deleteFrom('dead_letters').where('event_id', 'in', idSet(db, eventIds)).execute();
-  await db.deleteFrom('outbox_events').where('event_id', 'in', idSet(db, eventIds)).execute();
+  const ids = idSet(db, eventIds);
+  await db.deleteFrom('delivery_attempts').where('event_id', 'in', ids).execute();
+  await db.deleteFrom('dead_letters').where('event_id', 'in', ids).execute();
+  await db.deleteFrom('outbox_events').where('event_id', 'in', ids).execute();
 }
