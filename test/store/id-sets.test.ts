@@ -3,6 +3,9 @@ import { it } from 'node:test';
 import { documentIdsWithFiles, documentsByIds } from '../../src/store/repositories/documents-repo.ts';
 import { deleteEvents } from '../../src/store/repositories/event-feed-repo.ts';
 import { catalogueOrder } from '../../src/store/repositories/ingest-entities-repo.ts';
+import { consentsForPartners } from '../../src/store/repositories/consents-repo.ts';
+import { replaceConsents } from '../../src/store/repositories/reference-data-repo.ts';
+import { readSnapshots, writeSnapshots } from '../../src/store/repositories/sync-state-repo.ts';
 import { documentRow, START } from '../support/change-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEvent, seedPartners } from '../support/sync-world.ts';
@@ -44,5 +47,34 @@ describeEachStore('sets of ids larger than a statement takes parameters', ({ sto
     const positions = await catalogueOrder(store().db, ids('req'));
     assert.equal(positions.size, MANY);
     assert.equal(positions.get('req_69999'), MANY - 1);
+  });
+
+  it("read the consents of a crew page to every partner named, each partner's own", async () => {
+    const db = store().db;
+    await seedPartners(db, 'ptn_a', 'ptn_b');
+    await replaceConsents(db, 'crew_1', 'ptn_a', ['status', 'profile']);
+    await replaceConsents(db, 'crew_1', 'ptn_b', ['documents']);
+    const consents = await consentsForPartners(db, [...ids('ptn_none'), 'ptn_a', 'ptn_b'], ['crew_1', 'crew_2']);
+    assert.equal(consents.size, MANY + 2);
+    assert.deepEqual([...consents.get('ptn_a')!.get('crew_1')!].sort(), ['profile', 'status']);
+    assert.deepEqual([...consents.get('ptn_b')!.get('crew_1')!], ['documents']);
+    assert.equal(consents.get('ptn_none_0')!.size, 0);
+  });
+
+  it("read the sync snapshots of a crew page for every partner named, each partner's own", async () => {
+    const db = store().db;
+    const state = (status: string) => ({ status, docs: {}, compliance: {} });
+    await writeSnapshots(
+      db,
+      [
+        { partnerId: 'ptn_a', crewUniqueId: 'crew_1', state: state('a'), nextDue: null },
+        { partnerId: 'ptn_b', crewUniqueId: 'crew_1', state: state('b'), nextDue: '2026-12-01' },
+        { partnerId: 'ptn_c', crewUniqueId: 'crew_1', state: state('c'), nextDue: null },
+      ],
+      START,
+    );
+    const read = await readSnapshots(db, [...ids('ptn_none'), 'ptn_a', 'ptn_b'], ['crew_1', 'crew_2']);
+    assert.deepEqual([...read.keys()].sort(), ['ptn_a|crew_1', 'ptn_b|crew_1']);
+    assert.deepEqual(read.get('ptn_b|crew_1'), { state: state('b'), nextDue: '2026-12-01', updatedAt: START });
   });
 });

@@ -1,5 +1,6 @@
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../database.ts';
+import { inIdSet } from './id-set.ts';
 
 /** Consent categories each of `crewIds` gives `partnerId`; crew with none are absent from the map. */
 export async function consentsFor(db: Db, partnerId: string, crewIds: readonly string[]): Promise<Map<string, Set<ConsentCategory>>> {
@@ -17,7 +18,10 @@ export async function hasConsent(db: Db, partnerId: string, crewUniqueId: string
   return row !== undefined;
 }
 
-/** Consents of several crew members to several partners: partner → crew → categories. */
+/**
+ * Consents of several crew members to several partners: partner → crew → categories. Each set is
+ * bound as one parameter (inIdSet, src/store/repositories/id-set.ts), the crew 2,000 at a time.
+ */
 export async function consentsForPartners(
   db: Db,
   partnerIds: readonly string[],
@@ -29,8 +33,8 @@ export async function consentsForPartners(
     const rows = await db
       .selectFrom('consents')
       .select(['partner_id', 'crew_unique_id', 'category'])
-      .where('partner_id', 'in', partnerIds)
-      .where('crew_unique_id', 'in', crewIds.slice(start, start + 2000))
+      .where(inIdSet(db, 'partner_id', partnerIds))
+      .where(inIdSet(db, 'crew_unique_id', crewIds.slice(start, start + 2000)))
       .execute();
     for (const row of rows) {
       const byCrew = out.get(row.partner_id)!;

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { dialectOf } from '../dialect-of.ts';
 import type { Db } from '../database.ts';
 
@@ -16,4 +16,18 @@ export function idSet(db: Db, ids: Iterable<string>): RawBuilder<string> {
   return dialectOf(db) === 'postgres'
     ? sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)) as value)`
     : sql<string>`(select value from json_each(${json}))`;
+}
+
+/**
+ * `column` is one of `ids`, the set bound as one parameter as in idSet. On Postgres the set goes
+ * in as an array (`= any(array(…))`), which the planner matches against an index's key: a filter
+ * on two such sets (partners and a page of crew) is then one scan of the composite key, where two
+ * `in (subquery)` semi-joins, each guessed at 100 rows, made it hash the whole table (477 ms
+ * against 16 ms for 2 partners and 2,000 of 1,000,000 snapshots).
+ */
+export function inIdSet(db: Db, column: string, ids: Iterable<string>): RawBuilder<SqlBool> {
+  const json = JSON.stringify([...ids]);
+  return dialectOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = any(array(select jsonb_array_elements_text(cast(${json} as jsonb))))`
+    : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }

@@ -1,6 +1,7 @@
 import type { CrewSnapshot } from '../../domain/event-catalogue.ts';
 import type { Db } from '../database.ts';
 import type { ChangePosition } from '../../domain/changes.ts';
+import { inIdSet } from './id-set.ts';
 import { upsertRows } from './upsert.ts';
 
 /** A stored snapshot: the digests (one per subject of the event catalogue), the date from which time alone may change them (null: never), and when it was written. */
@@ -11,7 +12,10 @@ export interface StoredSnapshot {
   updatedAt: string;
 }
 
-/** Snapshots of several crew members for several partners: key `partner|crew`. */
+/**
+ * Snapshots of several crew members for several partners: key `partner|crew`. Each set is bound as
+ * one parameter (inIdSet, src/store/repositories/id-set.ts), the crew 2,000 at a time.
+ */
 export async function readSnapshots(
   db: Db,
   partnerIds: readonly string[],
@@ -23,8 +27,8 @@ export async function readSnapshots(
     const rows = await db
       .selectFrom('sync_snapshots')
       .select(['partner_id', 'crew_unique_id', 'state', 'next_due', 'updated_at'])
-      .where('partner_id', 'in', partnerIds)
-      .where('crew_unique_id', 'in', crewIds.slice(i, i + 2000))
+      .where(inIdSet(db, 'partner_id', partnerIds))
+      .where(inIdSet(db, 'crew_unique_id', crewIds.slice(i, i + 2000)))
       .execute();
     for (const r of rows)
       out.set(`${r.partner_id}|${r.crew_unique_id}`, {
