@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-import { PREPARED_PER_CONNECTION, preparedQuery } from './pg-prepared.ts';
+import { PREPARED_PER_CONNECTION, preparedStatements } from './pg-prepared.ts';
 
 export interface PoolOptions {
   /** Fail a query (and drop its connection) when the store has not answered after this long. */
@@ -23,14 +23,14 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
   // handed) reuses its own instead of making one per query.
   const wrappers = new WeakMap<pg.PoolClient, { client: PostgresPoolClient; lost?: Error }>();
   function wrap(client: pg.PoolClient) {
+    // The client's prepared statements live and die with it (and its connection).
+    const prepared = preparedStatements(client, preparedPerConnection);
     const wrapper: { client: PostgresPoolClient; lost?: Error } = { client: { query, release: () => client.release(wrapper.lost) } };
     function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
       if (typeof sqlOrCursor !== 'string') return (client as unknown as PostgresPoolClient).query(sqlOrCursor);
-      const running = preparedQuery(client, sqlOrCursor, parameters ?? [], preparedPerConnection) as unknown as Promise<
-        PostgresQueryResult<R>
-      >;
+      const running = prepared.query(sqlOrCursor, parameters ?? []) as unknown as Promise<PostgresQueryResult<R>>;
       if (!timeoutMs) return running;
       return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -40,7 +40,7 @@ export function kyselyPool(pool: pg.Pool, { timeoutMs, preparedPerConnection = P
         // Settling after the timeout is a no-op; handling the rejection here keeps it from going unhandled.
         running.then(
           (result) => (clearTimeout(timer), resolve(result)),
-          (err: unknown) => (clearTimeout(timer), reject(err)),
+          (err: Error) => (clearTimeout(timer), reject(err)),
         );
       });
     }
