@@ -12,7 +12,7 @@ function mac(key: Buffer, body: string): Buffer {
 
 export function signToken(key: Buffer, payload: Record<string, unknown>): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${mac(key, body).toString('base64url')}`;
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
 /**

@@ -8,13 +8,21 @@ import type { CrewAccessQuery } from '../visibility/access.ts';
  * depth, in the order of its name, so a field added to an input is in the key without a word here
  * (test/services/read-cache-keys.test.ts changes each field and wants another key). A catalogue
  * stands in its key by its version number, which names its definitions (catalogue-cache.ts).
+ * The text is JSON's, of a copy whose objects have their fields added in the order of their names.
  */
 export function keyOf(input: object): string {
-  return JSON.stringify(input, (_name, value: unknown) => {
-    if (value instanceof Set || value instanceof Map) throw new TypeError('a cache key holds no Set or Map: give it as a sorted array');
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  });
+  return JSON.stringify(inNameOrder(input));
+}
+
+/** `value` with every object in it, at any depth, copied with its fields in the order of their names. */
+function inNameOrder(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Set || value instanceof Map) throw new TypeError('a cache key holds no Set or Map: give it as a sorted array');
+  if (Array.isArray(value)) return value.map(inNameOrder);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const copy: Record<string, unknown> = {};
+  for (const name of Object.keys(value).sort()) copy[name] = inNameOrder((value as Record<string, unknown>)[name]);
+  return copy;
 }
 
 /** The key of a live evaluation (check-compliance.ts, evaluateLive). */
