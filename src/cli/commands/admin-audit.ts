@@ -1,27 +1,13 @@
 import { Command } from 'commander';
 import { AUDIT_DEFAULT_LIMIT, readAuditLog } from '../../services/audit-log.ts';
 import { requireKnownIds } from '../../services/known-ids.ts';
-import type { AuditEntry } from '../../domain/audit-entry.ts';
+import { AUDIT_COLUMNS, type AuditEntry } from '../../domain/audit-entry.ts';
 import { positiveInt, statusRange } from '../arguments.ts';
 import { commandConfig, withStore, type CliDeps } from '../context.ts';
 import { JSON_OPTION, printList, timeCell, type ListRow } from '../output.ts';
 
 function auditRow(entry: AuditEntry): ListRow {
-  return {
-    at: timeCell(entry.at),
-    request_id: entry.requestId,
-    partner_id: entry.partnerId,
-    key_id: entry.keyId,
-    method: entry.method,
-    route: entry.route,
-    path: entry.path,
-    status: entry.status,
-    latency_ms: entry.latencyMs,
-    crew_unique_id: entry.crewUniqueId,
-    document_id: entry.documentId,
-    client_ip: entry.clientIp,
-    trace_id: entry.traceId,
-  };
+  return Object.fromEntries(AUDIT_COLUMNS.map(([column, field]) => [column, field === 'at' ? timeCell(entry.at) : entry[field]]));
 }
 
 /** `svc admin audit`: added to the admin command. */

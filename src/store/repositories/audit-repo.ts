@@ -1,45 +1,23 @@
 import { sql, type Selectable } from 'kysely';
 import type { AuditLogTable, Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
-import type { AuditEntry } from '../../domain/audit-entry.ts';
+import { AUDIT_COLUMNS, type AuditEntry } from '../../domain/audit-entry.ts';
 
 function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
-  return {
-    requestId: row.request_id,
-    at: row.at,
-    partnerId: row.partner_id,
-    keyId: row.key_id,
-    method: row.method,
-    route: row.route,
-    path: row.path,
-    crewUniqueId: row.crew_unique_id,
-    documentId: row.document_id,
-    status: row.status,
-    latencyMs: row.latency_ms,
-    clientIp: row.client_ip,
-    traceId: row.trace_id,
-  };
+  return Object.fromEntries(AUDIT_COLUMNS.map(([column, field]) => [field, row[column]])) as unknown as AuditEntry;
 }
 
-/** Postgres text cannot hold NUL, which a client can put in a path (`%00`): stored as U+FFFD. */
-const text = <T extends string | null>(value: T): T => (value === null ? value : (value.replaceAll('\u0000', '\uFFFD') as T));
+/**
+ * A value as stored: text with NUL (which a client can put in a path, `%00`, and Postgres text
+ * cannot hold) as U+FFFD; numbers whole (the latency is measured in fractions of a millisecond).
+ */
+function stored(value: AuditEntry[keyof AuditEntry]): string | number | null {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
+  return typeof value === 'number' ? Math.round(value) : value;
+}
 
 /** The columns written, in the order of a row's JSON array (auditRowText). */
-const COLUMNS = [
-  'request_id',
-  'at',
-  'partner_id',
-  'key_id',
-  'method',
-  'route',
-  'path',
-  'crew_unique_id',
-  'document_id',
-  'status',
-  'latency_ms',
-  'client_ip',
-  'trace_id',
-] as const;
+const COLUMNS = AUDIT_COLUMNS.map(([column]) => column);
 /** The integer columns: Postgres reads every element as text, and these are cast. */
 const INTEGER_COLUMNS = new Set<string>(['status', 'latency_ms']);
 
@@ -51,21 +29,7 @@ const INTEGER_COLUMNS = new Set<string>(['status', 'latency_ms']);
 export type AuditRowText = string & { readonly auditRow: unique symbol };
 
 export function auditRowText(entry: AuditEntry): AuditRowText {
-  return JSON.stringify([
-    entry.requestId,
-    entry.at,
-    text(entry.partnerId),
-    entry.keyId,
-    text(entry.method),
-    entry.route,
-    text(entry.path),
-    text(entry.crewUniqueId),
-    text(entry.documentId),
-    entry.status,
-    Math.round(entry.latencyMs),
-    entry.clientIp,
-    entry.traceId,
-  ]) as AuditRowText;
+  return JSON.stringify(AUDIT_COLUMNS.map(([, field]) => stored(entry[field]))) as AuditRowText;
 }
 
 /**
