@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { entityKey, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
+import { deleteUnusedFiles } from '../../store/repositories/ingest-entities-repo.ts';
 import {
   dropHeld,
   findVersions,
@@ -52,7 +53,7 @@ const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = {
 /**
  * Resolves a record's file path into a stored file: read and hashed, checked against a stated
  * SHA-256, then stored chunk by chunk in the batch's transaction unless the store or the batch
- * (`stored`) holds it already.
+ * (`stored`) holds it already; a file it stores is added to `created`.
  */
 async function resolveFiles(
   trx: Db,
@@ -60,6 +61,7 @@ async function resolveFiles(
   entity: IngestEntity,
   files: FileSource | undefined,
   stored: Set<string>,
+  created: string[],
 ): Promise<ChangeIssue[]> {
   const fields = FILE_FIELDS[entity];
   if (!fields || typeof record[fields[0]] !== 'string') return [];
@@ -85,6 +87,7 @@ async function resolveFiles(
       const written = await storeFile(trx, file.fileId, file.contentType, file.chunks());
       if (written.outcome === 'mismatch')
         return [{ type: 'value_error', loc: ['data', pathField], msg: `${path} changed while it was read`, input: path }];
+      if (written.outcome === 'created') created.push(file.fileId);
     }
   } finally {
     await file.close();
@@ -117,6 +120,8 @@ export async function applyChanges(trx: Transaction<Database>, incoming: readonl
   await batch.loadVersions(parsed.map((p) => p.read.change));
   for (const { index, item, read } of parsed) results[index] = await batch.apply(item, read.change);
   await batch.flush();
+  // Files stored for changes that were rejected or held: gone again, unless an applied change uses them (docs/ingest.md, "Files").
+  await deleteUnusedFiles(trx, batch.unwrittenFiles);
   await saveVersions(trx, [...batch.versions.values()], at);
   await holdChanges(trx, batch.held);
   await dropHeld(trx, batch.settledHeld);
@@ -128,6 +133,8 @@ class IngestBatch {
   readonly versions = new Map<string, VersionWrite>();
   readonly held: HeldChange[] = [];
   readonly settledHeld: Array<{ entity: string; entityId: string; version: number }> = [];
+  /** Files this batch stored for a change that was then rejected or held. */
+  readonly unwrittenFiles: string[] = [];
   private stored = new Map<string, StoredVersion>();
   private pending = new Map<IngestEntity, Map<string, Record<string, unknown>>>();
   /** Files stored or found by this batch. */
@@ -149,8 +156,10 @@ class IngestBatch {
   async apply(item: Incoming, change: Change): Promise<ChangeResult> {
     const id = entityKey(change.id);
     const key = refKey(change.entity, id);
+    const created: string[] = [];
     const result = (outcome: ChangeResult['outcome'], reason?: string, issues?: ChangeIssue[]): ChangeResult => {
       if (item.held && outcome !== 'held') this.settledHeld.push({ entity: change.entity, entityId: id, version: change.version });
+      if (outcome !== 'applied') this.unwrittenFiles.push(...created);
       return {
         origin: item.origin,
         entity: change.entity,
@@ -178,7 +187,7 @@ class IngestBatch {
     const record = made.record;
     const problems = [
       ...made.problems,
-      ...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files)),
+      ...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files, created)),
     ];
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];
