@@ -1,5 +1,4 @@
 import type { ErrorCode } from '../domain/app-error.ts';
-import { boundedMemo } from '../domain/bounded-memo.ts';
 import { fieldSchema, objectSchema, type FieldSpecs, type JsonSchema } from '../domain/fields.ts';
 import type { ScopeRule } from '../domain/scopes.ts';
 import { apiResponseHeaders, errorResponses, responseHeaders } from './errors.ts';
@@ -93,10 +92,9 @@ const HEADERS_TOO_LARGE: Record<string, JsonObject> = {
 };
 
 /** `/crew/:crew_unique_id/documents` → `/crew/{crew_unique_id}/documents`, the OpenAPI spelling. */
-// Route paths, a few dozen, remembered: every audited call names one.
-export const pathTemplate: (routerPath: string) => string = boundedMemo(1_000, (routerPath: string) =>
-  routerPath.replace(/:(\w+)/g, '{$1}'),
-);
+export function pathTemplate(routerPath: string): string {
+  return routerPath.replace(/:(\w+)/g, '{$1}');
+}
 
 function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/:(\w+)/g)].map(([, name]) => {

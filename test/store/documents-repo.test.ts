@@ -51,17 +51,6 @@ describeEachStore('documents, files and crew signals in the store', ({ store }) 
     assert.equal(await findListableDocument(db, 'crew_ben', 'doc_coc', true), undefined);
   });
 
-  it('a classification read twice is one shared, frozen object: a change to it throws instead of reaching other documents', async () => {
-    const db = store().db;
-    const [first] = await listListableDocuments(db, ['crew_ana'], false);
-    const again = await findListableDocument(db, 'crew_ana', first!.documentId, false);
-    assert.equal(again!.classification, first!.classification);
-    assert.ok(Object.isFrozen(first!.classification) && Object.isFrozen(first!.classification.stcw_codes));
-    assert.throws(() => {
-      (first!.classification as { level: string | null }).level = 'x';
-    }, TypeError);
-  });
-
   it('by id whatever the state; which have files; a file with its bytes and content type', async () => {
     const db = store().db;
     const some = await documentsByIds(db, ['doc_old', 'doc_withdrawn', 'doc_nofile', 'doc_absent']);

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../domain/app-error.ts';
 import type { AppContext } from '../app-deps.ts';
-import { route, routeModule } from '../route.ts';
+import { route } from '../route.ts';
+import { routeModuleHolding } from '../route-module-holding.ts';
 import { pathParam } from '../request-context.ts';
 
 /*
@@ -67,8 +68,14 @@ function asset(type: string, bytes: Buffer): DocsAsset {
   return { type, bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
 }
 
-/** The page and its assets by file name, read from node_modules on first use and kept in memory. */
-function docsAssets(): { page: DocsAsset; asset(name: string): DocsAsset | undefined } {
+/** The page and its assets by file name. */
+interface DocsFiles {
+  page: DocsAsset;
+  asset(name: string): DocsAsset | undefined;
+}
+
+/** The files of one app: the assets are read from node_modules on its first asset request and kept. */
+function docsFiles(): DocsFiles {
   let files: Map<string, DocsAsset> | undefined;
   const load = () => {
     const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -102,14 +109,13 @@ const DOCS_HEADERS = {
   'Content-Security-Policy': { description: 'this origin only (images also as data: URIs)', schema: { type: 'string' } },
 };
 const NOT_MODIFIED = { description: 'Not modified (If-None-Match matched the ETag)' };
-const docs = docsAssets();
 
 /**
  * `GET /docs`: the interactive API reference (Swagger UI) rendered from /openapi.json, and
  * `GET /docs/assets/{file}`: its scripts, stylesheet and icon. No key needed. The page is
  * revalidated on every load; assets are cached for a day and revalidated by ETag.
  */
-export const docsRoutes = routeModule('docs', [
+export const docsRoutes = routeModuleHolding('docs', docsFiles, (docs) => [
   route({
     method: 'get',
     path: '/docs',
@@ -127,7 +133,7 @@ export const docsRoutes = routeModule('docs', [
       },
     },
     async handle(ctx) {
-      send(ctx, docs.page, 'no-cache');
+      send(ctx, docs().page, 'no-cache');
     },
   }),
   route({
@@ -155,7 +161,7 @@ export const docsRoutes = routeModule('docs', [
     },
     async handle(ctx) {
       const name = pathParam(ctx, 'file');
-      const file = docs.asset(name);
+      const file = docs().asset(name);
       if (!file) throw new AppError('not_found', `no such documentation asset: ${name.slice(0, 100)}`);
       send(ctx, file, 'public, max-age=86400');
     },

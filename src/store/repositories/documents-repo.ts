@@ -1,5 +1,4 @@
 import { sql, type Selectable } from 'kysely';
-import { boundedMemo } from '../../domain/bounded-memo.ts';
 import type { Classification } from '../../domain/classification.ts';
 import type { EvaluationDocument } from '../../domain/compliance/types.ts';
 import type { CrewDocument } from '../../domain/document.ts';
@@ -9,23 +8,7 @@ import { idSet } from './id-set.ts';
 
 const CONTENT_TYPE_BY_EXT: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 
-/**
- * Parsed classifications by their JSON text. Documents share a few hundred classifications, and a
- * sync page or a fleet's document list would parse each of them thousands of times; one frozen
- * object per text is parsed once and shared (a mutation would throw, not leak into other documents).
- * Emptied when it reaches its bound, so unusual data costs parsing, never memory.
- */
-const CLASSIFICATIONS_KEPT = 5_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-const parseClassification = boundedMemo(CLASSIFICATIONS_KEPT, (text: string) => deepFreeze(JSON.parse(text) as Classification));
+const parseClassification = (text: string) => JSON.parse(text) as Classification;
 
 export function toCrewDocument(row: Selectable<DocumentsTable>): CrewDocument {
   const ext = row.file_name?.split('.').pop()?.toLowerCase() ?? '';
