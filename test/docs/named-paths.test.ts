@@ -6,10 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The top folders of the checkout a doc names files in. */
-const TOP = /^(?:src|test|bench|scripts|docs|data|fixtures|examples|bin|\.ci)\/[\w./@-]*$/;
+/** A token naming a path from the root of the checkout: it starts with one of its top folders. */
+const TOP = /^(?:src|test|bench|scripts|deploy|examples|docs|fixtures|data|bin|\.ci)\//;
 /** A file of code named without its folder (`run-delivery.ts`) or from inside src/ (`store/connect.ts`). */
 const CODE = /^[\w./@-]+\.(?:ts|mjs)$/;
+/** Fenced code blocks (``` or ~~~). */
+const FENCE = /^ {0,3}(```|~~~)[^\n]*\n([\s\S]*?)^ {0,3}\1/gm;
+/** Inline code spans, opened and closed by runs of as many backticks, across line breaks. */
+const SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -19,26 +23,57 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** A path as named, with what can follow it stripped: a line (`:12`, `:12-20`, `:12:5`) or an anchor (`#metrics`). */
+interface Named {
+  path: string;
+  line?: number;
+}
+
 /**
- * What a page names, to be found in the checkout: `paths` from the root (code spans such as
- * `src/…`, and relative links resolved from the page) and `code`, files of code named by their
- * name or their path inside src/. Placeholders (`<id>`, `*`) are not names, nor are the SQLite
- * stores svc makes at run time (`data/svc.db`).
+ * What a page names, to be found in the checkout: `paths` from the root (every token of a code
+ * span or a code block that starts with a top folder, `src/…`, commands' arguments included,
+ * and relative links resolved from the page) and `code`, files of code named alone in a span by
+ * their name or their path inside src/. Placeholders (`<id>`, `*`, `{…}`, `$X`, `…`) are not
+ * names, nor are the SQLite stores svc makes at run time (`data/svc.db`).
  */
-function namedIn(page: string, text: string): { paths: string[]; code: string[] } {
-  const paths = new Set<string>();
+function namedIn(page: string, text: string): { paths: Named[]; code: string[] } {
+  const paths = new Map<string, Named>();
   const code = new Set<string>();
-  for (const [, span] of text.matchAll(/`([^`\s]+)`/g)) {
-    const name = span!.replace(/[.,:;)]+$/, '');
-    if (name.includes('..') || /\.db$/.test(name)) continue;
-    if (TOP.test(name)) paths.add(name);
-    else if (CODE.test(name) && !name.startsWith('.')) code.add(name);
+  const blocks = [...text.matchAll(FENCE)].map((m) => m[2]!);
+  const spans = [...text.replace(FENCE, '').matchAll(SPAN)].map((m) => m[2]!.trim());
+  for (const token of [...blocks, ...spans].flatMap((s) => s.split(/\s+/))) {
+    const name = token
+      .replace(/^['"`([=]+/, '')
+      .replace(/^--[\w-]+=/, '')
+      .replace(/[.,:;)'"`\]]+$/, '');
+    if (!TOP.test(name) || /[<>*{}$…]|\.\./.test(name)) continue;
+    const [, path, line] = /^(.*?)(?:#.*|:(\d+)(?:[-:]\d+)*)?$/.exec(name)!;
+    if (/\.db$/.test(path!)) continue;
+    const key = line ? `${path}:${line}` : path!;
+    paths.set(key, line ? { path: path!, line: Number(line) } : { path: path! });
+  }
+  for (const span of spans) {
+    const name = span.replace(/[.,:;)]+$/, '');
+    if (!TOP.test(name) && CODE.test(name) && !name.startsWith('.') && !name.includes('..')) code.add(name);
   }
   for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
     if (/^[a-z]+:/.test(target!) || target!.startsWith('/')) continue;
-    paths.add(join(dirname(page), target!));
+    const path = join(dirname(page), target!);
+    paths.set(path, { path });
   }
-  return { paths: [...paths].sort(), code: [...code].sort() };
+  return {
+    paths: [...paths.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0))),
+    code: [...code].sort(),
+  };
+}
+
+/** Why a named path is not in the checkout, or undefined when it is (with its line, if one is named). */
+function missing({ path, line }: Named): string | undefined {
+  const full = join(root, path);
+  if (!existsSync(full)) return path;
+  if (line === undefined) return undefined;
+  const lines = readFileSync(full, 'utf8').split('\n').length;
+  return line <= lines ? undefined : `${path}:${line} (${lines} lines)`;
 }
 
 const pages = [
@@ -52,22 +87,41 @@ describe('the docs name only files that exist', () => {
   it('finds the paths and files of code a page names', () => {
     const text =
       'See `src/main.ts`, `.build/<id>/js/`, `bench/*.ts`, `data/svc.db`, `store/connect.ts`, `run-delivery.ts`, ' +
-      '`consent.json`, [ops](operations.md#metrics) and <https://x.test/a.md>.';
+      '`consent.json`, `src/app.ts:12-20`, `docs/api.md#errors`, `npx tsx bench/a.ts --out=deploy/b.yml`, ``a `test/c.ts` b``,\n' +
+      '`CI=true npm test --\ntest/d.test.ts`, [ops](operations.md#metrics) and <https://x.test/a.md>.\n\n' +
+      '```sh\nsvc ingest fixtures/e.ndjson\n```\n';
     assert.deepEqual(namedIn('docs/a.md', text), {
-      paths: ['docs/operations.md', 'src/main.ts'],
+      paths: [
+        { path: 'bench/a.ts' },
+        { path: 'deploy/b.yml' },
+        { path: 'docs/api.md' },
+        { path: 'docs/operations.md' },
+        { path: 'fixtures/e.ndjson' },
+        { path: 'src/app.ts', line: 12 },
+        { path: 'src/main.ts' },
+        { path: 'test/c.ts' },
+        { path: 'test/d.test.ts' },
+      ],
       code: ['run-delivery.ts', 'store/connect.ts'],
     });
+  });
+
+  it('finds a named line past the end of its file missing, and one within it present', () => {
+    const length = readFileSync(join(root, 'src/main.ts'), 'utf8').split('\n').length;
+    assert.equal(missing({ path: 'src/main.ts', line: length }), undefined);
+    assert.equal(missing({ path: 'src/main.ts', line: length + 1 }), `src/main.ts:${length + 1} (${length} lines)`);
+    assert.equal(missing({ path: 'src/no-such-file.ts' }), 'src/no-such-file.ts');
   });
 
   const files = filesUnder(root);
   for (const page of pages) {
     it(`${page}: every file or folder it names is in the checkout`, () => {
       const { paths, code } = namedIn(page, readFileSync(join(root, page), 'utf8'));
-      const missing = [
-        ...paths.filter((path) => !existsSync(join(root, path))),
+      const absent = [
+        ...paths.map(missing).filter((why) => why !== undefined),
         ...code.filter((name) => !files.some((file) => file === name || file.endsWith(`/${name}`))),
       ];
-      assert.deepEqual(missing, []);
+      assert.deepEqual(absent, []);
     });
   }
 });
