@@ -34,6 +34,7 @@ export function syncSummaryJson(summary: SyncSummary, exitCode: number): Record<
       disabled: totals.disabled,
       pruned: summary.pruned,
       audit_pruned: summary.auditPruned,
+      files_pruned: summary.filesPruned,
     },
     baselines: summary.baselines,
     phases: phasesJson(summary),

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { RunPhases } from '../domain/sync-run.ts';
 import { pruneAuditLog } from '../services/audit-retention.ts';
+import { pruneUnusedFiles } from '../services/files/unused-files.ts';
 import { pruneEvents } from '../services/events/prune.ts';
 import { NO_SPANS, type Spans } from '../services/plumbing/spans.ts';
 import type { Database } from '../store/database.ts';
@@ -100,6 +101,8 @@ export interface SyncSummary {
   pruned: number;
   /** Audit rows deleted as past their retention (only the first run of a UTC day prunes). */
   auditPruned: number;
+  /** Files no document, photo or held change has used for 48 hours, deleted (only the first run of a UTC day prunes). */
+  filesPruned: number;
   /** After delivery (empty in a dry run): endpoints whose deliveries are not getting through. */
   unhealthy: UnhealthyEndpoints;
   /** Where the run's time went, and the pages of crew its diff went through. */
@@ -142,6 +145,7 @@ async function leasedRun(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
     stopped: false,
     pruned: 0,
     auditPruned: 0,
+    filesPruned: 0,
     unhealthy: { failing: [], disabled: [] },
     phases: { seconds: { read: 0, diff: 0, write: 0, deliver: 0 }, pages: 0 },
   };
@@ -186,6 +190,7 @@ async function runStages(db: Kysely<Database>, deps: DeliveryDeps, options: Sync
   if (!dryRun && !options.deliverOnly && !summary.stopped) {
     if (options.retentionDays !== undefined) summary.pruned = await pruneEvents(db, deps.clock, options.retentionDays);
     if (options.auditRetentionDays !== undefined) summary.auditPruned = await pruneAuditLog(db, deps.clock, options.auditRetentionDays);
+    summary.filesPruned = await pruneUnusedFiles(db, deps.clock);
   }
   return summary;
 }

@@ -68,8 +68,11 @@ describeEachStore('reference data writes in the store', ({ store }) => {
   it('a file is stored once: a second write of the same id changes nothing', async () => {
     const db = store().db;
     const id = createHash('sha256').update('abc').digest('hex');
-    assert.equal((await storeFile(db, id, 'image/png', [Buffer.from('abc')])).outcome, 'created');
-    assert.equal((await storeFile(db, id, 'application/pdf', [Buffer.from('a'), Buffer.from('bc')])).outcome, 'held_already');
+    assert.equal((await storeFile(db, id, 'image/png', [Buffer.from('abc')], '2026-11-22T10:00:00.000Z')).outcome, 'created');
+    assert.equal(
+      (await storeFile(db, id, 'application/pdf', [Buffer.from('a'), Buffer.from('bc')], '2026-11-22T10:00:00.000Z')).outcome,
+      'held_already',
+    );
     const file = await openStoredFile(db, id);
     assert.deepEqual([file?.contentType, file?.size, (await wholeFile(file!)).toString()], ['image/png', 3, 'abc']);
   });

@@ -61,7 +61,8 @@ function printSummary(deps: CliDeps, summary: SyncSummary): void {
       `${totals.breakerOpen ? `, ${totals.breakerOpen} left by an open breaker` : ''}` +
       `${totals.budgetSpent ? `, ${totals.budgetSpent} left when the time budget ran out` : ''}` +
       `${summary.pruned ? `, ${summary.pruned} past retention deleted` : ''}` +
-      `${summary.auditPruned ? `, ${summary.auditPruned} audit rows past retention deleted` : ''}`,
+      `${summary.auditPruned ? `, ${summary.auditPruned} audit rows past retention deleted` : ''}` +
+      `${summary.filesPruned ? `, ${summary.filesPruned} unused files deleted` : ''}`,
   );
   out(phasesLine(summary));
   for (const partnerId of summary.baselines) {

@@ -45,7 +45,7 @@ async function* pieces(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncG
 
 /**
  * Stores a file under `fileId`, its SHA-256, chunk by chunk as `source` yields it, in the
- * caller's transaction `trx`. When its bytes do not hash to `fileId`, what was written is deleted
+ * caller's transaction `trx`, as stored at `storedAt` (ISO-8601 UTC). When its bytes do not hash to `fileId`, what was written is deleted
  * again and the outcome is `mismatch`: nothing is stored under a wrong id. A file stored already
  * is not written again (its bytes are still read, to check them).
  */
@@ -54,8 +54,9 @@ export async function storeFile(
   fileId: string,
   contentType: string,
   source: AsyncIterable<Buffer> | Iterable<Buffer>,
+  storedAt: string,
 ): Promise<StoreFileOutcome> {
-  const created = await insertFileHead(trx, fileId, contentType);
+  const created = await insertFileHead(trx, fileId, contentType, storedAt);
   const hash = createHash('sha256');
   let size = 0;
   let seq = 0;

@@ -171,7 +171,7 @@ export async function generateData(db: Kysely<Database>, options: GenerateOption
   const externals = partners.map((row, partnerIndex) => ({ row, partnerIndex })).filter((x) => x.row.kind === 'external');
 
   await db.transaction().execute(async (trx) => {
-    await storeFile(trx, fileId, 'application/pdf', [PDF]);
+    await storeFile(trx, fileId, 'application/pdf', [PDF], now);
     await upsertEmployers(
       trx,
       Array.from({ length: layout.employers }, (_, e) => ({ employer_id: employerId(e), name: `Generated employer ${e}` })),

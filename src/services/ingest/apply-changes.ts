@@ -53,10 +53,11 @@ const FILE_FIELDS: Partial<Record<IngestEntity, readonly [string, string]>> = {
 /**
  * Resolves a record's file path into a stored file: read and hashed, checked against a stated
  * SHA-256, then stored chunk by chunk in the batch's transaction unless the store or the batch
- * (`stored`) holds it already; a file it stores is added to `created`.
+ * (`stored`) holds it already, as stored at `at`; a file it stores is added to `created`.
  */
 async function resolveFiles(
   trx: Db,
+  at: string,
   record: Record<string, unknown>,
   entity: IngestEntity,
   files: FileSource | undefined,
@@ -84,7 +85,7 @@ async function resolveFiles(
       ];
     }
     if (!stored.has(file.fileId) && !(await existingIds(trx, 'files', [file.fileId])).has(file.fileId)) {
-      const written = await storeFile(trx, file.fileId, file.contentType, file.chunks());
+      const written = await storeFile(trx, file.fileId, file.contentType, file.chunks(), at);
       if (written.outcome === 'mismatch')
         return [{ type: 'value_error', loc: ['data', pathField], msg: `${path} changed while it was read`, input: path }];
       if (written.outcome === 'created') created.push(file.fileId);
@@ -187,7 +188,7 @@ class IngestBatch {
     const record = made.record;
     const problems = [
       ...made.problems,
-      ...(await resolveFiles(this.trx, record, change.entity, item.files ?? this.deps.files, this.files, created)),
+      ...(await resolveFiles(this.trx, this.at, record, change.entity, item.files ?? this.deps.files, this.files, created)),
     ];
     if (problems.length > 0) return result('rejected', 'the record is not valid', problems);
     const sha = FILE_FIELDS[change.entity] && record[FILE_FIELDS[change.entity]![1]];

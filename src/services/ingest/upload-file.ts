@@ -24,7 +24,7 @@ export async function uploadFile(
   chunks: AsyncIterable<Buffer>,
   deps: IngestDeps,
 ): Promise<UploadOutcome> {
-  const stored = await db.transaction().execute((trx) => storeFile(trx, expected, contentType, chunks));
+  const stored = await db.transaction().execute((trx) => storeFile(trx, expected, contentType, chunks, deps.clock().toISOString()));
   if (stored.outcome === 'mismatch') return stored;
   const retried = await retryHeldChanges(db, deps);
   return { outcome: stored.outcome, fileSha256: expected, contentType, size: stored.size, heldApplied: retried.earlierHeld.applied };

@@ -22,6 +22,7 @@ import * as m1600 from './1600-delivery-level-indexes.ts';
 import * as m1700 from './1700-audit-trace-id.ts';
 import * as m1710 from './1710-endpoint-signing-keys.ts';
 import * as m1720 from './1720-endpoint-notice-leads.ts';
+import * as m1730 from './1730-files-stored-at.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '1700-audit-trace-id': m1700,
   '1710-endpoint-signing-keys': m1710,
   '1720-endpoint-notice-leads': m1720,
+  '1730-files-stored-at': m1730,
 };

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { idSet } from './id-set.ts';
 
 /*
  * Stored files (docs/ingest.md, "Files"): a `files` row per file, its bytes in `file_chunks`
@@ -23,11 +25,11 @@ export async function readFileChunk(db: Db, fileId: string, seq: number): Promis
   return row && Buffer.from(row.bytes);
 }
 
-/** Adds a file's row with no bytes yet; false when a file with this id is stored already. */
-export async function insertFileHead(db: Db, fileId: string, contentType: string): Promise<boolean> {
+/** Adds a file's row with no bytes yet, stored at `storedAt`; false when a file with this id is stored already. */
+export async function insertFileHead(db: Db, fileId: string, contentType: string, storedAt: string): Promise<boolean> {
   const result = await db
     .insertInto('files')
-    .values({ file_id: fileId, content_type: contentType, size: 0, bytes: Buffer.alloc(0) })
+    .values({ file_id: fileId, content_type: contentType, size: 0, bytes: Buffer.alloc(0), stored_at: storedAt })
     .onConflict((oc) => oc.column('file_id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -44,4 +46,43 @@ export async function setFileSize(db: Db, fileId: string, size: number): Promise
 /** Deletes a file and (by cascade) its chunks. */
 export async function deleteFile(db: Db, fileId: string): Promise<void> {
   await db.deleteFrom('files').where('file_id', '=', fileId).execute();
+}
+
+/**
+ * Deletes (with their chunks) up to `limit` files stored before `before` that no document, crew
+ * photo or held change names; returns how many went. A held change names a file by its SHA-256 in
+ * its text, so a file it waits for stays.
+ */
+export async function deleteUnusedFilesStoredBefore(db: Db, before: string, limit: number): Promise<number> {
+  const ids = await db
+    .selectFrom('files')
+    .select('file_id')
+    .where('stored_at', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('ingest_held')
+            .select('entity_id')
+            .where(sql<boolean>`ingest_held.change like '%' || files.file_id || '%'`),
+        ),
+      ),
+    )
+    .limit(limit)
+    .execute();
+  if (ids.length === 0) return 0;
+  await db
+    .deleteFrom('files')
+    .where(
+      'file_id',
+      'in',
+      idSet(
+        db,
+        ids.map((r) => r.file_id),
+      ),
+    )
+    .execute();
+  return ids.length;
 }

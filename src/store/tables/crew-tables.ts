@@ -103,6 +103,8 @@ export interface FilesTable {
   size: number;
   /** Empty for a file stored in chunks (file_chunks); the whole file for one stored before them. */
   bytes: Uint8Array;
+  /** When it was stored (ISO-8601 UTC); `svc sync` deletes a file unused that long (src/services/files/unused-files.ts). */
+  stored_at: string | null;
 }
 
 export interface FileChunksTable {
