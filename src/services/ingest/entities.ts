@@ -2,6 +2,7 @@ import { array, assign, enums, nullable, object, optional, pattern, string, type
 import { RequirementDefinition } from '../../domain/catalogue.ts';
 import type { IngestEntity } from '../../domain/ingest-change.ts';
 import { CONSENT_CATEGORIES } from '../../domain/vocabulary.ts';
+import { checkRecord, type CheckedRecord } from './envelope.ts';
 import { AssignmentFixture, CrewFixture, DocumentFixture, EmployerFixture, PartnerFixture, VesselFixture } from '../fixtures/schema.ts';
 
 /** A file's id: the SHA-256 of its bytes, in lower-case hex. */
@@ -36,16 +37,14 @@ export function unknownReference(ref: Reference): string {
 
 /** What varies by entity: its record's shape, the id it is stored under, what it refers to, whom it is about. */
 export interface EntityKind {
-  struct: Struct<any, any>;
-  /** The record's own id, as `entityKey` gives it for the change's id. */
-  keyOf(record: Record<string, any>): string;
+  /** Checks a record against the entity's struct (superstruct), coercing it. */
+  check(record: unknown): CheckedRecord;
   /** The record's id fields, which must agree with the change's id. */
   idFields: readonly string[];
-  references(record: Record<string, any>): Reference[];
-  /** The crew member whose personal data the record holds or concerns, if any. */
-  crewOf(record: Record<string, any>): string | null;
+  /** What the record refers to; a field that does not hold an id refers to nothing. */
+  references(record: Record<string, unknown>): Reference[];
   /** Rules that tie fields of a valid record together: each broken one as the field it names and why. */
-  rules(record: Record<string, any>): RuleProblem[];
+  rules(record: Record<string, unknown>): RuleProblem[];
 }
 
 /** A broken rule of one record: the field it names (empty: the record) and why. */
@@ -54,7 +53,7 @@ export interface RuleProblem {
   msg: string;
 }
 
-function partnerRules(p: Record<string, any>): RuleProblem[] {
+function partnerRules(p: Record<string, unknown>): RuleProblem[] {
   const out: RuleProblem[] = [];
   if (p.kind === 'customer') {
     if (!p.employer_id) out.push({ field: 'employer_id', msg: 'a customer partner needs an employer_id' });
@@ -68,81 +67,70 @@ function partnerRules(p: Record<string, any>): RuleProblem[] {
   return out;
 }
 
-function documentRules(d: Record<string, any>): RuleProblem[] {
+function documentRules(d: Record<string, unknown>): RuleProblem[] {
   return d.no_expiry && d.expiry_date ? [{ field: 'expiry_date', msg: 'a no_expiry document has no expiry_date' }] : [];
 }
 
 const ref = (entity: IngestEntity, id: unknown, field: string): Reference[] => (typeof id === 'string' ? [{ entity, id, field }] : []);
-const noCrew = () => null;
 const noRules = () => [];
+const checker =
+  <T extends object, S>(struct: Struct<T, S>) =>
+  (record: unknown) =>
+    checkRecord(struct, record);
 
 /** One entry per entity of the change format (docs/ingest.md). */
 export const ENTITY_KINDS: Record<IngestEntity, EntityKind> = {
   employer: {
-    struct: EmployerFixture,
-    keyOf: (r) => r.employer_id,
+    check: checker(EmployerFixture),
     idFields: ['employer_id'],
     references: () => [],
-    crewOf: noCrew,
     rules: noRules,
   },
   partner: {
-    struct: PartnerFixture,
-    keyOf: (r) => r.partner_id,
+    check: checker(PartnerFixture),
     idFields: ['partner_id'],
-    crewOf: noCrew,
     rules: partnerRules,
     references: (r) => [
       ...ref('employer', r.employer_id, 'employer_id'),
-      ...(r.contract_vessel_ids ?? []).flatMap((v: string, i: number) => ref('vessel', v, `contract_vessel_ids.${i}`)),
+      ...(Array.isArray(r.contract_vessel_ids) ? r.contract_vessel_ids : []).flatMap((v: unknown, i) =>
+        ref('vessel', v, `contract_vessel_ids.${i}`),
+      ),
     ],
   },
   vessel: {
-    struct: VesselFixture,
-    keyOf: (r) => r.vessel_id,
+    check: checker(VesselFixture),
     idFields: ['vessel_id'],
-    crewOf: noCrew,
     rules: noRules,
     references: (r) => ref('employer', r.employer_id, 'employer_id'),
   },
   crew: {
-    struct: CrewRecord,
-    keyOf: (r) => r.crew_unique_id,
+    check: checker(CrewRecord),
     idFields: ['crew_unique_id'],
-    crewOf: (r) => r.crew_unique_id,
     rules: noRules,
     references: () => [],
   },
   assignment: {
-    struct: AssignmentFixture,
-    keyOf: (r) => r.assignment_id,
+    check: checker(AssignmentFixture),
     idFields: ['assignment_id'],
-    crewOf: (r) => r.crew_unique_id,
     rules: noRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('vessel', r.vessel_id, 'vessel_id')],
   },
   consent: {
-    struct: ConsentRecord,
-    keyOf: (r) => `${r.crew_unique_id}|${r.partner_id}`,
+    check: checker(ConsentRecord),
     idFields: ['crew_unique_id', 'partner_id'],
-    crewOf: (r) => r.crew_unique_id,
     rules: noRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('partner', r.partner_id, 'partner_id')],
   },
   document: {
-    struct: DocumentRecord,
-    keyOf: (r) => r.document_id,
+    check: checker(DocumentRecord),
     idFields: ['document_id'],
-    crewOf: (r) => r.crew_unique_id,
     rules: documentRules,
     references: (r) => [...ref('crew', r.crew_unique_id, 'crew_unique_id'), ...ref('document', r.superseded_by, 'superseded_by')],
   },
   requirement: {
-    struct: RequirementDefinition,
-    keyOf: (r) => r.key,
+    check: checker(RequirementDefinition),
     idFields: ['key'],
     references: () => [],
-    crewOf: noCrew,
     rules: noRules,
   },
 };

@@ -1,4 +1,4 @@
-import { validate, type StructError } from 'superstruct';
+import { validate, type Struct, type StructError } from 'superstruct';
 import { TEXT_LIMITS } from '../../domain/field-structs.ts';
 import {
   INGEST_ENTITIES,
@@ -69,16 +69,18 @@ export function readChange(value: unknown): { change: Change } | { issues: Chang
 
 /** A superstruct failure of a record, as change issues under `data`. */
 export function recordIssues(error: StructError): ChangeIssue[] {
+  // superstruct types a failure's path any[]: the keys and indices that lead to the value.
+  const path = (f: { path: unknown[] }) => f.path as (string | number)[];
   return error
     .failures()
-    .map((f) => issue(['data', ...f.path], f.value === undefined && f.type !== 'never' ? 'missing' : 'value_error', f.message, f.value));
+    .map((f) => issue(['data', ...path(f)], f.value === undefined && f.type !== 'never' ? 'missing' : 'value_error', f.message, f.value));
 }
 
+/** A record as its entity's struct coerced it, or the issues that make it invalid. */
+export type CheckedRecord = { record: Record<string, unknown> } | { issues: ChangeIssue[] };
+
 /** Validates a record against a struct; the coerced record, or its issues. */
-export function checkRecord(
-  struct: Parameters<typeof validate>[1],
-  record: unknown,
-): { record: Record<string, unknown> } | { issues: ChangeIssue[] } {
+export function checkRecord<T extends object, S>(struct: Struct<T, S>, record: unknown): CheckedRecord {
   const [error, value] = validate(record, struct);
   return error ? { issues: recordIssues(error) } : { record: value as Record<string, unknown> };
 }

@@ -3,7 +3,7 @@ import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
 import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult } from '../../domain/ingest-change.ts';
 import type { StoredVersion } from '../../store/repositories/ingest-repo.ts';
 import { ENTITY_KINDS } from './entities.ts';
-import { checkRecord, readChange } from './envelope.ts';
+import { readChange } from './envelope.ts';
 import type { FileSource } from './file-source.ts';
 
 /** One change as received: where it came from, and its JSON text. */
@@ -93,7 +93,7 @@ export function madeRecord(change: Change, stored: StoredVersion | undefined): M
       issues.push({ type: 'value_error', loc: ['data', field], msg: `does not match the change's id (${value})`, input: record[field] });
   }
   if (issues.length > 0) return { reject: 'the record does not match the change', issues };
-  const checked = checkRecord(kind.struct, record);
+  const checked = kind.check(record);
   if ('issues' in checked) return { reject: 'the record is not valid', issues: checked.issues };
   const problems = kind
     .rules(checked.record)

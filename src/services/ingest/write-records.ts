@@ -14,7 +14,9 @@ import {
 } from '../../store/repositories/reference-data-repo.ts';
 import { catalogueOrder } from '../../store/repositories/ingest-entities-repo.ts';
 import { assignmentRow, crewRow, documentRow, partnerRow, vesselRow } from '../fixtures/to-rows.ts';
-import type { CrewFixture, DocumentFixture, FixtureFile, PartnerFixture } from '../fixtures/schema.ts';
+import type { Infer } from 'superstruct';
+import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import type { CrewFixture, DocumentFixture, EmployerFixture, FixtureFile, PartnerFixture } from '../fixtures/schema.ts';
 
 /** Columns whose change is a status change, not a profile change (profile_updated_at stays). */
 const STATUS_COLUMNS: ReadonlySet<string> = new Set(['verification_status', 'background_check_status']);
@@ -31,11 +33,15 @@ export const WRITE_ORDER: readonly IngestEntity[] = [
   'requirement',
 ];
 
-type Records = ReadonlyArray<Record<string, any>>;
+/** Records as their entity's struct checked them (ENTITY_KINDS in ./entities.ts), each of the type it infers. */
+type Records = ReadonlyArray<Record<string, unknown>>;
+type Checked<T> = readonly T[];
+type DocumentRecord = DocumentFixture & { file_sha256?: string | null };
+type CrewRecord = CrewFixture & { photo_sha256?: string | null };
+type ConsentRecord = { crew_unique_id: string; partner_id: string; categories: ConsentCategory[] };
 
 /** A record's file as resolved: `file_sha256`/`photo_sha256` are the stored file's id. */
-const fileOf = (d: Record<string, any>) =>
-  d.file_sha256 ? { fileId: d.file_sha256 as string, name: (d.file_name as string | undefined) ?? `${d.document_id}` } : null;
+const fileOf = (d: DocumentRecord) => (d.file_sha256 ? { fileId: d.file_sha256, name: d.file_name ?? d.document_id } : null);
 
 /**
  * Writes valid records of one entity as rows, as the fixture loader always has: an upsert of
@@ -47,25 +53,27 @@ export async function writeRecords(db: Db, entity: IngestEntity, records: Record
     case 'employer':
       return upsertEmployers(
         db,
-        records.map((r) => ({ employer_id: r.employer_id, name: r.name })),
+        (records as Checked<Infer<typeof EmployerFixture>>).map((r) => ({ employer_id: r.employer_id, name: r.name })),
       );
     case 'vessel':
       return upsertVessels(
         db,
-        records.map((r) => vesselRow(r as NonNullable<FixtureFile['vessels']>[number])),
+        (records as Checked<NonNullable<FixtureFile['vessels']>[number]>).map((r) => vesselRow(r)),
       );
-    case 'partner':
+    case 'partner': {
+      const partners = records as Checked<PartnerFixture>;
       await upsertPartners(
         db,
-        records.map((r) => partnerRow(r as PartnerFixture, now)),
+        partners.map((r) => partnerRow(r, now)),
       );
-      for (const p of records) if (p.kind === 'external') await replaceContractVessels(db, p.partner_id, p.contract_vessel_ids ?? []);
+      for (const p of partners) if (p.kind === 'external') await replaceContractVessels(db, p.partner_id, p.contract_vessel_ids ?? []);
       return;
+    }
     case 'crew':
       return upsertCrewKeepingTimes(
         db,
-        records.map((c) => ({
-          row: crewRow(c as CrewFixture, (c.photo_sha256 as string | undefined) ?? null),
+        (records as Checked<CrewRecord>).map((c) => ({
+          row: crewRow(c, c.photo_sha256 ?? null),
           profileUpdatedAt: c.profile_updated_at,
         })),
         now,
@@ -74,13 +82,13 @@ export async function writeRecords(db: Db, entity: IngestEntity, records: Record
     case 'assignment':
       return upsertAssignments(
         db,
-        records.map((r) => assignmentRow(r as NonNullable<FixtureFile['assignments']>[number])),
+        (records as Checked<NonNullable<FixtureFile['assignments']>[number]>).map((r) => assignmentRow(r)),
       );
     case 'consent':
-      for (const c of records) await replaceConsents(db, c.crew_unique_id, c.partner_id, c.categories as ConsentCategory[]);
+      for (const c of records as Checked<ConsentRecord>) await replaceConsents(db, c.crew_unique_id, c.partner_id, c.categories);
       return;
     case 'document': {
-      const rows = records.map((d) => ({ d, row: documentRow(d as DocumentFixture, fileOf(d), now) }));
+      const rows = (records as Checked<DocumentRecord>).map((d) => ({ d, row: documentRow(d, fileOf(d), now) }));
       await upsertDocuments(
         db,
         rows.filter((x) => x.d.updated_at !== undefined).map((x) => x.row),
@@ -94,13 +102,14 @@ export async function writeRecords(db: Db, entity: IngestEntity, records: Record
       return;
     }
     case 'requirement': {
+      const requirements = records as Checked<RequirementDefinition>;
       const positions = await catalogueOrder(
         db,
-        records.map((r) => r.key as string),
+        requirements.map((r) => r.key),
       );
       return upsertCatalogue(
         db,
-        records.map((r) => ({
+        requirements.map((r) => ({
           requirement_key: r.key,
           position: positions.get(r.key)!,
           definition: JSON.stringify(r),

@@ -309,7 +309,7 @@ export class Sqlite3Dialect implements Dialect {
   createQueryCompiler() {
     return new SqliteQueryCompiler();
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
   }
 }

@@ -35,9 +35,10 @@ export async function complianceRosterPage(
     ])
     .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
     .where('assignments.status', 'in', ON_FLEET_STATUSES)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('consents')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('consents')
           .select('consents.category')
           .where('consents.partner_id', '=', partnerId)
           .where('consents.category', '=', 'compliance')

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
-import type { AssignmentsTable, Db, VesselsTable } from '../database.ts';
+import type { AssignmentsTable, Database, Db, VesselsTable } from '../database.ts';
 import { idSet } from './id-set.ts';
 
 export function toVessel(row: Selectable<VesselsTable>): Vessel {
@@ -158,7 +158,7 @@ export async function fleetPageWithCounts(
   partnerId: string,
   expiring: { from: string; to: string; includeMedical: boolean } | null,
 ): Promise<RosterEntryWithCounts[]> {
-  const consent = (category: 'status' | 'documents') => (eb: ExpressionBuilder<any, any>) =>
+  const consent = (category: 'status' | 'documents') => (eb: ExpressionBuilder<Database & { page: { crew_unique_id: string } }, 'page'>) =>
     eb.exists(
       eb
         .selectFrom('consents')

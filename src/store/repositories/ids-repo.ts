@@ -24,8 +24,10 @@ export async function existingIds(db: Db, table: keyof IdColumn & keyof Database
   const column = ID_COLUMN[table];
   for (let i = 0; i < ids.length; i += 5000) {
     const batch = ids.slice(i, i + 5000);
-    const rows = await (db as any).selectFrom(table).select(column).where(column, 'in', batch).execute();
-    for (const r of rows as Record<string, string>[]) found.add(r[column]!);
+    const rows = await db.selectFrom(table).select(column).where(column, 'in', batch).execute();
+    // Kysely types the column over all six tables, where documents.file_id may be null; an id
+    // column of its own table never is.
+    for (const r of rows) found.add(r[column]!);
   }
   return found;
 }

@@ -31,12 +31,8 @@ export async function deleteUnusedFiles(db: Db, fileIds: readonly string[]): Pro
   await db
     .deleteFrom('files')
     .where('file_id', 'in', idSet(db, ids))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))),
-    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))))
     .execute();
 }
 
