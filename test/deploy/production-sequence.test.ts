@@ -94,6 +94,8 @@ describe("README's production sequence, run in a scratch root against a fresh Po
   let dbName: string;
   let serve: ChildProcess | undefined;
   let serveLog = '';
+  /** What the block printed and exited with (run once, in before: every test here starts from the installed root). */
+  let block: { status: number | null; signal: string | null; out: string; url: string };
   const env = () => ({
     ...process.env,
     PATH: `${SHIMS}:${process.env.PATH}`,
@@ -110,6 +112,14 @@ describe("README's production sequence, run in a scratch root against a fresh Po
     mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
     dbName = `svc_production_${randomBytes(4).toString('hex')}`;
     await createTestDatabase(dbName);
+    const url = databaseUrl(dbName);
+    assert.match(url, /^[\w:/@.-]+$/, 'a database URL the printf line can carry as it is');
+    const code = productionBlock();
+    assert.ok(code.includes(PLACEHOLDER_DB), `the printf line names ${PLACEHOLDER_DB}`);
+    const script = join(root, 'production.sh');
+    writeFileSync(script, rooted(code, root).replaceAll(PLACEHOLDER_DB, url));
+    const res = run([tools.bash.path(), '-euo', 'pipefail', script], 300_000);
+    block = { status: res.status, signal: res.signal, out: `${res.stdout}${res.stderr}`, url };
   });
 
   after(async () => {
@@ -122,15 +132,8 @@ describe("README's production sequence, run in a scratch root against a fresh Po
   });
 
   it('the block installs, writes the env file, migrates Postgres, passes svc config check and enables the units', () => {
-    const url = databaseUrl(dbName);
-    assert.match(url, /^[\w:/@.-]+$/, 'a database URL the printf line can carry as it is');
-    const block = productionBlock();
-    assert.ok(block.includes(PLACEHOLDER_DB), `the printf line names ${PLACEHOLDER_DB}`);
-    const script = join(root, 'production.sh');
-    writeFileSync(script, rooted(block, root).replaceAll(PLACEHOLDER_DB, url));
-    const res = run([tools.bash.path(), '-euo', 'pipefail', script], 300_000);
-    const out = `${res.stdout}${res.stderr}`;
-    assert.equal(res.status, 0, `the block failed (status ${res.status}, ${res.signal ?? 'no signal'}):\n${out}`);
+    const { out, url } = block;
+    assert.equal(block.status, 0, `the block failed (status ${block.status}, ${block.signal ?? 'no signal'}):\n${out}`);
 
     const home = join(root, 'srv/svc');
     assert.ok(existsSync(join(home, '.build/current/js/main.js')), 'npm ci built .build/');
@@ -147,6 +150,7 @@ describe("README's production sequence, run in a scratch root against a fresh Po
   });
 
   it('systemd-analyze verify accepts the installed units', { skip: analyze.skip }, () => {
+    assert.equal(block.status, 0, `the block failed:\n${block.out}`);
     const dir = join(root, 'verify');
     mkdirSync(dir);
     const units = readdirSync(join(root, 'etc/systemd/system'));
@@ -156,6 +160,7 @@ describe("README's production sequence, run in a scratch root against a fresh Po
   });
 
   it("svc-serve.service's ExecStartPre passes and its ExecStart serves an authenticated call", async () => {
+    assert.equal(block.status, 0, `the block failed:\n${block.out}`);
     const unit = rooted(readFileSync(join(root, 'etc/systemd/system/svc-serve.service'), 'utf8'), root);
     const service = serviceLines(unit);
     const ports = { api: await freePort(), metrics: await freePort() };
