@@ -5,7 +5,8 @@ import { fleetOf } from '../../src/domain/partner.ts';
 import { CONSENT_CATEGORIES } from '../../src/domain/vocabulary.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
-import { crewAccessOnFleet, crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { findCrewProfile, toCrewProfile } from '../../src/store/repositories/crew-repo.ts';
+import { crewAccessOnFleet, crewAssignmentsOnFleet, crewOnFleet } from '../../src/store/repositories/fleet-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW, worldFixture } from '../support/read-api-world.ts';
@@ -17,7 +18,7 @@ const PARTNERS = ['ptn_full', 'ptn_b', 'ptn_basic'];
 describeEachStore('crew access in one round trip', ({ store }) => {
   before(async () => loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW));
 
-  it('equals the on-fleet assignments and the consents read apart, whatever consents and assignments hold', async () => {
+  it('equals the on-fleet assignments, the consents and the crew row read apart, whatever consents and assignments hold', async () => {
     const db = store().db;
     const change = fc.record({
       crew: fc.constantFrom(...CREW.slice(0, 6)),
@@ -51,6 +52,12 @@ describeEachStore('crew access in one round trip', ({ store }) => {
           assert.deepEqual(fast.assignments, assignments);
           const consents = assignments.length === 0 ? new Set() : ((await consentsFor(db, a.partner, [a.crew])).get(a.crew) ?? new Set());
           assert.deepEqual([...fast.consents].sort(), [...consents].sort());
+          // The profile's read: the same answer, with the crew row beside it.
+          const withRow = await crewOnFleet(db, fleet, a.crew, a.partner);
+          const profile = await findCrewProfile(db, a.crew);
+          assert.deepEqual(withRow && toCrewProfile(withRow.crew), profile);
+          assert.equal(withRow?.onFleet ?? false, assignments.length > 0);
+          assert.deepEqual([...(withRow?.consents ?? [])].sort(), [...consents].sort());
         }
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 25) },

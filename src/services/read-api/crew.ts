@@ -1,10 +1,10 @@
 import { AppError } from '../../domain/app-error.ts';
 import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
-import { findCrewProfile } from '../../store/repositories/crew-repo.ts';
+import { findCrewProfile, toCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { openStoredFile, type StoredFile } from '../files/stored-files.ts';
-import { findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
-import { readWithCrewAccess, requireCrewAccess, storeCrewAccess } from '../visibility/access.ts';
+import { crewOnFleet, findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
+import { requireCrewAccess, requireGranted, storeCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';
 
@@ -22,9 +22,14 @@ async function profileOf(db: Db, crewUniqueId: string) {
   return profile;
 }
 
-/** The profile, one block per effective scope (the route requires at least one of them). */
+/**
+ * The profile, one block per effective scope (the route requires at least one of them): the crew
+ * row, the fleet and the profile consent read in one round trip, judged as requireCrewAccess does.
+ */
 export async function crewProfile(db: Db, ctx: PartnerContext, crewUniqueId: string, photoUrl: string): Promise<ProfileWire> {
-  const profile = await readWithCrewAccess(db, ctx, crewUniqueId, 'profile', () => profileOf(db, crewUniqueId));
+  const found = await crewOnFleet(db, fleetOf(ctx.partner, ctx.mode), crewUniqueId, ctx.partner.partnerId);
+  requireGranted(found?.onFleet ?? false, found?.consents ?? new Set(), crewUniqueId, 'profile');
+  const profile = toCrewProfile(found!.crew);
   return toProfileWire(profile, ctx.scopes, profile.photoFileId ? photoUrl : null);
 }
 

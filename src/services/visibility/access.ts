@@ -42,13 +42,23 @@ export async function requireCrewAccess(
   category: ConsentCategory,
 ): Promise<CrewAccess> {
   const access = await read({ fleet: fleetOf(ctx.partner, ctx.mode), crewUniqueId, partnerId: ctx.partner.partnerId });
-  if (access.assignments.length === 0) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
-  if (!access.consents.has(category)) {
+  requireGranted(access.assignments.length > 0, access.consents, crewUniqueId, category);
+  return access;
+}
+
+/** requireCrewAccess's rule, given whether the crew member is on the fleet and the consents they give. */
+export function requireGranted(
+  onFleet: boolean,
+  consents: ReadonlySet<ConsentCategory>,
+  crewUniqueId: string,
+  category: ConsentCategory,
+): void {
+  if (!onFleet) throw new AppError('crew_not_found', `no crew member ${crewUniqueId} on your fleet`);
+  if (!consents.has(category)) {
     throw new AppError('consent_required', `the crew member has not consented to share ${category} data with you`, {
       extra: { consent: category },
     });
   }
-  return access;
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
-import type { AssignmentsTable, Database, Db, VesselsTable } from '../database.ts';
+import type { AssignmentsTable, CrewTable, Database, Db, VesselsTable } from '../database.ts';
 import { idSet } from './id-set.ts';
 
 export function toVessel(row: Selectable<VesselsTable>): Vessel {
@@ -235,25 +235,63 @@ export interface CrewAccess {
  */
 export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
   const rows = await assignmentsOnFleet(db, fleet, crewUniqueId)
-    .select((eb) =>
-      CONSENT_CATEGORIES.map((category) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('consents')
-              .select('consents.category')
-              .where('consents.partner_id', '=', partnerId)
-              .where('consents.crew_unique_id', '=', crewUniqueId)
-              .where('consents.category', '=', category),
-          )
-          .as(`consent_${category}`),
-      ),
-    )
+    .select((eb) => consentFlags(eb, crewUniqueId, partnerId))
     .execute();
-  const flags = (rows[0] ?? {}) as Record<string, unknown>;
+  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]) };
+}
+
+/** One column per consent category, `consent_<category>`: whether the crew member gives it to `partnerId`. */
+function consentFlags(eb: ExpressionBuilder<Database, keyof Database>, crewUniqueId: string, partnerId: string) {
+  return CONSENT_CATEGORIES.map((category) =>
+    eb
+      .exists(
+        eb
+          .selectFrom('consents')
+          .select('consents.category')
+          .where('consents.partner_id', '=', partnerId)
+          .where('consents.crew_unique_id', '=', crewUniqueId)
+          .where('consents.category', '=', category),
+      )
+      .as(`consent_${category}`),
+  );
+}
+
+/** The categories whose consentFlags column is set in `row` (none without a row). */
+function consentsOf(row: object | undefined): Set<ConsentCategory> {
+  const flags = (row ?? {}) as Record<string, unknown>;
   // true on Postgres, 1 on SQLite.
-  const consents = new Set(CONSENT_CATEGORIES.filter((c) => Number(flags[`consent_${c}`] ?? 0) === 1));
-  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents };
+  return new Set(CONSENT_CATEGORIES.filter((c) => Number(flags[`consent_${c}`] ?? 0) === 1));
+}
+
+/** A crew member's row, whether they are on a fleet, and the consents they give a partner. */
+export interface CrewOnFleet {
+  crew: Selectable<CrewTable>;
+  /** Whether any assignment of theirs is on the fleet (crewAssignmentsOnFleet would find one). */
+  onFleet: boolean;
+  /** Their consents to the partner; none when they are not on the fleet. */
+  consents: Set<ConsentCategory>;
+}
+
+/**
+ * The crew row with CrewAccess's answer in the same round trip (the profile's read): whether
+ * crewAssignmentsOnFleet finds any assignment, and the consents. Undefined when no such crew member is held.
+ */
+export async function crewOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewOnFleet | undefined> {
+  const row = await db
+    .selectFrom('crew')
+    .selectAll('crew')
+    .select((eb) => [
+      eb
+        .exists(assignmentsOnFleet(db, fleet, crewUniqueId).clearSelect().clearOrderBy().select('assignments.assignment_id'))
+        .as('on_fleet'),
+      ...consentFlags(eb, crewUniqueId, partnerId),
+    ])
+    .where('crew.crew_unique_id', '=', crewUniqueId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // true on Postgres, 1 on SQLite.
+  const onFleet = Number(row.on_fleet) === 1;
+  return { crew: row, onFleet, consents: onFleet ? consentsOf(row) : new Set() };
 }
 
 /** The crew id whose normalized e-mail matches, among crew on the fleet. */
