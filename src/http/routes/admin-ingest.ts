@@ -9,6 +9,7 @@ import {
   type ChangesType,
   type UploadType,
 } from '../../domain/ingest-requests.ts';
+import { UNUSED_FILE_HOURS } from '../../services/files/unused-files.ts';
 import type { IngestDeps } from '../../services/ingest/apply-changes.ts';
 import { MAX_FILE_BYTES } from '../../services/ingest/file-source.ts';
 import { applyRequestChanges } from '../../services/ingest/request-changes.ts';
@@ -157,7 +158,8 @@ export const adminIngestRoutes = routeModule('admin-ingest', [
         `${NOT_UNTIED} The bytes are hashed as they arrive; when their SHA-256 is not the one in the path, nothing is stored ` +
         'and the answer is 422 (`value_error` at `["path", "sha256"]`). A change naming the file as `file_sha256` (a document) or ' +
         '`photo_sha256` (a crew member) then applies; one that arrived before the file was held, and is tried again once the file is ' +
-        'stored. 201 when the file is new, 200 when it was held already (its bytes are not written again).',
+        'stored. 201 when the file is new, 200 when it was held already (its bytes are not written again). A file no document, ' +
+        `photo or held change names is deleted by \`svc sync\` once stored ${UNUSED_FILE_HOURS} hours ago (docs/ingest.md, "Files").`,
       responses: {
         200: { description: 'The file was held already', schema: 'FileUpload' },
         201: { description: 'The file, stored', schema: 'FileUpload' },
