@@ -3,7 +3,8 @@ import { wireTime } from './clock.ts';
 /*
  * The delivery service level (docs/operations.md, "Delivery service level"): how long events take
  * from creation to delivery, how many first attempts deliver, how long the oldest event has waited.
- * Computed the same way for `svc admin delivery-report` and the metrics.
+ * Computed the same way for `svc admin delivery-report`, the metrics and the partner's
+ * GET /api/v2/events/delivery-stats.
  */
 
 const MINUTE_MS = 60_000;
@@ -15,6 +16,8 @@ export const DELIVERY_P99_TARGET_SECONDS = 20 * 60;
 export const METRICS_WINDOW_MS = HOUR_MS;
 /** The window of `svc admin delivery-report` when none is given. */
 export const DEFAULT_REPORT_WINDOW_MS = 24 * HOUR_MS;
+/** The partner route's window, in whole hours back from now: at most the event retention's default (30 days). */
+export const STATS_WINDOW_HOURS = { min: 1, max: 720, default: DEFAULT_REPORT_WINDOW_MS / HOUR_MS } as const;
 
 /** The interval figures are taken over: deliveries and first attempts at or after `since`, before or at `until`. */
 export interface DeliveryWindow {
@@ -105,7 +108,7 @@ export function windowLengthMs(text: string): number | null {
   return ms > 0 ? ms : null;
 }
 
-/** A level as the report's `--json` and its table write it (snake_case, wire instants). */
+/** A level as the report's `--json`, its table and the partner route write it (snake_case, wire instants). */
 export interface DeliveryLevelWire {
   delivered: number;
   p50_seconds: number | null;

@@ -11,6 +11,7 @@ import {
   type EventType,
 } from '../domain/vocabulary.ts';
 import { EVENT_CATALOGUE, SNAPSHOT_SUBJECTS, type EventPayloadName, type PayloadRestriction } from '../domain/event-catalogue.ts';
+import { deliveryStatsSchema } from './delivery-stats-schema.ts';
 import { dateTime, nullable, ref, type JsonObject } from './types.ts';
 
 /*
@@ -157,6 +158,7 @@ export function webhookSchemas(documentSchema: JsonObject): Record<string, JsonO
       }),
     },
   });
+  out.DeliveryStats = deliveryStatsSchema();
   out.EventsPage = object(
     {
       items: { type: 'array', items: ref('EventFeedItem') },

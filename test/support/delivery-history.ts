@@ -9,6 +9,19 @@ import { seedPartnerRows } from './sync-world.ts';
  */
 
 export const NOW = '2026-11-22T12:00:00.000Z';
+
+/** The figures of a partner with nothing delivered, attempted or waiting, as the readers write them. */
+export const NO_FIGURES = {
+  delivered: 0,
+  p50_seconds: null,
+  p99_seconds: null,
+  first_attempts: 0,
+  first_attempts_delivered: 0,
+  first_attempt_success_rate: null,
+  waiting: 0,
+  oldest_waiting_since: null,
+  oldest_waiting_age_seconds: null,
+};
 const MIN = 60_000;
 const at = (msBeforeNow: number) => new Date(Date.parse(NOW) - msBeforeNow).toISOString();
 

@@ -1,7 +1,9 @@
+import { STATS_WINDOW_HOURS } from '../../domain/delivery-level.ts';
 import { int, literal, str } from '../../domain/fields.ts';
 import { issues } from '../../domain/validation-issues.ts';
 import { EVENTS_PAGE_LIMIT, EVENT_TYPES } from '../../domain/vocabulary.ts';
 import { listEventAttempts } from '../../services/events/attempts.ts';
+import { partnerDeliveryStats } from '../../services/events/delivery-stats.ts';
 import { decodeEventsCursor, listEventsPage, resolveCursorSequence, type FeedFilters } from '../../services/events/feed.ts';
 import { retentionStart } from '../../services/events/prune.ts';
 import type { AppContext, RouteDeps } from '../app-deps.ts';
@@ -39,6 +41,7 @@ async function cursorOf(ctx: AppContext, deps: RouteDeps, sent: string | undefin
  * delivery state, kept SVC_EVENT_RETENTION_DAYS. No scope of its own: each event is listed only
  * while the key holds that event type's scope and the crew member's consent allows it.
  * `GET /api/v2/events/{event_id}/attempts`: one such event's delivery attempts, under the same rule.
+ * `GET /api/v2/events/delivery-stats`: the partner's delivery service level, over its events the same rule lists by type.
  */
 export const eventsRoutes = routeModule('events', [
   route({
@@ -117,6 +120,35 @@ export const eventsRoutes = routeModule('events', [
         pathParam(ctx, 'event_id'),
         retentionStart(deps.clock, deps.config.eventRetentionDays),
       );
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v2/events/delivery-stats',
+    access: 'partner',
+    query: {
+      hours: {
+        parse: int({ ge: STATS_WINDOW_HOURS.min, le: STATS_WINDOW_HOURS.max }),
+        default: STATS_WINDOW_HOURS.default,
+        description: 'the window: this many hours back from now, to now',
+      },
+    },
+    doc: {
+      operationId: 'getDeliveryStats',
+      tags: ['webhooks'],
+      summary: 'Your delivery service level: how fast and how reliably your events reach your endpoint',
+      description:
+        "Any partner key; no scope of its own. The figures the operator's delivery report gives for you (docs/operations.md, " +
+        '"Delivery service level"), over the `hours` before now: how many of your events were delivered, the p50 and p99 ' +
+        'of the time from their creation to their delivery (nearest rank), how many first attempts were made and how many ' +
+        'of them delivered, and how many events wait now with the age of the oldest. `p99_target_seconds` is the level svc ' +
+        "aims for. Only your own events count, of the types the events feed lists for your key (your key holds the type's " +
+        "scope); `svc sync` creates events for live data only, so a test key's figures are all zero or null. Test events " +
+        '(`svc.test`) are no part of it. Events are kept 30 days by default, so a window reaches back that far at most.',
+      responses: { 200: { description: 'Your delivery service level over the window', schema: 'DeliveryStats' } },
+    },
+    async handle(ctx, { query }, deps) {
+      ctx.body = await partnerDeliveryStats(deps.db, partnerOf(ctx), deps.clock(), query.hours);
     },
   }),
 ]);

@@ -7,7 +7,12 @@ import {
   type DeliveryWindow,
 } from '../../domain/delivery-level.ts';
 import type { Db } from '../../store/database.ts';
-import { deliveredInWindow, firstAttemptsInWindow, waitingEvents } from '../../store/repositories/delivery-level-repo.ts';
+import {
+  deliveredInWindow,
+  firstAttemptsInWindow,
+  waitingEvents,
+  type PartnerEvents,
+} from '../../store/repositories/delivery-level-repo.ts';
 import { listEndpoints } from '../../store/repositories/webhook-endpoints-repo.ts';
 
 /** The service level over a window, per partner and for all of them together. */
@@ -23,12 +28,15 @@ export type DeliveryFigures = Pick<DeliveryLevel, 'delivered' | 'p50Seconds' | '
 
 type MutableFacts = { deliveredMs: number[] } & Omit<DeliveryFacts, 'deliveredMs'>;
 
-/** The store's facts of the window, by partner; what waits only when `waiting` (the metrics read it elsewhere). */
-async function factsByPartner(db: Db, window: DeliveryWindow, waiting: boolean): Promise<Map<string, DeliveryFacts>> {
+/**
+ * The store's facts of the window, by partner (of one partner's events of some types when `only` is
+ * given); what waits only when `waiting` (the metrics read it elsewhere).
+ */
+async function factsByPartner(db: Db, window: DeliveryWindow, waiting: boolean, only?: PartnerEvents): Promise<Map<string, DeliveryFacts>> {
   const [delivered, first, waits] = await Promise.all([
-    deliveredInWindow(db, window),
-    firstAttemptsInWindow(db, window),
-    waiting ? waitingEvents(db) : [],
+    deliveredInWindow(db, window, only),
+    firstAttemptsInWindow(db, window, only),
+    waiting ? waitingEvents(db, only) : [],
   ]);
   const byPartner = new Map<string, MutableFacts>();
   const of = (id: string) => {
@@ -51,6 +59,15 @@ export async function deliveryReport(db: Db, window: DeliveryWindow): Promise<De
     partners: ids.map((partnerId) => ({ partnerId, level: deliveryLevel(byPartner.get(partnerId) ?? NO_FACTS, window.until) })),
     all: deliveryLevel(mergeFacts([...byPartner.values()]), window.until),
   };
+}
+
+/**
+ * One partner's level over the window, counting its events of `of.eventTypes` only: the partner's
+ * GET /api/v2/events/delivery-stats (src/services/events/delivery-stats.ts).
+ */
+export async function partnerDeliveryLevel(db: Db, window: DeliveryWindow, of: PartnerEvents): Promise<DeliveryLevel> {
+  const facts = (await factsByPartner(db, window, true, of)).get(of.partnerId) ?? NO_FACTS;
+  return deliveryLevel(facts, window.until);
 }
 
 /** All partners' deliveries and first attempts over the window, as the metrics show them (no figure per partner). */
