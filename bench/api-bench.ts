@@ -28,6 +28,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 32;
+/** Crew members a rotating case takes in turn, one per call. */
+const ROTATION = 20_000;
 const CREW = Number(process.env.BENCH_CREW ?? 11_200); // ≈10,000 on live vessels (every 10th vessel is test-flagged)
 const DB_NAME = process.env.BENCH_API_DB ?? 'svc_bench_api';
 const CASE_FILTER = (process.env.BENCH_API_CASES ?? '')
@@ -79,7 +81,9 @@ async function load(port: number, c: Case, key: string, etag?: string, pid?: num
     duration: DURATION,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
     body: c.body,
-    ...(c.rotate ? { requests: [{ setupRequest: (req: any) => ({ ...req, path: c.rotate![next++ % c.rotate!.length] }) }] } : {}),
+    ...(c.rotate
+      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: c.rotate![next++ % c.rotate!.length] }) }] }
+      : {}),
   });
   const failed = result['4xx'] + result['5xx'] + (etag ? 0 : result['3xx']);
   const cpuPerCall = (cpuOf(pid) - cpuBefore) / result.requests.total;
@@ -122,12 +126,18 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
   const id = crew.rows[0]!.crew_unique_id;
   const fleetSize = await sql<{ n: number }>`select count(*) as n from assignments a join vessels v on v.vessel_id = a.vessel_id
     where v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')`.execute(store.db);
-  const many = await sql<{ crew_unique_id: string }>`
-    select distinct c.crew_unique_id from consents c join assignments a on a.crew_unique_id = c.crew_unique_id
-    join vessels v on v.vessel_id = a.vessel_id
-    where c.partner_id = 'gen_ptn_000' and c.category = 'profile' and v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
-    order by c.crew_unique_id limit 5000`.execute(store.db);
-  const profiles = many.rows.map((r) => `/api/v2/employers/me/crew/${r.crew_unique_id}/profile`);
+  // Longer than any cache of the read path holds (5,000 fleet-and-consent answers, 1,000 evaluations;
+  // src/services/read-cache/read-cache.ts), taken in turn: no call is answered from one.
+  const consenting = async (category: 'profile' | 'compliance') =>
+    (
+      await sql<{ crew_unique_id: string }>`
+        select distinct c.crew_unique_id from consents c join assignments a on a.crew_unique_id = c.crew_unique_id
+        join vessels v on v.vessel_id = a.vessel_id
+        where c.partner_id = 'gen_ptn_000' and c.category = ${category} and v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
+        order by c.crew_unique_id limit ${ROTATION}`.execute(store.db)
+    ).rows.map((r) => r.crew_unique_id);
+  const profiles = (await consenting('profile')).map((c) => `/api/v2/employers/me/crew/${c}/profile`);
+  const checks = (await consenting('compliance')).map((c) => `/api/v2/employers/me/crew/${c}/compliance-checks`);
   const biggest = await sql<{ vessel_id: string; n: number }>`select a.vessel_id, count(*) as n from assignments a
     join vessels v on v.vessel_id = a.vessel_id join consents k on k.crew_unique_id = a.crew_unique_id and k.partner_id = 'gen_ptn_000'
     and k.category = 'compliance' where v.is_test = 0 and a.status in ('invited', 'active', 'on_leave')
@@ -142,6 +152,13 @@ async function runDialect(dialect: 'sqlite' | 'postgres'): Promise<{ rows: strin
       method: 'GET',
       path: profiles[0]!,
       rotate: profiles,
+    },
+    {
+      name: `compliance check, a different crew member each call (${checks.length})`,
+      method: 'POST',
+      path: checks[0]!,
+      body: '{}',
+      rotate: checks,
     },
     { name: 'documents list', method: 'GET', path: `/api/v2/employers/me/crew/${id}/documents` },
     { name: 'profile', method: 'GET', path: `/api/v2/employers/me/crew/${id}/profile` },
@@ -338,9 +355,10 @@ Machine load (1-minute load average, the machine is shared): ${loadAtStart} at t
 A 304 counts as a success only in the If-None-Match case. The fleet page, profile and documents list repeat one request, so
 after the first call they are answered from the body cache (docs/api.md, "Conditional requests"; the data version is still
 read for each call); the compliance check (a POST) is never an answer from a cache: its evaluation and its fleet-and-consent
-answer are reused while the data version holds, and so is its rendered body, \`as_of\` spliced in per call and its links signed
-again once 10 s old (docs/decisions.md); the rotating profile case
-is served by a second svc process without the body cache. The last two columns are each server process's own CPU time
+answer are reused while the data version holds, its body rendered and its links signed on every call. The two cases that ask
+about a different crew member each call (${ROTATION.toLocaleString('en')} at most, in turn: more than any cache of the read path holds, so none
+answers) are what partners asking about many crew see, and the figures that count; they are served by a second svc process
+without the body cache. The last two columns are each server process's own CPU time
 (user + system, from /proc) per answered call, which the machine's load moves far less than requests per second, and
 their ratio: what "svc ÷ bare" would be if both were bound by their own CPU alone.
 
