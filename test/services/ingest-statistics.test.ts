@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
 import type { Incoming } from '../../src/services/ingest/apply-changes.ts';
-import { ingestStream, STATS_REFRESH_FIRST } from '../../src/services/ingest/ingest-stream.ts';
+import { DEFAULT_BATCH, ingestStream, STATS_REFRESH_FIRST } from '../../src/services/ingest/ingest-stream.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /*
@@ -34,16 +34,18 @@ describeEachStore('ingest: statistics refreshed while a run grows the store', ({
   it(`after the first ${STATS_REFRESH_FIRST} changes applied, before the input ends`, async () => {
     let midRun: number | undefined;
     async function* source() {
-      for (let n = 0; n < STATS_REFRESH_FIRST; n++) yield employer(n);
-      // Asked for the next change, the run has committed (and refreshed after) every batch before it.
+      // The run writes one batch while it reads the next: asked for a change past the batch after
+      // the one that reached STATS_REFRESH_FIRST, it has committed (and refreshed after) that one.
+      const upTo = STATS_REFRESH_FIRST + DEFAULT_BATCH;
+      for (let n = 0; n < upTo; n++) yield employer(n);
       midRun = await employersInStatistics();
-      yield employer(STATS_REFRESH_FIRST);
+      yield employer(upTo);
     }
     const summary = await ingestStream(store().db, source(), {
       clock: () => new Date('2026-11-22T10:00:00.000Z'),
       holdMs: 3_600_000,
     });
-    assert.equal(summary.counts.applied, STATS_REFRESH_FIRST + 1);
+    assert.equal(summary.counts.applied, STATS_REFRESH_FIRST + DEFAULT_BATCH + 1);
     assert.ok(midRun !== undefined && midRun >= STATS_REFRESH_FIRST, `statistics counted ${midRun} employers while the run went on`);
   });
 });

@@ -19,10 +19,10 @@ import { storeFile } from '../files/stored-files.ts';
 import { deleteEntity } from './delete-entity.ts';
 import { ENTITY_KINDS, unknownReference, type Reference } from './entities.ts';
 import type { FileSource } from './file-source.ts';
-import { echoed, madeRecord, readIncoming, type Incoming, type ReadIncoming } from './read-incoming.ts';
+import { echoed, madeRecord, prepareChange, type Incoming, type MadeRecord, type PreparedChange } from './read-incoming.ts';
 import { WRITE_ORDER, writeRecords } from './write-records.ts';
 
-export type { Incoming } from './read-incoming.ts';
+export type { Incoming, PreparedChange } from './read-incoming.ts';
 
 /** What ingestion takes from outside. */
 export interface IngestDeps {
@@ -109,17 +109,25 @@ async function resolveFiles(
  * result per change. Throws only on a store error; the caller's transaction then writes nothing.
  */
 export async function applyChanges(trx: Transaction<Database>, incoming: readonly Incoming[], deps: IngestDeps): Promise<ChangeResult[]> {
+  return applyPrepared(trx, incoming.map(prepareChange), deps);
+}
+
+/** applyChanges, of changes read (and upserts' records made) beforehand: prepareChange. */
+export async function applyPrepared(
+  trx: Transaction<Database>,
+  prepared: readonly PreparedChange[],
+  deps: IngestDeps,
+): Promise<ChangeResult[]> {
   const at = deps.clock().toISOString();
-  const results = new Array<ChangeResult>(incoming.length);
-  const parsed: Array<{ index: number; item: Incoming; read: Extract<ReadIncoming, { change: Change }> }> = [];
-  incoming.forEach((item, index) => {
-    const read = readIncoming(item);
+  const results = new Array<ChangeResult>(prepared.length);
+  const parsed: Array<{ index: number; item: Incoming; change: Change; made?: MadeRecord }> = [];
+  prepared.forEach(({ item, read, made }, index) => {
     if ('result' in read) results[index] = read.result;
-    else parsed.push({ index, item, read });
+    else parsed.push({ index, item, change: read.change, made });
   });
   const batch = new IngestBatch(trx, deps, at);
-  await batch.loadVersions(parsed.map((p) => p.read.change));
-  for (const { index, item, read } of parsed) results[index] = await batch.apply(item, read.change);
+  await batch.loadVersions(parsed.map((p) => p.change));
+  for (const { index, item, change, made } of parsed) results[index] = await batch.apply(item, change, made);
   await batch.flush();
   // Files stored for changes that were rejected or held: gone again, unless an applied change uses them (docs/ingest.md, "Files").
   await deleteUnusedFiles(trx, batch.unwrittenFiles);
@@ -154,7 +162,8 @@ class IngestBatch {
     this.stored = await findVersions(this.trx, refs, new Set(changes.filter((c) => c.op === 'patch').map((c) => c.entity)));
   }
 
-  async apply(item: Incoming, change: Change): Promise<ChangeResult> {
+  /** Applies one change; an upsert's record may come made already (`ready`: prepareChange). */
+  async apply(item: Incoming, change: Change, ready?: MadeRecord): Promise<ChangeResult> {
     const id = entityKey(change.id);
     const key = refKey(change.entity, id);
     const created: string[] = [];
@@ -182,7 +191,7 @@ class IngestBatch {
       if (change.entity === 'crew') this.held.splice(0, this.held.length, ...this.held.filter((h) => h.crewUniqueId !== id));
       return result('applied');
     }
-    const made = madeRecord(change, stored);
+    const made = ready ?? madeRecord(change, stored);
     if ('hold' in made) return this.hold(item, change, made.hold, result);
     if ('reject' in made) return result('rejected', made.reject, made.issues);
     const record = made.record;

@@ -5,7 +5,8 @@ import type { Database, Db } from '../../store/database.ts';
 import { listHeld } from '../../store/repositories/ingest-repo.ts';
 import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
 import { isStoreConnectionError } from '../../store/store-errors.ts';
-import { applyChanges, type Incoming, type IngestDeps } from './apply-changes.ts';
+import { applyPrepared, type Incoming, type IngestDeps, type PreparedChange } from './apply-changes.ts';
+import { prepareChange } from './read-incoming.ts';
 
 /** Changes committed together, by default. */
 export const DEFAULT_BATCH = 500;
@@ -50,6 +51,19 @@ async function* inBatches(source: AsyncIterable<Incoming>, size: number): AsyncG
 
 export type Apply = (batch: readonly Incoming[]) => Promise<ChangeResult[]>;
 
+/** Changes prepared between two turns of the event loop, so the store's answers to the batch being written are taken up meanwhile. */
+const PREPARE_TURN = 25;
+
+/** Prepares a batch (prepareChange) a few changes a turn of the event loop, beside the batch the store is writing. */
+async function prepareInTurns(batch: readonly Incoming[]): Promise<PreparedChange[]> {
+  const prepared: PreparedChange[] = [];
+  for (let start = 0; start < batch.length; start += PREPARE_TURN) {
+    if (start > 0) await new Promise((turn) => setImmediate(turn));
+    for (const item of batch.slice(start, start + PREPARE_TURN)) prepared.push(prepareChange(item));
+  }
+  return prepared;
+}
+
 /**
  * An empty summary and how results are counted into it: `retried` results are of held changes tried
  * again, and a change held earlier in the same run that now settles counts as it ended.
@@ -86,7 +100,7 @@ export function ingestTally(): { summary: IngestSummary; note: (results: readonl
  * a failure (store down, process killed) loses nothing committed and, sent again, applies nothing
  * twice (versions make a repeat stale). Once the input ends, changes held for an entity not known
  * then (in this run or an earlier one) are tried again until none moves; those past their deadline
- * are rejected. Memory stays flat: one batch is held at a time.
+ * are rejected. Memory stays flat: two batches are held at a time (the one written, the next read).
  */
 export async function ingestStream(
   db: Kysely<Database>,
@@ -99,24 +113,51 @@ export async function ingestStream(
     tally(results, retried);
     options.onResults?.(results);
   };
-  const run = async (trx: Transaction<Database> | null, apply: Apply) => {
-    for await (const batch of inBatches(source, options.batchSize ?? DEFAULT_BATCH)) note(await apply(batch), false);
-    summary.waiting = await retryHeld(trx ?? db, apply, (results) => note(results, true));
+  /*
+   * A pipeline of one batch: while the store writes batch N, batch N+1 is read from the input and
+   * prepared (parsed, checked, upserts' records made and validated); N+1 is written once N has
+   * committed, so commits stay in input order, and a failure of N stops the run before N+1 is
+   * written (a rerun finds N's changes not committed and N+1's not either).
+   */
+  const run = async (
+    trx: Transaction<Database> | null,
+    commit: (batch: readonly Incoming[], prepared: PreparedChange[]) => Promise<ChangeResult[]>,
+  ) => {
+    let writing: Promise<void> | undefined;
+    try {
+      for await (const batch of inBatches(source, options.batchSize ?? DEFAULT_BATCH)) {
+        const prepared = await prepareInTurns(batch);
+        await writing;
+        writing = commit(batch, prepared).then((results) => note(results, false));
+        // Awaited at the next batch or the end; a failure meanwhile must not count as unhandled.
+        writing.catch(() => {});
+      }
+    } catch (err) {
+      // The input failed: the batch being written ends (committed or not) before the run does.
+      await writing?.catch(() => {});
+      throw err;
+    }
+    await writing;
+    summary.waiting = await retryHeld(
+      trx ?? db,
+      (batch) => commit(batch, batch.map(prepareChange)),
+      (results) => note(results, true),
+    );
   };
   try {
     if (options.dryRun) {
       const trx = await db.startTransaction().execute();
       try {
-        await run(trx, (batch) => applyChanges(trx, batch, deps));
+        await run(trx, (_batch, prepared) => applyPrepared(trx, prepared, deps));
       } finally {
         await trx.rollback().execute();
       }
     } else {
       const refresh = statisticsRefresh(db);
-      await run(null, async (batch) => {
+      await run(null, async (batch, prepared) => {
         const results = await db
           .transaction()
-          .execute((trx) => applyChanges(trx, batch, deps))
+          .execute((trx) => applyPrepared(trx, prepared, deps))
           .catch((err: unknown) => {
             throw storeOutage(err, batch);
           });

@@ -25,6 +25,24 @@ export type MadeRecord =
 /** A change as read: rejected already (`result`), or its envelope checked. */
 export type ReadIncoming = { result: ChangeResult } | { change: Change };
 
+/**
+ * A change as far as it goes without the store: read, and for an upsert its record made and
+ * checked (an upsert's record does not depend on what is stored; a patch's does, and is made when
+ * applied). Applying starts from it, so a stream can prepare one batch while the store writes the
+ * one before (ingest-stream.ts).
+ */
+export interface PreparedChange {
+  item: Incoming;
+  read: ReadIncoming;
+  made?: MadeRecord;
+}
+
+/** Reads one change and, for an upsert, makes its record (PreparedChange). */
+export function prepareChange(item: Incoming): PreparedChange {
+  const read = readIncoming(item);
+  return 'change' in read && read.change.op === 'upsert' ? { item, read, made: madeRecord(read.change, undefined) } : { item, read };
+}
+
 export const rejected = (origin: string, reason: string, issues?: ChangeIssue[], change?: Change): ChangeResult => ({
   origin,
   ...(change ? { entity: change.entity, id: entityKey(change.id) } : {}),

@@ -47,9 +47,13 @@ function idsByEntity(refs: readonly EntityRef[]): Map<string, string[]> {
   return new Map([...byEntity].map(([entity, ids]) => [entity, [...ids]]));
 }
 
+/** Ids a read of ingest_versions names at most, well under either store's bound-parameter limit. */
+const VERSION_READ_IDS = 5000;
+
 /**
  * The stored versions of the entities named, by refKey; their records only for the entities in
- * `withRecords` (a patch is merged into its record; anything else needs only the version).
+ * `withRecords` (a patch is merged into its record; anything else needs only the version). One
+ * statement for up to VERSION_READ_IDS ids, whatever their entities.
  */
 export async function findVersions(
   db: Db,
@@ -57,22 +61,32 @@ export async function findVersions(
   withRecords: ReadonlySet<string> = new Set(refs.map((r) => r.entity)),
 ): Promise<Map<string, StoredVersion>> {
   const out = new Map<string, StoredVersion>();
-  for (const [entity, all] of idsByEntity(refs)) {
-    const record = withRecords.has(entity) ? sql.ref<string | null>('record') : sql<string | null>`null`;
-    for (let i = 0; i < all.length; i += 5000) {
-      const rows = await db
-        .selectFrom('ingest_versions')
-        .select(['entity_id', 'version', record.as('record'), 'deleted'])
-        .where('entity', '=', entity)
-        .where('entity_id', 'in', all.slice(i, i + 5000))
-        .execute();
-      for (const r of rows) {
-        out.set(refKey(entity, r.entity_id), {
-          version: Number(r.version),
-          record: r.record === null ? null : (JSON.parse(r.record) as Record<string, unknown>),
-          deleted: r.deleted === 1,
-        });
-      }
+  const named = [...idsByEntity(refs)].flatMap(([entity, ids]) => ids.map((entityId) => ({ entity, entityId })));
+  for (let start = 0; start < named.length; start += VERSION_READ_IDS) {
+    const byEntity = idsByEntity(named.slice(start, start + VERSION_READ_IDS));
+    const rows = await db
+      .selectFrom('ingest_versions')
+      .select((eb) => [
+        'entity',
+        'entity_id',
+        'version',
+        eb
+          .case()
+          .when('entity', 'in', withRecords.size > 0 ? [...withRecords] : [''])
+          .then(eb.ref('record'))
+          .else(null)
+          .end()
+          .as('record'),
+        'deleted',
+      ])
+      .where((eb) => eb.or([...byEntity].map(([entity, ids]) => eb.and([eb('entity', '=', entity), eb('entity_id', 'in', ids)]))))
+      .execute();
+    for (const r of rows) {
+      out.set(refKey(r.entity, r.entity_id), {
+        version: Number(r.version),
+        record: r.record === null ? null : (JSON.parse(r.record) as Record<string, unknown>),
+        deleted: r.deleted === 1,
+      });
     }
   }
   return out;
