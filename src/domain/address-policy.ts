@@ -65,7 +65,7 @@ function v6Groups(address: string): number[] {
   const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  const fill = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
   return [...left, ...fill, ...right].map((g) => parseInt(g, 16));
 }
 

@@ -157,7 +157,7 @@ export function nullable<T>(base: FieldParser<T>): FieldParser<T | null> {
 }
 
 /** The fields of a query or a JSON object body, by name. */
-export type FieldSpecs = Record<string, FieldSpec<any>>;
+export type FieldSpecs = Record<string, FieldSpec<unknown>>;
 
 /**
  * Reads a JSON object body (parsed JSON, or undefined when none was sent) and its fields, with

@@ -37,13 +37,13 @@ export interface Route<
 }
 
 /** Declares a route; the identity, for type inference of its query and body. */
-export function route<const Q extends FieldSpecs = {}, const B extends BodyDeclaration | undefined = undefined>(
+export function route<const Q extends FieldSpecs = Record<never, never>, const B extends BodyDeclaration | undefined = undefined>(
   declared: Route<Q, B>,
 ): Route<Q, B> {
   return declared;
 }
 
-function guards(route: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
+function guards(route: Route, deps: RouteDeps): AppMiddleware[] {
   if (route.access === 'public') return [];
   if (route.access === 'operator') return operatorGuards(deps);
   const scopes = route.scopes;
@@ -57,7 +57,7 @@ function guards(route: Route<any, any>, deps: RouteDeps): AppMiddleware[] {
   ];
 }
 
-async function readInput(ctx: AppContext, route: Route<any, any>, deps: RouteDeps): Promise<RouteInput<any, any>> {
+async function readInput(ctx: AppContext, route: Route, deps: RouteDeps): Promise<RouteInput<FieldSpecs, BodyDeclaration | undefined>> {
   const { value: query, issues } = readFields(queryValues(ctx), route.query ?? {}, 'query', null);
   if (route.checkQuery) issues.push(...(await route.checkQuery(ctx, query, deps)));
   if (issues.length > 0) throwValidation(issues);
@@ -65,7 +65,7 @@ async function readInput(ctx: AppContext, route: Route<any, any>, deps: RouteDep
   return { query, body: 'fields' in route.body ? await parseJsonBody(ctx, route.body.fields) : await readJsonBody(ctx) };
 }
 
-function mount(router: AppRouter, deps: RouteDeps, route: Route<any, any>): void {
+function mount(router: AppRouter, deps: RouteDeps, route: Route): void {
   const etag: EtagSource = isConditional(route) ? (route.etag ?? 'body') : false;
   router[route.method](route.path, ...guards(route, deps), async (ctx) => {
     const input = await readInput(ctx, route, deps);
@@ -74,6 +74,6 @@ function mount(router: AppRouter, deps: RouteDeps, route: Route<any, any>): void
 }
 
 /** A module of declared routes, mounted in order. */
-export function routeModule(name: string, routes: readonly Route<any, any>[]): RouteModule {
+export function routeModule(name: string, routes: readonly Route[]): RouteModule {
   return { name, routes, register: (router, deps) => routes.forEach((route) => mount(router, deps, route)) };
 }

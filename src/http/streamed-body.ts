@@ -4,7 +4,7 @@ import type { StoredFile } from '../services/files/stored-files.ts';
 import { AppError, isAppError } from '../domain/app-error.ts';
 
 /** The request's media type without parameters, in lower case; '' when none was sent. */
-export function mediaTypeOf(ctx: ParameterizedContext<any>): string {
+export function mediaTypeOf(ctx: ParameterizedContext): string {
   return ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase();
 }
 
@@ -20,7 +20,7 @@ export function refusedBody(code: 'payload_too_large' | 'unsupported_media_type'
  * for a Content-Encoding (these bodies are taken as sent), 400 bad_request when the client breaks
  * off. The stream is not destroyed when reading stops early, so the error can still be answered.
  */
-export async function* bodyChunks(ctx: ParameterizedContext<any>, limit: number, what: string): AsyncGenerator<Buffer> {
+export async function* bodyChunks(ctx: ParameterizedContext, limit: number, what: string): AsyncGenerator<Buffer> {
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity')
     throw refusedBody('unsupported_media_type', `${what} is taken as sent, without a Content-Encoding`);
@@ -43,7 +43,7 @@ export async function* bodyChunks(ctx: ParameterizedContext<any>, limit: number,
 }
 
 /** Sends a stored file as it is read, a chunk at a time, with its type and its length. */
-export function sendStoredFile(ctx: ParameterizedContext<any>, file: StoredFile): void {
+export function sendStoredFile(ctx: ParameterizedContext, file: StoredFile): void {
   ctx.type = file.contentType;
   ctx.body = Readable.from(file.chunks(), { objectMode: false });
   ctx.length = file.size;

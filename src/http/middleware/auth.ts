@@ -7,7 +7,7 @@ import type { AppState, RouteDeps } from '../app-deps.ts';
  * The key a request presents: `Authorization: Bearer <key>` wins over `X-Partner-API-Key`
  * (docs/decisions.md §2). An Authorization header of another scheme is refused rather than ignored.
  */
-export function presentedKey(ctx: ParameterizedContext<any>): string | undefined {
+export function presentedKey(ctx: ParameterizedContext): string | undefined {
   const authorization = ctx.get('Authorization').trim();
   if (authorization !== '') {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);

@@ -1,7 +1,7 @@
 import compress from 'koa-compress';
-import type { Middleware } from 'koa';
+import type { Middleware, Next } from 'koa';
 import { constants } from 'node:zlib';
-import type { AppState } from '../app-deps.ts';
+import type { AppContext, AppState } from '../app-deps.ts';
 
 /** Answers smaller than this go out as they are (docs/performance.md; bench/results/compression-threshold.md). */
 export const COMPRESS_THRESHOLD_BYTES = 4096;
@@ -16,7 +16,7 @@ export function compression(): Middleware<AppState> {
     threshold: COMPRESS_THRESHOLD_BYTES,
     br: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
     deflate: false,
-  }) as Middleware<AppState>;
+  }) as (ctx: AppContext, next: Next) => Promise<void>; // koa-compress's middleware is an async function
   // Without Accept-Encoding koa-compress answers identity (its defaultEncoding) after negotiating
   // per call; skipping it then saves that work on every such call, and Vary is set the same.
   return (ctx, next) => {

@@ -1,11 +1,11 @@
-import type { Middleware } from 'koa';
+import type { Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
 import { redactSignedTokens } from '../../services/read-api/signed-token.ts';
-import type { AppState } from '../app-deps.ts';
+import type { AppContext, AppState } from '../app-deps.ts';
 
 /** One structured line per request: id, method, path, status, latency. Never headers, bodies or file-link tokens. */
 export function requestLog(logger: Logger): Middleware<AppState> {
-  const logged: Middleware<AppState> = async (ctx, next) => {
+  const logged = async (ctx: AppContext, next: Next): Promise<void> => {
     const started = performance.now();
     try {
       await next();

@@ -5,7 +5,7 @@ import type { AppState } from '../app-deps.ts';
 /** A body Koa would serialise with JSON.stringify: a plain object or an array. */
 function isJsonValue(body: unknown): body is object {
   if (body === null || typeof body !== 'object') return false;
-  const proto = Object.getPrototypeOf(body);
+  const proto: unknown = Object.getPrototypeOf(body);
   return Array.isArray(body) || proto === Object.prototype || proto === null;
 }
 

@@ -39,7 +39,7 @@ function tooLarge(): AppError {
 }
 
 /** True when the request announces a body: a non-zero Content-Length, or a Transfer-Encoding. */
-function announcesBody(ctx: ParameterizedContext<any>): boolean {
+function announcesBody(ctx: ParameterizedContext): boolean {
   const length = ctx.get('Content-Length');
   return ctx.get('Transfer-Encoding') !== '' || (length !== '' && length.trim() !== '0');
 }
@@ -65,7 +65,7 @@ function readFailure(err: unknown): never {
  * 422 `json_invalid` (loc `["body", offset]`) when it does not parse or nests deeper than
  * MAX_JSON_DEPTH levels.
  */
-export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unknown> {
+export async function readJsonBody(ctx: ParameterizedContext): Promise<unknown> {
   const type = ctx.get('Content-Type');
   if (type !== '' && !isJsonContentType(type) && announcesBody(ctx)) {
     throw new AppError(
@@ -77,7 +77,8 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
   if (!BODY_METHODS.has(ctx.method) || ctx.req.closed) return undefined;
   let read: { parsed: unknown; raw: string };
   try {
-    read = await coBody.json(ctx.req, READ_OPTIONS);
+    // co-body types what it read any: with returnRawBody it is the parsed value and the text.
+    read = (await coBody.json(ctx.req, READ_OPTIONS)) as { parsed: unknown; raw: string };
   } catch (err) {
     readFailure(err);
   }
@@ -98,7 +99,7 @@ export async function readJsonBody(ctx: ParameterizedContext<any>): Promise<unkn
  *   await parseJsonBody(ctx, {});   // the body must be exactly {}
  */
 export async function parseJsonBody<S extends FieldSpecs>(
-  ctx: ParameterizedContext<any>,
+  ctx: ParameterizedContext,
   spec: S,
   options: { extra?: 'forbid' | 'ignore' } = {},
 ): Promise<ParsedFields<S>> {

@@ -3,7 +3,7 @@ import { readFields, type FieldSpecs, type ParsedFields } from '../../domain/fie
 import { throwValidation } from './issues.ts';
 
 /** The query as single strings; a repeated parameter counts by its last value, as in FastAPI. */
-export function queryValues(ctx: ParameterizedContext<any>): Record<string, string> {
+export function queryValues(ctx: ParameterizedContext): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) {
@@ -19,7 +19,7 @@ export function queryValues(ctx: ParameterizedContext<any>): Record<string, stri
  *
  *   const q = parseQuery(ctx, { limit: { parse: int({ ge: 1, le: 200 }), default: 50 }, cursor: { parse: str() } });
  */
-export function parseQuery<S extends FieldSpecs>(ctx: ParameterizedContext<any>, spec: S): ParsedFields<S> {
+export function parseQuery<S extends FieldSpecs>(ctx: ParameterizedContext, spec: S): ParsedFields<S> {
   const { value, issues } = readFields(queryValues(ctx), spec, 'query', null);
   if (issues.length > 0) throwValidation(issues);
   return value;
