@@ -23,6 +23,7 @@ import * as m1700 from './1700-audit-trace-id.ts';
 import * as m1710 from './1710-endpoint-signing-keys.ts';
 import * as m1720 from './1720-endpoint-notice-leads.ts';
 import * as m1730 from './1730-files-stored-at.ts';
+import * as m1740 from './1740-endpoint-notice-changes.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '1710-endpoint-signing-keys': m1710,
   '1720-endpoint-notice-leads': m1720,
   '1730-files-stored-at': m1730,
+  '1740-endpoint-notice-changes': m1740,
 };

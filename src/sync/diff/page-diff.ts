@@ -234,7 +234,8 @@ export async function diffPage(
           }
         },
         notices: () => {
-          const evaluations = onFleet.map((assignment) => compliance(assignment).evaluation);
+          // Not subscribed (no lead times): nothing is worked out; the notices sent stay until their date.
+          const evaluations = plan.noticeLeadDays.length === 0 ? [] : onFleet.map((assignment) => compliance(assignment).evaluation);
           const options = { today, windowDays, medicalVisible: plan.medical, leads: plan.noticeLeadDays };
           const { view: shown, crossings } = noticeView(evaluations, crew, prev?.state.notices, options);
           view.notices = shown;

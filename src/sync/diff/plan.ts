@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/clock.ts';
-import { SNAPSHOT_SUBJECT_NAMES, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
+import { EVENTS_OF_SUBJECT, SNAPSHOT_SUBJECT_NAMES, subjectAccess, type SnapshotSubject } from '../../domain/event-catalogue.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import { fleetOf, type Partner } from '../../domain/partner.ts';
@@ -63,7 +63,10 @@ export interface PartnerPlan {
   vessels: ReadonlySet<string>;
   /** The subjects of the event catalogue whose scope it holds, in catalogue order. */
   subjects: readonly SnapshotSubject[];
-  /** The lead times, in days, of its compliance notices (src/domain/compliance/notices.ts). */
+  /**
+   * The lead times, in days, of its compliance notices (src/domain/compliance/notices.ts); none when
+   * its endpoint does not subscribe to them: no notice is worked out for it (docs/decisions.md, "Sync").
+   */
   noticeLeadDays: readonly number[];
   /** It holds crew:medical:read: medical-class documents and details are visible to it. */
   medical: boolean;
@@ -89,7 +92,7 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
       baseline,
       vessels: new Set(fleet.map((vessel) => vessel.vesselId)),
       subjects: SNAPSHOT_SUBJECT_NAMES.filter((subject) => scopes.has(subjectAccess(subject).scope)),
-      noticeLeadDays: noticeLeadDaysOf(endpoint),
+      noticeLeadDays: EVENTS_OF_SUBJECT.notices.some((type) => endpoint.subscribedEvents.includes(type)) ? noticeLeadDaysOf(endpoint) : [],
       medical: scopes.has('crew:medical:read'),
       seen: new Set(),
       result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
