@@ -22,12 +22,21 @@ export interface IssuedKey {
   replaced: string[];
 }
 
-// C0 controls, DEL and C1 controls: a label holding one could rewrite the terminal of whoever lists keys.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Where the first C0 control, DEL or C1 control of a label is, or -1: a label holding one could
+ * rewrite the terminal of whoever lists keys.
+ */
+function controlAt(label: string): number {
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return i;
+  }
+  return -1;
+}
 
 /** Throws invalid_input when a key label holds a terminal control character. */
 function checkLabel(label: string | null): void {
-  const at = label === null ? -1 : label.search(CONTROL);
+  const at = label === null ? -1 : controlAt(label);
   if (at < 0) return;
   const code = label!.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
   throw new AppError(

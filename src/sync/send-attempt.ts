@@ -18,7 +18,8 @@ const RESPONSE_BODY_LIMIT = 2048;
 /** Reads at most `limit` bytes of a response body, then lets go of the rest. */
 async function readPrefix(res: Response, limit: number): Promise<string> {
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  // A fetch body is a stream of bytes (the Fetch standard); Node's types leave its chunks any.
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -45,7 +46,8 @@ function describeError(err: unknown, transport: AttemptTransport): string {
 
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    // Every abort here gives an Error: src/cli/stop-signals.ts, or AbortSignal.timeout's DOMException.
+    const onAbort = () => reject(signal.reason as Error);
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -14,7 +14,15 @@ function withFilters(cmd: Command): Command {
     .option('--until <iso>', 'dead-lettered at or before this time (YYYY-MM-DD, midnight UTC, or an ISO 8601 date-time with a time zone)');
 }
 
-function query(opts: { partner?: string; eventType?: string; since?: string; until?: string }): DeadLetterQuery {
+/** The options withFilters declares, as commander parses them. */
+interface FilterOptions {
+  partner?: string;
+  eventType?: string;
+  since?: string;
+  until?: string;
+}
+
+function query(opts: FilterOptions): DeadLetterQuery {
   return { partnerId: opts.partner, eventType: opts.eventType, since: opts.since, until: opts.until };
 }
 
@@ -27,7 +35,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
         'subscription) are skipped and end suppressed',
     )
     .option(...JSON_OPTION)
-    .action(async (opts, cmd: Command) => {
+    .action(async (opts: FilterOptions & { json?: boolean }, cmd: Command) => {
       const route = 'svc admin replay-dead-letters';
       await withStore(commandConfig(deps, cmd), (store) =>
         withAudit(store, deps, route, { partnerId: opts.partner }, async () => {
@@ -55,7 +63,7 @@ export function addDeadLetterCommands(admin: Command, deps: CliDeps): void {
     .description('list dead-lettered events, oldest first: event, partner, type, dead at, replayed at, reason')
     .option('--limit <n>', 'at most this many', positiveInt)
     .option(...JSON_OPTION)
-    .action(async (opts, cmd: Command) => {
+    .action(async (opts: FilterOptions & { limit?: number; json?: boolean }, cmd: Command) => {
       await withStore(commandConfig(deps, cmd), async (store) => {
         await requireKnownIds(store.db, { partnerId: opts.partner });
         const letters = await findDeadLetters(store.db, { ...query(opts), limit: opts.limit });

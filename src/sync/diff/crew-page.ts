@@ -1,5 +1,4 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
-import { wireTime } from '../../domain/clock.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
