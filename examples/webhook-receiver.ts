@@ -22,7 +22,7 @@
  *    than 408/429, which makes the service give up on the event (it is dead-lettered).
  */
 import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 export const TOLERANCE_SECONDS = 300;
@@ -171,7 +171,7 @@ export function createReceiver(options: ReceiverOptions): Server {
   const now = options.now ?? Date.now;
   const dedupe = options.dedupe ?? memoryDeduplicator();
   const ledger = options.ledger ?? memorySubjectLedger();
-  return createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const answer = (status: number, text = '') => res.writeHead(status, { 'Content-Type': 'text/plain' }).end(text);
     if (req.method !== 'POST') return answer(405, 'POST only');
     const raw = await readRaw(req);
@@ -209,6 +209,13 @@ export function createReceiver(options: ReceiverOptions): Server {
     setImmediate(() => {
       Promise.resolve(options.onEvent(event)).catch((err) => console.error(`event ${event.event_id} failed:`, err));
     });
+  };
+  // A request that breaks off while its body is read is answered 500 (if it still can be), not left to crash the receiver.
+  return createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      console.error('request failed:', err);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('internal error');
+    });
   });
 }
 
@@ -228,7 +235,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     publicKeys,
     onEvent: (e) =>
       console.log(
-        `${e.occurred_at} #${e.sequence ?? '-'} ${e.event_type} ${e.event_id} subject=${e.subject ?? '-'} crew=${String(e.data.crew_unique_id ?? '-')}`,
+        `${e.occurred_at} #${e.sequence ?? '-'} ${e.event_type} ${e.event_id} subject=${e.subject ?? '-'} crew=${typeof e.data.crew_unique_id === 'string' ? e.data.crew_unique_id : '-'}`,
       ),
   });
   // Loopback only: put a TLS-terminating proxy in front of it to take deliveries from the service.
