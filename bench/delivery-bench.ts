@@ -15,6 +15,7 @@ import { BENCH_SECRET as SECRET, benchBody, benchEvent, seedBenchFleet } from '.
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { dropStore, freshStore, postgresAvailable } from './support/setup.ts';
+import { deliverAllDue, deliverBeside, outboxStore } from './support/outbox-growth.ts';
 import { CAP_MS, HANGING, HANGING_EVENTS, HEALTHY_EVENTS, starvationCase } from './support/starvation.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -140,12 +141,85 @@ ${table(['code', 'store', "healthy partner's events delivered", 'run', "hanging 
   console.log(body);
 }
 
+const OUTBOX_DUE = Number(process.env.BENCH_OUTBOX_DUE ?? 10_000);
+const OUTBOX_SMALL = Number(process.env.BENCH_OUTBOX_SMALL ?? 200_000);
+const OUTBOX_LARGE = Number(process.env.BENCH_OUTBOX_LARGE ?? 2_000_000);
+const OUTBOX_ROUNDS = Number(process.env.BENCH_OUTBOX_ROUNDS ?? 3);
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Issue 34, item 2: deliveries per second as the outbox grows. Two stores of the same fleet and
+ * endpoints, one with OUTBOX_SMALL finished events, one with OUTBOX_LARGE; each round delivers
+ * OUTBOX_DUE new events in both, alternating which goes first; the figure is the median of the
+ * rounds' ratios.
+ */
+async function outboxGrowth(dialects: Array<'sqlite' | 'postgres'>, receiverUrl: string): Promise<void> {
+  const partners = Array.from({ length: PARTNERS }, (_, i) => `ptn_bench_${i}`);
+  const rows: Array<Array<string | number>> = [];
+  const only = process.env.BENCH_OUTBOX_STORES?.split(',').map((x) => x.trim());
+  for (const dialect of dialects.filter((d) => !only || only.includes(d))) {
+    const small = await outboxStore(dialect, OUTBOX_SMALL, partners, receiverUrl, config);
+    const large = await outboxStore(dialect, OUTBOX_LARGE, partners, receiverUrl, config);
+    try {
+      // Not measured: whatever an interrupted run left due, and a first pass over the store's pages.
+      for (const store of [small, large]) await deliverAllDue(store, config);
+      const rates = { small: [] as number[], large: [] as number[] };
+      for (let round = 0; round < OUTBOX_ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
+        for (const which of order) {
+          const { rate, delivered } = await deliverBeside(which === 'small' ? small : large, partners, OUTBOX_DUE, config);
+          if (delivered !== OUTBOX_DUE) throw new Error(`${dialect} ${which}: delivered ${delivered} of ${OUTBOX_DUE}`);
+          rates[which].push(rate);
+          process.stderr.write(
+            `  outbox ${dialect} ${which} round ${round}: ${rate.toFixed(0)} deliveries/s, load ${loadavg()[0]!.toFixed(1)}\n`,
+          );
+        }
+      }
+      // Each round's two runs are back to back: their ratio drifts less with the machine's load than either rate.
+      const ratios = rates.large.map((l, round) => l / rates.small[round]!);
+      rows.push([
+        dialect,
+        rates.small.map((r) => r.toFixed(0)).join(', '),
+        rates.large.map((r) => r.toFixed(0)).join(', '),
+        ratios.map((r) => `${Math.round(100 * r)}%`).join(', '),
+        `${Math.round(100 * median(ratios))}%`,
+      ]);
+    } finally {
+      await small.close();
+      await large.close();
+    }
+  }
+  const body = `Command: \`npm run bench:delivery\` (\`BENCH_OUTBOX=only\` runs this case alone, \`BENCH_OUTBOX=0\` skips it;
+\`BENCH_OUTBOX_SMALL\`, \`BENCH_OUTBOX_LARGE\`, \`BENCH_OUTBOX_DUE\`, \`BENCH_OUTBOX_ROUNDS\`, \`BENCH_OUTBOX_STORES\`). Machine: ${machineLine()}; load average
+${loadavg()[0]!.toFixed(1)} when it ended. Two stores of the same ${PARTNERS} partners and endpoints (the receiver answers 200 at
+once), the shipped concurrency (${config.webhookConcurrency} overall, ${config.webhookConcurrencyPerEndpoint} per endpoint): one whose outbox holds
+${OUTBOX_SMALL.toLocaleString('en')} finished events (delivered, one in 20 dead, each with its attempt), one with
+${OUTBOX_LARGE.toLocaleString('en')}, as weeks of a large fleet's delivery leave it (kept in \`.bench/\` and in Postgres databases
+\`svc_bench_outbox_<n>\` across runs). Each of ${OUTBOX_ROUNDS} rounds adds ${OUTBOX_DUE.toLocaleString('en')} due events to each and delivers
+them with one delivery stage, alternating which store goes first. Target (issue 34): the large outbox's rate within 15%
+of the small one's (the median of the rounds' ratios at least 85%).
+
+${table(['store', `deliveries/s, ${OUTBOX_SMALL.toLocaleString('en')} finished`, `deliveries/s, ${OUTBOX_LARGE.toLocaleString('en')} finished`, 'large ÷ small, each round', 'median'], rows)}`;
+  writeSection('Delivery as the outbox grows', body);
+  console.log(body);
+}
+
 const receiver = await startChild([], 'bench/support/receiver-child.ts');
 const receiverUrl = `http://127.0.0.1:${receiver.port}/hook`;
 try {
   const load = loadavg()[0]!.toFixed(1);
   const rows: Array<Array<string | number>> = [];
   const dialects: Array<'sqlite' | 'postgres'> = (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  if (process.env.BENCH_OUTBOX === 'only') {
+    await outboxGrowth(dialects, receiverUrl);
+    await receiver.stop();
+    process.exit(0);
+  }
   for (const dialect of dialects) rows.push(await runDialect(dialect, receiverUrl, await bare(receiverUrl)));
   const body = `Command: \`npm run bench:delivery\` (\`BENCH_EVENTS\` to change the count). Machine: ${machineLine()}; load average ${load}
 when it started. ${EVENTS.toLocaleString('en')} pending events over ${PARTNERS} partners' endpoints, delivered by one
@@ -157,6 +231,7 @@ ${table(['store', 'events', 'delivered', 'attempts stored', 'wall s', 'deliverie
   writeSection('Delivery throughput', body);
   console.log(body);
   if (process.env.BENCH_STARVATION !== '0') await starvation(dialects, `http://127.0.0.1:${receiver.port}`);
+  if (process.env.BENCH_OUTBOX !== '0') await outboxGrowth(dialects, receiverUrl);
 } finally {
   await receiver.stop();
 }

@@ -3,7 +3,10 @@
 // .bench/svc_explain_<crew>.db and the Postgres database svc_explain_<crew>, reused on later runs;
 // ANALYZEs; sends each partner request through the app while recording the statements it sends;
 // and prints each SELECT's plan (SQLite: EXPLAIN QUERY PLAN; Postgres: EXPLAIN (ANALYZE, BUFFERS))
-// with its median time over a few runs. Writes the essentials into bench/results/.
+// with its median time over a few runs. Then the same for every statement one delivery run sends
+// beside an outbox of EXPLAIN_OUTBOX finished events (bench/support/delivery-path.ts; on Postgres
+// writes are explained without ANALYZE). EXPLAIN_PATH=request or delivery runs one
+// of the two. Writes the essentials into bench/results/.
 // Run: npm run bench:explain
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from '../src/store/database.ts';
@@ -11,6 +14,7 @@ import { machineLine, table, writeSection } from './support/report.ts';
 import { PG_ADMIN_URL, postgresAvailable } from './support/setup.ts';
 import { postgresEssentials, sqliteEssentials } from './support/plans.ts';
 import { DATA, label, recordRequests, type Dialect, type Sent } from './support/request-path.ts';
+import { DUE, FINISHED, recordDelivery } from './support/delivery-path.ts';
 
 const RUNS = 7;
 
@@ -24,15 +28,51 @@ async function medianMs(db: Kysely<Database>, q: Sent): Promise<number> {
   return times.sort((a, b) => a - b)[RUNS >> 1]!;
 }
 
-async function explain(db: Kysely<Database>, dialect: Dialect, q: Sent) {
+const ROLLBACK = new Error('rolled back');
+
+async function explain(db: Kysely<Database>, dialect: Dialect, q: Sent, analyze = true) {
   if (dialect === 'sqlite') {
     const r = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
     return sqliteEssentials(r.rows);
   }
-  const r = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
-    CompiledQuery.raw(`explain (analyze, buffers, format json) ${q.sql}`, [...q.parameters]),
-  );
-  return postgresEssentials(r.rows[0]!['QUERY PLAN']);
+  const options = analyze ? 'analyze, buffers, format json' : 'format json';
+  const query = CompiledQuery.raw(`explain (${options}) ${q.sql}`, [...q.parameters]);
+  // EXPLAIN ANALYZE runs the statement: in a transaction rolled back, should it write.
+  let plan: unknown;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      plan = (await trx.executeQuery<{ 'QUERY PLAN': unknown }>(query)).rows[0]!['QUERY PLAN'];
+      throw ROLLBACK;
+    })
+    .catch((err: unknown) => {
+      if (err !== ROLLBACK) throw err;
+    });
+  return postgresEssentials(plan);
+}
+
+const isRead = (text: string) => /^\s*(select|with)\b/i.test(text) && !/\b(update|insert|delete)\b/i.test(text);
+
+async function deliveryDialect(dialect: Dialect): Promise<string[][]> {
+  const recorded = await recordDelivery(dialect);
+  const { store, sent } = recorded;
+  const rows: string[][] = [];
+  try {
+    await sql`analyze`.execute(store.db);
+    console.log(`\n=== ${dialect}: one delivery run beside ${FINISHED} finished events (${sent.length} statement shapes)`);
+    for (const q of sent) {
+      // Reads are timed; writes change rows, so only their plan is read.
+      const read = isRead(q.sql);
+      const ms = read ? (await medianMs(store.db, q)).toFixed(2) : '';
+      // A write's recorded values may no longer apply (an event inserted or claimed then): its plan alone.
+      const plan = await explain(store.db, dialect, q, read);
+      console.log(`\n--- ${q.sql.slice(0, 600)}\n${plan.text}${ms && `\nmedian of ${RUNS}: ${ms} ms`}`);
+      rows.push([dialect, `\`${label(q.sql)}\``, plan.essentials, plan.rows, ms]);
+    }
+  } finally {
+    await recorded.finish();
+  }
+  return rows;
 }
 
 async function runDialect(dialect: Dialect): Promise<string[][]> {
@@ -55,13 +95,17 @@ async function runDialect(dialect: Dialect): Promise<string[][]> {
   return rows;
 }
 
-const rows = [...(await runDialect('sqlite'))];
-if (await postgresAvailable()) rows.push(...(await runDialect('postgres')));
-else process.stderr.write(`postgres: not reachable at ${new URL(PG_ADMIN_URL).host}, skipped\n`);
+const path = process.env.EXPLAIN_PATH ?? 'both';
+const pgUp = await postgresAvailable();
+if (!pgUp) process.stderr.write(`postgres: not reachable at ${new URL(PG_ADMIN_URL).host}, skipped\n`);
+const dialects: Dialect[] = pgUp ? ['sqlite', 'postgres'] : ['sqlite'];
 
-writeSection(
-  'Query plans of the request path',
-  `
+if (path !== 'delivery') {
+  const rows: string[][] = [];
+  for (const dialect of dialects) rows.push(...(await runDialect(dialect)));
+  writeSection(
+    'Query plans of the request path',
+    `
 Command: \`npm run bench:explain\` (\`EXPLAIN_CREW\` to change the size). Machine: ${machineLine()}. Data:
 \`${DATA}\` (both partners customers of one employer: the fleet is every live vessel), then \`ANALYZE\`. Each
 partner request is sent through the app twice; every SELECT either call sent is explained (SQLite: EXPLAIN QUERY
@@ -70,5 +114,24 @@ PLAN; Postgres: EXPLAIN (ANALYZE, BUFFERS)), and timed as the median of ${RUNS} 
 printed by the script.
 
 ${table(['store', 'request', 'statement', 'plan', 'rows', 'ms'], rows)}
+  `,
+  );
+}
+
+if (path !== 'request') {
+  const rows: string[][] = [];
+  for (const dialect of dialects) rows.push(...(await deliveryDialect(dialect)));
+  writeSection(
+    'Query plans of delivery',
+    `
+Command: \`EXPLAIN_PATH=delivery npm run bench:explain\` (\`EXPLAIN_OUTBOX\`, \`EXPLAIN_OUTBOX_DUE\` to change the sizes).
+Machine: ${machineLine()}. Data: the store of \`npm run bench:delivery\`'s outbox case, 10 partners' endpoints and
+${FINISHED.toLocaleString('en')} finished events (delivered, one in 20 dead, each with its attempt), then \`ANALYZE\`. One
+delivery run of ${DUE.toLocaleString('en')} new events is recorded, ${DUE.toLocaleString('en')} more are made due, and every
+statement shape the run sent is explained (SQLite: EXPLAIN QUERY PLAN; Postgres: EXPLAIN (ANALYZE, BUFFERS) for reads,
+writes without ANALYZE); reads are timed as the median of ${RUNS} runs. "rows" is what Postgres's scans read.
+
+${table(['store', 'statement', 'plan', 'rows', 'ms'], rows)}
 `,
-);
+  );
+}

@@ -25,7 +25,8 @@ interface PgNode {
 
 /** Postgres's JSON plan (EXPLAIN (ANALYZE, FORMAT JSON)): every scan, its index, and what it read. */
 export function postgresEssentials(json: unknown): PlanSummary {
-  const top = (json as Array<{ Plan: PgNode; 'Planning Time': number; 'Execution Time': number }>)[0]!;
+  // Without ANALYZE (a write's plan alone) there are no times.
+  const top = (json as Array<{ Plan: PgNode; 'Planning Time'?: number; 'Execution Time'?: number }>)[0]!;
   const scans: string[] = [];
   const lines: string[] = [];
   let read = 0;
@@ -45,6 +46,7 @@ export function postgresEssentials(json: unknown): PlanSummary {
     for (const child of node.Plans ?? []) walk(child, depth + 1);
   };
   walk(top.Plan, 0);
-  lines.push(`  planning ${top['Planning Time'].toFixed(2)} ms, execution ${top['Execution Time'].toFixed(2)} ms`);
+  if (top['Execution Time'] !== undefined)
+    lines.push(`  planning ${top['Planning Time']?.toFixed(2)} ms, execution ${top['Execution Time'].toFixed(2)} ms`);
   return { essentials: scans.join('; '), rows: String(read), text: lines.join('\n') };
 }
