@@ -24,6 +24,7 @@ import * as m1710 from './1710-endpoint-signing-keys.ts';
 import * as m1720 from './1720-endpoint-notice-leads.ts';
 import * as m1730 from './1730-files-stored-at.ts';
 import * as m1740 from './1740-endpoint-notice-changes.ts';
+import * as m1800 from './1800-outbox-pending-index.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '1720-endpoint-notice-leads': m1720,
   '1730-files-stored-at': m1730,
   '1740-endpoint-notice-changes': m1740,
+  '1800-outbox-pending-index': m1800,
 };

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { TEST_EVENT_TYPE, type SuppressReason } from '../../domain/vocabulary.ts';
 import type { NewOutboxEvent, OutboxEvent } from '../../domain/webhooks.ts';
 import type { Db, OutboxEventsTable } from '../database.ts';
@@ -37,6 +37,14 @@ export function toOutboxEvent(row: Selectable<OutboxEventsTable>): OutboxEvent {
     subject: row.subject,
   };
 }
+
+/**
+ * `status = 'pending'` with the value written into the statement, not bound: the partial index
+ * outbox_pending (src/store/migrations/1800-outbox-pending-index.ts) is used only where the
+ * statement states its predicate itself, and it is what keeps the due count and the claims from
+ * reading the finished events of the retention.
+ */
+const PENDING = sql.lit('pending' as const);
 
 /** Rows per insert: 16 columns each, under SQLite's and Postgres's bound-parameter limits (as upsertRows). */
 const INSERT_CHUNK = 2000;
@@ -91,7 +99,7 @@ export async function listDueEvents(
     .selectFrom('outbox_events as o')
     .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
     .select(['o.event_id', 'o.partner_id', 'o.event_type', 'o.attempts', 'o.next_attempt_at', 'e.endpoint_id', 'e.url'])
-    .where('o.status', '=', 'pending')
+    .where('o.status', '=', PENDING)
     .where('o.next_attempt_at', '<=', now)
     .where('e.status', '=', 'active')
     .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]));
@@ -134,7 +142,7 @@ export async function countDueEvents(db: Db, now: string): Promise<number> {
     .selectFrom('outbox_events as o')
     .innerJoin('webhook_endpoints as e', 'e.partner_id', 'o.partner_id')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('o.status', '=', 'pending')
+    .where('o.status', '=', PENDING)
     .where('o.next_attempt_at', '<=', now)
     .where('e.status', '=', 'active')
     .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<=', now)]))
@@ -157,7 +165,7 @@ export async function claimDueEvents(
     .selectFrom('outbox_events')
     .select('event_id')
     .where('partner_id', '=', claim.partnerId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .where('next_attempt_at', '<=', claim.now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
     .orderBy('next_attempt_at')
