@@ -127,6 +127,7 @@ export async function applyPrepared(
   });
   const batch = new IngestBatch(trx, deps, at);
   await batch.loadVersions(parsed.map((p) => p.change));
+  await batch.loadReferences(parsed);
   for (const { index, item, change, made } of parsed) results[index] = await batch.apply(item, change, made);
   await batch.flush();
   // Files stored for changes that were rejected or held: gone again, unless an applied change uses them (docs/ingest.md, "Files").
@@ -149,6 +150,8 @@ class IngestBatch {
   /** Files stored or found by this batch. */
   private files = new Set<string>();
   private known = new Map<string, boolean>();
+  /** Whether the store held each entity the batch's records refer to, read once per kind before the first change; a delete drops it. */
+  private inStore = new Map<string, boolean>();
 
   constructor(
     private trx: Db,
@@ -160,6 +163,29 @@ class IngestBatch {
     const refs = changes.map((c) => ({ entity: c.entity, entityId: entityKey(c.id) }));
     await lockEntities(this.trx, refs);
     this.stored = await findVersions(this.trx, refs, new Set(changes.filter((c) => c.op === 'patch').map((c) => c.entity)));
+  }
+
+  /**
+   * Reads, one query per entity kind, which of the entities the batch's upserts and patches refer
+   * to the store holds (a patch's record as the stored one with the patch over it). Files are left
+   * to unknownReferences: the batch stores them as it reads them.
+   */
+  async loadReferences(parsed: ReadonlyArray<{ change: Change; made?: MadeRecord }>): Promise<void> {
+    const ids = new Map<Exclude<Referable, 'file'>, Set<string>>();
+    for (const { change, made } of parsed) {
+      if (change.op === 'delete') continue;
+      const stored = this.stored.get(refKey(change.entity, entityKey(change.id)))?.record;
+      const record = made && 'record' in made ? made.record : { ...(stored ?? {}), ...(change.data ?? {}) };
+      for (const r of ENTITY_KINDS[change.entity].references(record)) {
+        if (!(r.entity in TABLE_OF)) continue;
+        const kind = r.entity as Exclude<Referable, 'file'>;
+        ids.set(kind, (ids.get(kind) ?? new Set<string>()).add(r.id));
+      }
+    }
+    for (const [kind, set] of ids) {
+      const found = await existingIds(this.trx, TABLE_OF[kind], [...set]);
+      for (const id of set) this.inStore.set(refKey(kind, id), found.has(id));
+    }
   }
 
   /** Applies one change; an upsert's record may come made already (`ready`: prepareChange). */
@@ -184,6 +210,7 @@ class IngestBatch {
       return result('stale', `version ${change.version} is not newer than the stored ${stored.version}`);
     if (change.op === 'delete') {
       await this.flush();
+      this.inStore.clear();
       const deleted = await deleteEntity(this.trx, change, this.at);
       if ('refused' in deleted) return result('rejected', deleted.refused);
       this.settle(change, key, null);
@@ -280,6 +307,7 @@ class IngestBatch {
     for (const r of refs) {
       const key = refKey(r.entity, r.id);
       let known = this.known.get(key);
+      if (known === undefined) known = this.inStore.get(key);
       if (known === undefined) {
         known = (await existingIds(this.trx, TABLE_OF[r.entity as Referable], [r.id])).has(r.id);
         this.known.set(key, known);

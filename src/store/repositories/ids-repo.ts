@@ -1,4 +1,5 @@
 import type { Database, Db } from '../database.ts';
+import { idSet } from './id-set.ts';
 
 type IdColumn = {
   employers: 'employer_id';
@@ -18,16 +19,14 @@ const ID_COLUMN: IdColumn = {
   files: 'file_id',
 };
 
-/** Which of `ids` already exist in a table (for reference checks before a load). */
+/** Which of `ids` already exist in a table (for reference checks before a load): one query, the ids bound as one parameter (idSet). */
 export async function existingIds(db: Db, table: keyof IdColumn & keyof Database, ids: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   const column = ID_COLUMN[table];
-  for (let i = 0; i < ids.length; i += 5000) {
-    const batch = ids.slice(i, i + 5000);
-    const rows = await db.selectFrom(table).select(column).where(column, 'in', batch).execute();
-    // Kysely types the column over all six tables, where documents.file_id may be null; an id
-    // column of its own table never is.
-    for (const r of rows) found.add(r[column]!);
-  }
+  if (ids.length === 0) return found;
+  const rows = await db.selectFrom(table).select(column).where(column, 'in', idSet(db, ids)).execute();
+  // Kysely types the column over all six tables, where documents.file_id may be null; an id
+  // column of its own table never is.
+  for (const r of rows) found.add(r[column]!);
   return found;
 }
