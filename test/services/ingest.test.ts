@@ -257,6 +257,27 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     );
   });
 
+  it('a batch of many references holds exactly the changes whose crew is unknown, also after a delete in the batch', async () => {
+    await apply(lines(employer(), { ...crew(1), id: 'crew_many' }));
+    const docs = Array.from({ length: 20 }, (_, k) => ({
+      ...document(1, { crew_unique_id: k % 2 === 0 ? 'crew_many' : `crew_u${k}` }),
+      id: `doc_many${k}`,
+    }));
+    const results = await apply(
+      lines(
+        ...docs,
+        { ...crew(1), id: 'crew_new' },
+        { ...document(1, { crew_unique_id: 'crew_new' }), id: 'doc_new' },
+        { entity: 'crew', op: 'delete', id: 'crew_many', version: 2 },
+        { ...document(1, { crew_unique_id: 'crew_many' }), id: 'doc_after' },
+      ),
+    );
+    const held = results.filter((r) => r.outcome === 'held').map((r) => r.id);
+    assert.deepEqual(held, [...docs.filter((_, k) => k % 2 === 1).map((d) => d.id), 'doc_after']);
+    assert.equal(results.filter((r) => r.outcome === 'applied').length, 10 + 3);
+    assert.match(results.at(-1)!.reason!, /unknown crew "crew_many" \(crew_unique_id\)/);
+  });
+
   it('an employer or vessel still referred to is not deleted; said why', async () => {
     await apply(lines(employer(), vessel()));
     const [result] = await apply(lines({ entity: 'employer', op: 'delete', id: 'emp_i', version: 50 }));
