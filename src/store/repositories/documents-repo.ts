@@ -123,8 +123,8 @@ const CREW_PER_STATEMENT = 2000;
 /**
  * The evaluation documents of a chunk of crew. On SQLite the store hands them over as one JSON
  * array of arrays, parsed by one JSON.parse: node-sqlite3 builds a JS object per row column by
- * column, which for a fleet page (about 1,800 documents of 13 columns) cost 1.6-2 times the CPU
- * (docs/performance.md). Each array ends with the document's stored classification JSON written
+ * column, which costs more CPU than one JSON.parse of the same values (docs/performance.md,
+ * "Documents for the evaluation as one JSON value on SQLite"). Each array ends with the document's stored classification JSON written
  * in as it is, not quoted as a string to be parsed a second time: a quarter less CPU for 2,000
  * crew. That trusts the column to hold one JSON value, which the store alone writes, with
  * JSON.stringify (src/services/fixtures/to-rows.ts, src/services/generate/documents.ts); it is
