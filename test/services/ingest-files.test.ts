@@ -1,3 +1,4 @@
+import { documentChange } from '../support/document-change.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,23 +45,8 @@ const parents = () => [
   },
 ];
 /** A document of crew member `crew` with file `file`; `valid: false` gives it an impossible issue date. */
-const doc = (id: string, file: string, version: number, options: { crew?: string; valid?: boolean } = {}) => ({
-  entity: 'document',
-  op: 'upsert',
-  id,
-  version,
-  data: {
-    crew_unique_id: options.crew ?? 'crew_f1',
-    type: 'certificate',
-    category: 'stcw',
-    title: 'Basic Safety Training',
-    verification_status: 'verified',
-    issue_date: options.valid === false ? '2025-02-30' : '2025-01-01',
-    expiry_date: '2030-01-01',
-    classification: { document_class: 'training', category_code: 'basic_safety' },
-    file,
-  },
-});
+const doc = (id: string, file: string, version: number, options: { crew?: string; valid?: boolean } = {}) =>
+  documentChange(id, options.crew ?? 'crew_f1', version, { file, ...(options.valid === false ? { issue_date: '2025-02-30' } : {}) });
 
 describeEachStore(
   'ingest: files of rejected and held changes are not kept',

@@ -1,3 +1,4 @@
+import { documentChange } from '../support/document-change.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
@@ -28,23 +29,8 @@ const crew = {
   data: { name: 'Ana Upload', rank: 'Master', email: 'ana@example.com', verification_status: 'verified' },
 };
 /** A document of `crewId` naming an uploaded file by its SHA-256. */
-const doc = (id: string, file: string, version: number, crewId = 'crew_u1') => ({
-  entity: 'document',
-  op: 'upsert',
-  id,
-  version,
-  data: {
-    crew_unique_id: crewId,
-    type: 'certificate',
-    category: 'stcw',
-    title: 'Basic Safety Training',
-    verification_status: 'verified',
-    issue_date: '2025-01-01',
-    expiry_date: '2030-01-01',
-    classification: { document_class: 'training', category_code: 'basic_safety' },
-    file_sha256: sha(file),
-  },
-});
+const doc = (id: string, file: string, version: number, crewId = 'crew_u1') =>
+  documentChange(id, crewId, version, { file_sha256: sha(file) });
 
 describeEachStore('svc sync deletes files unused for 48 hours, once a day', ({ store }) => {
   it('an upload no change came for goes; one a document or a held change names stays; so does one replaced too recently', async () => {
