@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { openStore } from '../../src/store/connect.ts';
 import { claimDueEvents, countDueEvents } from '../../src/store/repositories/outbox-repo.ts';
+import { queryPlan, type SentStatement } from '../support/query-plan.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedEndpoint, seedEvent, seedPartners, T0 } from '../support/sync-world.ts';
-
-interface Sent {
-  sql: string;
-  parameters: readonly unknown[];
-}
 
 describeEachStore('the due count and the claims beside many finished events', ({ store, url, dialect }) => {
   it('read through an index of pending events, not through every event of each partner', async () => {
@@ -27,7 +23,7 @@ describeEachStore('the due count and the claims beside many finished events', ({
     await db.updateTable('outbox_events').set({ status: 'delivered', delivered_at: T0 }).where('event_id', 'not in', kept).execute();
     await sql`analyze`.execute(db);
 
-    const sent: Sent[] = [];
+    const sent: SentStatement[] = [];
     const logged = await openStore(url(), {
       log: (e) => {
         if (e.level === 'query' && e.query.sql.includes('outbox_events')) sent.push({ sql: e.query.sql, parameters: e.query.parameters });
@@ -45,13 +41,7 @@ describeEachStore('the due count and the claims beside many finished events', ({
     }
     assert.equal(sent.length, 2);
     for (const statement of sent) {
-      const plan = await db.transaction().execute(async (trx) => {
-        // Postgres: whether the index can serve the statement at all, whatever a small table's costs say.
-        if (dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
-        const prefix = dialect === 'postgres' ? 'explain ' : 'explain query plan ';
-        const rows = await trx.executeQuery<Record<string, string>>(CompiledQuery.raw(prefix + statement.sql, [...statement.parameters]));
-        return rows.rows.map((r) => r['QUERY PLAN'] ?? r.detail).join('\n');
-      });
+      const plan = await queryPlan(db, dialect, statement);
       assert.match(plan, /outbox_(pending|due)\b/, `${statement.sql}\n${plan}`);
       assert.doesNotMatch(plan, /outbox_partner_(sequence|feed)/, `${statement.sql}\n${plan}`);
     }
