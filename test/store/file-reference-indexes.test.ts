@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { openStore } from '../../src/store/connect.ts';
 import { deleteUnusedFilesStoredBefore } from '../../src/store/repositories/files-repo.ts';
-import { deleteUnusedFiles } from '../../src/store/repositories/ingest-entities-repo.ts';
+import { deleteUnusedFiles } from '../../src/store/repositories/files-repo.ts';
 import { documentRow } from '../support/change-world.ts';
 import { queryPlan, type SentStatement } from '../support/query-plan.ts';
 import { describeEachStore } from '../support/stores.ts';

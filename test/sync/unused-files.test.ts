@@ -90,4 +90,30 @@ describeEachStore('svc sync deletes files unused for 48 hours, once a day', ({ s
     const held = await db.selectFrom('documents').select('file_id').where('document_id', '=', 'doc_u3').executeTakeFirst();
     assert.equal(held?.file_id, sha('waited'));
   });
+
+  it('a document deleted leaves its file to a held change that names it, which applies with it later', async () => {
+    const db = store().db;
+    const tc = testClock();
+    const deps: IngestDeps = { clock: tc.clock, holdMs: 24 * HOUR * 7 };
+    const apply = (...changes: object[]) => db.transaction().execute((trx) => applyChanges(trx, lines(...changes), deps));
+    assert.equal((await uploadFile(db, sha('shared'), 'application/pdf', chunksOf(body('shared')), deps)).outcome, 'created');
+    const applied = await apply({ ...crew, id: 'crew_h1' }, doc('doc_s1', 'shared', 1, 'crew_h1'), doc('doc_s2', 'shared', 1, 'crew_h2'));
+    assert.deepEqual(
+      applied.map((r) => r.outcome),
+      ['applied', 'applied', 'held'],
+    );
+
+    const deleted = await apply({ entity: 'document', op: 'delete', id: 'doc_s1', version: 2 });
+    assert.deepEqual(
+      deleted.map((r) => r.outcome),
+      ['applied'],
+    );
+    const kept = await db.selectFrom('files').select('file_id').where('file_id', '=', sha('shared')).executeTakeFirst();
+    assert.ok(kept, 'the held change still names the file');
+
+    await apply({ ...crew, id: 'crew_h2' });
+    assert.equal((await retryHeldChanges(db, deps)).earlierHeld.applied, 1);
+    const later = await db.selectFrom('documents').select('file_id').where('document_id', '=', 'doc_s2').executeTakeFirst();
+    assert.equal(later?.file_id, sha('shared'));
+  });
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { entityKey, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
-import { deleteUnusedFiles } from '../../store/repositories/ingest-entities-repo.ts';
+import { deleteUnusedFiles } from '../../store/repositories/files-repo.ts';
 import {
   dropHeld,
   findVersions,

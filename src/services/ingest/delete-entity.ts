@@ -25,8 +25,9 @@ export async function deleteEntity(trx: Db, change: Change, at: string): Promise
   const id = entityKey(change.id);
   switch (change.entity) {
     case 'crew': {
-      const erased = await eraseCrew(trx, id);
+      // Their held changes first, so that none keeps their files (deleteUnusedFiles).
       await dropHeldAbout(trx, id);
+      const erased = await eraseCrew(trx, id);
       const gone: EntityRef[] = [
         ...erased.documentIds.map((entityId) => ({ entity: 'document', entityId })),
         ...erased.assignmentIds.map((entityId) => ({ entity: 'assignment', entityId })),

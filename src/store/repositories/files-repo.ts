@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from '../database.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../database.ts';
 import { idSet } from './id-set.ts';
 
 /*
@@ -49,29 +49,38 @@ export async function deleteFile(db: Db, fileId: string): Promise<void> {
 }
 
 /**
- * Deletes (with their chunks) up to `limit` files stored before `before` that no document, crew
- * photo or held change names; returns how many went. A held change names a file by its SHA-256 in
- * its text, so a file it waits for stays.
+ * True of a file no document, crew photo or held change names. A held change names a file by its
+ * SHA-256 in its text, so a file it waits for stays. The lookups go through documents_file and
+ * crew_photo_file (src/store/migrations/1810-file-reference-indexes.ts).
+ */
+function namedByNothing(eb: ExpressionBuilder<Database, 'files'>) {
+  return eb.and([
+    eb.not(eb.exists(eb.selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))),
+    eb.not(eb.exists(eb.selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('ingest_held')
+          .select('entity_id')
+          .where(sql<boolean>`ingest_held.change like '%' || files.file_id || '%'`),
+      ),
+    ),
+  ]);
+}
+
+/** Deletes, of the files named, those nothing names any more (namedByNothing), with their chunks. */
+export async function deleteUnusedFiles(db: Db, fileIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(fileIds)];
+  if (ids.length === 0) return;
+  await db.deleteFrom('files').where('file_id', 'in', idSet(db, ids)).where(namedByNothing).execute();
+}
+
+/**
+ * Deletes (with their chunks) up to `limit` files stored before `before` that nothing names
+ * (namedByNothing); returns how many went.
  */
 export async function deleteUnusedFilesStoredBefore(db: Db, before: string, limit: number): Promise<number> {
-  const ids = await db
-    .selectFrom('files')
-    .select('file_id')
-    .where('stored_at', '<', before)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('ingest_held')
-            .select('entity_id')
-            .where(sql<boolean>`ingest_held.change like '%' || files.file_id || '%'`),
-        ),
-      ),
-    )
-    .limit(limit)
-    .execute();
+  const ids = await db.selectFrom('files').select('file_id').where('stored_at', '<', before).where(namedByNothing).limit(limit).execute();
   if (ids.length === 0) return 0;
   await db
     .deleteFrom('files')

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.ts';
+import { deleteUnusedFiles } from './files-repo.ts';
 import { idSet } from './id-set.ts';
 
 /*
@@ -24,18 +25,6 @@ export async function catalogueOrder(db: Db, keys: readonly string[]): Promise<M
   return out;
 }
 
-/** Deletes files no document and no crew photo refers to any more, among those named. */
-export async function deleteUnusedFiles(db: Db, fileIds: readonly string[]): Promise<void> {
-  const ids = [...new Set(fileIds)];
-  if (ids.length === 0) return;
-  await db
-    .deleteFrom('files')
-    .where('file_id', 'in', idSet(db, ids))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('documents').select('document_id').whereRef('documents.file_id', '=', 'files.file_id'))))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('crew').select('crew_unique_id').whereRef('crew.photo_file_id', '=', 'files.file_id'))))
-    .execute();
-}
-
 /** What an erasure removed of a crew member's children, so their ingestion records can be forgotten too. */
 export interface Erased {
   documentIds: string[];
@@ -44,7 +33,7 @@ export interface Erased {
 }
 
 /**
- * Erases a crew member: documents and their files (a file another row still uses stays),
+ * Erases a crew member: documents and their files (a file another row or a held change names stays),
  * assignments, consents, stored compliance results, sync snapshots, every outbox event about them
  * whatever its state (attempts and dead letters go with it), and the crew row with the photo; the
  * audit log keeps its rows, with the crew member's and their documents' ids taken out. One
