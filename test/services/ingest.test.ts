@@ -216,9 +216,16 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     ]);
   });
 
-  it('erasure takes the crew member out of the audit log: rows about them, and paths that named them under no route', async () => {
-    await apply(lines(employer(), vessel(), { ...crew(70), id: 'crew_audit' }));
-    const row = (requestId: string, path: string, crewId: string | null) => ({
+  it('erasure takes the crew member and their documents out of the audit log: rows about them, and paths that named them under no route', async () => {
+    await apply(
+      lines(
+        employer(),
+        vessel(),
+        { ...crew(70), id: 'crew_audit' },
+        ...['doc_audit_1', 'doc_audit_10'].map((id) => ({ ...document(1, { crew_unique_id: 'crew_audit' }), id })),
+      ),
+    );
+    const row = (requestId: string, path: string, crewId: string | null, documentId: string | null = null) => ({
       request_id: requestId,
       at: T0,
       partner_id: null,
@@ -227,7 +234,7 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
       route: null,
       path,
       crew_unique_id: crewId,
-      document_id: null,
+      document_id: documentId,
       status: 404,
       latency_ms: 1,
       client_ip: null,
@@ -238,21 +245,25 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
         row('req_a', '/api/v2/employers/me/crew/crew_audit/profile', 'crew_audit'),
         row('req_b', '/api/v2/crew/crew_audit', null),
         row('req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'),
+        row('req_d', '/api/v2/employers/me/crew/crew_audit/documents/doc_audit_10/download', 'crew_audit', 'doc_audit_10'),
+        row('req_e', '/api/v2/documents/doc_audit_1', null),
       ])
       .execute();
     await apply(lines({ entity: 'crew', op: 'delete', id: 'crew_audit', version: 71 }));
     const rows = await db()
       .selectFrom('audit_log')
-      .select(['request_id', 'path', 'crew_unique_id'])
-      .where('request_id', 'in', ['req_a', 'req_b', 'req_c'])
+      .select(['request_id', 'path', 'crew_unique_id', 'document_id'])
+      .where('request_id', 'in', ['req_a', 'req_b', 'req_c', 'req_d', 'req_e'])
       .orderBy('request_id')
       .execute();
     assert.deepEqual(
-      rows.map((r) => [r.request_id, r.path, r.crew_unique_id]),
+      rows.map((r) => [r.request_id, r.path, r.crew_unique_id, r.document_id]),
       [
-        ['req_a', '/api/v2/employers/me/crew/[erased]/profile', null],
-        ['req_b', '/api/v2/crew/[erased]', null],
-        ['req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other'],
+        ['req_a', '/api/v2/employers/me/crew/[erased]/profile', null, null],
+        ['req_b', '/api/v2/crew/[erased]', null, null],
+        ['req_c', '/api/v2/employers/me/crew/crew_other/profile', 'crew_other', null],
+        ['req_d', '/api/v2/employers/me/crew/[erased]/documents/[erased]/download', null, null],
+        ['req_e', '/api/v2/documents/[erased]', null, null],
       ],
     );
   });

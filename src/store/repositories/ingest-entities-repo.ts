@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../database.ts';
 import { deleteUnusedFiles } from './files-repo.ts';
 import { idSet } from './id-set.ts';
@@ -60,22 +60,41 @@ export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> 
     ...documents.flatMap((d) => (d.file_id ? [d.file_id] : [])),
     ...(crew?.photo_file_id ? [crew.photo_file_id] : []),
   ]);
-  // Rows attributed to them, and rows of calls whose path named them without a route that matched
-  // (a 404 on a mistyped path): a scan of the log, paid once per erasure. Ids hold no `%`; a `_`
-  // matching any character only widens what replace() then finds nothing to change in.
-  await trx
-    .updateTable('audit_log')
-    .set((eb) => ({ crew_unique_id: null, document_id: null, path: eb.fn('replace', ['path', eb.val(crewUniqueId), eb.val('[erased]')]) }))
-    .where((eb) => eb.or([eb('crew_unique_id', '=', crewUniqueId), eb('path', 'like', `%${crewUniqueId}%`)]))
-    .execute();
-  for (const id of documentIds) {
-    await trx
-      .updateTable('audit_log')
-      .set((eb) => ({ document_id: null, path: eb.fn('replace', ['path', eb.val(id), eb.val('[erased]')]) }))
-      .where((eb) => eb.or([eb('document_id', '=', id), eb('path', 'like', `%${id}%`)]))
-      .execute();
+  const named = [crewUniqueId, ...documentIds];
+  for (let at = 0; at < named.length; at += AUDIT_IDS_A_STATEMENT) {
+    await scrubAuditLog(trx, crewUniqueId, named.slice(at, at + AUDIT_IDS_A_STATEMENT));
   }
   return { documentIds, assignmentIds: assignments.map((a) => a.assignment_id), consentPartnerIds: consents.map((c) => c.partner_id) };
+}
+
+/** How many ids one scrub of the audit log names (each adds a LIKE and a replace() to the statement). */
+const AUDIT_IDS_A_STATEMENT = 100;
+
+/**
+ * Takes a crew member's id and `ids` (theirs, their documents') out of the audit log in one
+ * statement: rows attributed to them, and rows of calls whose path named one of the ids without a
+ * route that matched (a 404 on a mistyped path), lose their crew and document ids, and the ids in
+ * their path become `[erased]`. A scan of the log. Ids hold no `%`; a `_` matching any character
+ * only widens what replace() then finds nothing to change in. Longer ids are replaced first, so
+ * that an id inside another (doc_1 in doc_10) does not leave part of it.
+ */
+async function scrubAuditLog(trx: Db, crewUniqueId: string, ids: readonly string[]): Promise<void> {
+  const longestFirst = [...ids].sort((a, b) => b.length - a.length);
+  await trx
+    .updateTable('audit_log')
+    .set((eb) => ({
+      crew_unique_id: null,
+      document_id: null,
+      path: longestFirst.reduce<Expression<string>>((path, id) => eb.fn('replace', [path, eb.val(id), eb.val('[erased]')]), eb.ref('path')),
+    }))
+    .where((eb) =>
+      eb.or([
+        eb('crew_unique_id', '=', crewUniqueId),
+        eb('document_id', 'in', idSet(trx, ids)),
+        ...ids.map((id) => eb('path', 'like', `%${id}%`)),
+      ]),
+    )
+    .execute();
 }
 
 /** Deletes one document (its file too, unless another row uses it) and the stored compliance results it may have counted in. */
