@@ -172,8 +172,9 @@ export function createRateLimiter(db: Db, clock: Clock, windowSeconds: number, o
         if (!bucket.exhausted && !bucket.alone && blockSize(limit) > 1 && left <= blockSize(limit) / 2 && bucket.claim === undefined)
           void claim(name, bucket);
       }
-      // Used by everyone: what the store counted, less this process's tokens not yet used.
-      const usedOverall = Math.max(bucket.seen - Math.max(0, bucket.granted - bucket.used), bucket.used);
+      // Used by everyone: what the store counted, less this process's tokens not used: those it holds
+      // and those it will hand back with its next claim (a lowered limit's, or asked and not granted).
+      const usedOverall = Math.max(bucket.seen - bucket.returned - Math.max(0, bucket.granted - bucket.used), bucket.used);
       return {
         allowed,
         limit,

@@ -88,6 +88,25 @@ describeEachStore('the shared rate limiter (tokens claimed from the store a bloc
     );
   });
 
+  it('a limit lowered while the next block is being claimed reports what is left exactly', async () => {
+    // At 51 a block is 2 tokens: the third call claims the next block in the background, and the
+    // fourth, under 5, finds tokens to hand back (the claim counted them in the store).
+    const limiter = createRateLimiter(store().db, () => NOW, 60, PATIENT);
+    const answers = [];
+    for (const limit of [51, 51, 51, 5, 5, 5]) answers.push(await limiter.hit('partner:lowered_in_flight', limit));
+    assert.deepEqual(
+      answers.map((d) => [d.allowed, d.remaining]),
+      [
+        [true, 50],
+        [true, 49],
+        [true, 48],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ],
+    );
+  });
+
   it('concurrent calls in one process are admitted exactly up to the limit', async () => {
     const limiter = createRateLimiter(store().db, () => NOW, 60, PATIENT);
     const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('partner:burst', 250)));
