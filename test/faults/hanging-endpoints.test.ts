@@ -53,9 +53,10 @@ describeEachStore('endpoints that never answer during a real svc sync run', ({ s
     const healthyIds: string[] = [];
     for (let i = 0; i < 20; i++) healthyIds.push((await seedEvent(db, HEALTHY, { eventId: `evt_z_${i}` })).eventId);
 
-    // Every request to a hanging endpoint takes the whole timeout: 2 s, long beside the few ms
-    // each of the healthy partner's requests takes, even on a busy machine.
-    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '2000' });
+    // Every request to a hanging endpoint takes the whole timeout: 6 s, long beside the few ms
+    // each of the healthy partner's requests takes. At 2 s a machine at load 30 (2 cores) took
+    // longer than that for the 20 healthy deliveries, and the hanging endpoints' second round began.
+    const { code, json, stderr } = await runSync(url(), { SVC_WEBHOOK_TIMEOUT_MS: '6000' });
 
     assert.equal(code, 79, `the hanging endpoints are failing, nothing is dead: ${stderr}`);
     assert.deepEqual([...json.endpoints_failing].sort(), [...HANGING].sort());
