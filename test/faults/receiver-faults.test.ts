@@ -55,16 +55,13 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
 
     // Seven events of one endpoint, most failing: this is about each event's own policy, not the breaker.
     // Every event its own slot: the timeouts run side by side, so the run takes about 3 timeouts, not 8.
-    const report = await deliverDue(
-      db,
-      testDeps(testClock(), {
-        timeoutMs: TIMEOUT_MS,
-        breakerFailures: Infinity,
-        concurrency: 8,
-        perEndpointConcurrency: 8,
-      }),
-      'run_1',
-    );
+    const deps = testDeps(testClock(), {
+      timeoutMs: TIMEOUT_MS,
+      breakerFailures: Infinity,
+      concurrency: 8,
+      perEndpointConcurrency: 8,
+    });
+    const report = await deliverDue(db, deps, 'run_1');
 
     assert.deepEqual(report.errors, []);
     const expected = {
@@ -76,7 +73,7 @@ describeEachStore('webhook receivers that hang, reset or answer slowly during sy
       evt_reset_then_ok: ['delivered', 2],
       evt_hang_then_ok: ['delivered', 2],
     } as const;
-    assert.deepEqual(Object.fromEntries(report.events.map((e) => [e.eventId, [e.outcome, e.attempts]])), expected);
+    assert.deepEqual(Object.fromEntries(deps.ended.map((e) => [e.eventId, [e.outcome, e.attempts]])), expected);
     const stored = await events(db, Object.keys(plan));
     for (const [eventId, [outcome, n]] of Object.entries(expected)) {
       const event = stored.get(eventId)!;

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
 import {
   deleteSnapshots,
-  dueCrew,
+  countDueCrew,
+  dueSnapshotPage,
+  type DuePosition,
   findSyncCursor,
   findSyncState,
   readSnapshots,
@@ -61,7 +63,7 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
     assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 1000), ids.slice(4400).map(crew));
   });
 
-  it('due crew: next_due on or before today for any of the partners, each crew member once, a keyset page at a time', async () => {
+  it('due snapshots: next_due on or before today for any of the partners, a keyset page at a time in due-date order', async () => {
     const db = store().db;
     await writeSnapshots(
       db,
@@ -73,13 +75,32 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
         snap('ptn_a', 4, null),
         snap('ptn_c', 5, '2026-01-01'),
         snap('ptn_b', 6, '2026-11-20'),
+        snap('ptn_a', 7, '2026-11-20'),
       ],
       T,
     );
     const today = '2026-11-22';
-    assert.deepEqual(await dueCrew(db, ['ptn_a', 'ptn_b'], today), [crew(1), crew(3), crew(6)]);
-    assert.deepEqual(await dueCrew(db, [], today), []);
-    assert.deepEqual(await dueCrew(db, ['ptn_a'], '2026-09-30'), []);
+    const walk = async (partners: string[], on: string, limit: number) => {
+      const out: string[] = [];
+      for (let after: DuePosition | null = null; ;) {
+        const page = await dueSnapshotPage(db, partners, on, after, limit);
+        out.push(...page.map((r) => `${r.nextDue} ${r.crewUniqueId}`));
+        if (page.length < limit) return out;
+        after = page.at(-1)!;
+      }
+    };
+    const expected = [
+      `2026-10-01 ${crew(3)}`,
+      `2026-11-01 ${crew(1)}`,
+      `2026-11-20 ${crew(6)}`,
+      `2026-11-20 ${crew(7)}`,
+      `2026-11-22 ${crew(1)}`,
+    ];
+    for (const limit of [1, 2, 3, 5, 100]) assert.deepEqual(await walk(['ptn_a', 'ptn_b'], today, limit), expected, `pages of ${limit}`);
+    assert.equal(await countDueCrew(db, ['ptn_a', 'ptn_b'], today), 4, 'crew 1 once');
+    assert.deepEqual(await walk([], today, 2), []);
+    assert.equal(await countDueCrew(db, [], today), 0);
+    assert.deepEqual(await walk(['ptn_a'], '2026-09-30', 2), []);
   });
 
   it('snapshot crew of one partner, a keyset page at a time, in id order', async () => {

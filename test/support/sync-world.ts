@@ -11,6 +11,7 @@ import {
 import { CONSENT_CATEGORIES, type EventType } from '../../src/domain/vocabulary.ts';
 import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { DEFAULT_CLAIM_MS, type DeliveryDeps } from '../../src/sync/delivery/delivery-deps.ts';
+import type { EventReport } from '../../src/sync/delivery/outcomes.ts';
 
 export const T0 = '2026-11-22T10:00:00.000Z';
 export const SECRET = 'whsec_test-secret-for-the-receiver-0123456789';
@@ -35,10 +36,11 @@ export function testClock(start = T0): TestClock {
 
 /**
  * Delivery deps on loopback: real fetch, no DNS, and waits that move the test clock instead of
- * sleeping (recorded in `sleeps`).
+ * sleeping (recorded in `sleeps`); what the run did with each event, in the order it ended, in `ended`.
  */
-export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps & { sleeps: number[] } {
+export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps & { sleeps: number[]; ended: EventReport[] } {
   const sleeps: number[] = [];
+  const ended: EventReport[] = [];
   return {
     fetch: globalThis.fetch,
     resolve: async (host) => {
@@ -60,6 +62,8 @@ export function testDeps(tc: TestClock, overrides: Partial<DeliveryDeps> = {}): 
     breakerFailures: 5,
     disableAfterDays: 5,
     sleeps,
+    ended,
+    onEventEnded: (event) => ended.push(event),
     ...overrides,
   };
 }

@@ -104,10 +104,10 @@ describeEachStore('access is checked when an event is sent, not only when it was
           await replaceConsents(db, 'crew_1', 'ptn_a', []);
         },
       });
-      const report = await deliverDue(db, deps, 'run_1');
+      await deliverDue(db, deps, 'run_1');
       assert.equal(world.rx.received.length, 1, 'the first attempt only');
       assert.deepEqual(
-        report.events.map((e) => [e.outcome, e.attempts]),
+        deps.ended.map((e) => [e.outcome, e.attempts]),
         [['suppressed', 1]],
       );
       assert.equal((await findOutboxEvent(db, eventId))?.suppressedReason, 'consent');
@@ -224,14 +224,15 @@ describeEachStore('access is checked when an event is sent, not only when it was
           await bothHeld;
           return new Response('ok', { status: 200 });
         }) as typeof globalThis.fetch;
-        const report = await deliverDue(db, testDeps(testClock(), { fetch }), 'run_1');
+        const deps = testDeps(testClock(), { fetch });
+        await deliverDue(db, deps, 'run_1');
         assert.deepEqual(
           sent.slice(0, 2).map((x) => x.afterChange),
           [false, false],
           'two in flight when the change committed',
         );
         const later = sent.filter((x) => x.afterChange);
-        const outcomes = report.events.map((e) => e.outcome);
+        const outcomes = deps.ended.map((e) => e.outcome);
         assert.equal(outcomes.filter((o) => o === 'delivered').length, c.outcome === 'delivered' ? 17 : 2);
         if (c.outcome === 'delivered') {
           assert.equal(later.length, 15);
@@ -243,7 +244,7 @@ describeEachStore('access is checked when an event is sent, not only when it was
         } else {
           assert.equal(later.length, 0, 'nothing sent after the change committed');
           assert.equal(outcomes.filter((o) => o === c.outcome).length, 15);
-          for (const e of report.events.filter((x) => x.outcome === 'suppressed')) {
+          for (const e of deps.ended.filter((x) => x.outcome === 'suppressed')) {
             assert.equal((await findOutboxEvent(db, e.eventId))?.suppressedReason, c.reason);
           }
         }

@@ -4,7 +4,7 @@ import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
 import { deliverDue } from '../../src/sync/delivery/run-delivery.ts';
-import { emptyTally } from '../../src/sync/delivery/outcomes.ts';
+import { emptyTally, TALLY_OF, type EventOutcome, type PartnerTally } from '../../src/sync/delivery/outcomes.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { refusedUrl } from '../support/receiver.ts';
 import { receiverPool } from '../support/receiver-world.ts';
@@ -182,6 +182,37 @@ describeEachStore('webhook delivery against a real receiver', ({ store }) => {
     assert.deepEqual(report.perPartner.get('ptn_b'), { ...emptyTally(), delivered: 3 });
     assert.equal(report.perPartner.get('ptn_a')?.retrying, 3);
     assert.equal(good.received.length, 3);
+  });
+
+  it('the report counts what each event ended with, per partner and in all, without keeping the events', async () => {
+    const db = store().db;
+    const ok = await receiver();
+    // ptn_b's events are answered by their id: 422 (dead at once) or 503 (retried).
+    const mixed = await receiver((r) => ({ status: r.eventId.startsWith('evt_gone') ? 422 : 503 }));
+    await seedEndpoint(db, 'ptn_a', ok.url);
+    await seedEndpoint(db, 'ptn_b', mixed.url);
+    for (let i = 0; i < 4; i++) {
+      await seedEvent(db, 'ptn_a');
+      await seedEvent(db, 'ptn_b', { eventId: `evt_${i % 2 ? 'gone' : 'busy'}_${i}` });
+    }
+    const deps = testDeps(testClock(), { breakerFailures: Infinity });
+    const report = await deliverDue(db, deps, 'run_1');
+    assert.equal(report.ended, 8);
+    assert.equal(deps.ended.length, 8, 'each event reported once, as it ended');
+    const counted = new Map<string, PartnerTally>();
+    const totals = emptyTally();
+    for (const e of deps.ended) {
+      assert.notEqual(e.outcome, 'not_started');
+      const key = TALLY_OF[e.outcome as Exclude<EventOutcome, 'not_started'>];
+      const tally = counted.get(e.partnerId) ?? emptyTally();
+      tally[key] += 1;
+      totals[key] += 1;
+      counted.set(e.partnerId, tally);
+    }
+    assert.deepEqual(report.perPartner, counted);
+    assert.deepEqual(report.totals, totals);
+    assert.deepEqual([totals.delivered, totals.retrying, totals.deadLettered], [4, 2, 2]);
+    assert.equal('events' in report, false, 'no per-event list in the report');
   });
 
   it('a host resolving to a non-public address is refused at delivery: nothing sent, dead-lettered at once', async () => {

@@ -72,22 +72,48 @@ export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readon
   }
 }
 
+/** Where a walk of due snapshots stands: the last row read, in due-date order. */
+export interface DuePosition {
+  nextDue: string;
+  crewUniqueId: string;
+}
+
 /**
- * Crew ids with a snapshot of one of the partners whose next time-driven change is due by `today`,
- * in id order, all at once: a keyset page of them re-read every due row before it (the due-date
- * index is not in crew order), 90 ms a page at 60,000 due pairs.
+ * A page of the snapshots of the partners whose next time-driven change is due by `today`, after
+ * `after`, in (due date, crew id) order: the order of the due-date index, so each page reads its
+ * own rows and no more, however many are due (a page in crew-id order re-read and sorted every due
+ * row before it). A crew member due for several partners comes once per partner; the caller keeps
+ * the first.
  */
-export async function dueCrew(db: Db, partnerIds: readonly string[], today: string): Promise<string[]> {
+export async function dueSnapshotPage(
+  db: Db,
+  partnerIds: readonly string[],
+  today: string,
+  after: DuePosition | null,
+  limit: number,
+): Promise<DuePosition[]> {
   if (partnerIds.length === 0) return [];
-  const rows = await db
+  let query = db
     .selectFrom('sync_snapshots')
-    .select('crew_unique_id')
-    .distinct()
+    .select(['next_due', 'crew_unique_id'])
     .where('next_due', '<=', today)
-    .where('partner_id', 'in', partnerIds)
-    .orderBy('crew_unique_id')
-    .execute();
-  return rows.map((r) => r.crew_unique_id);
+    .where(inIdSet(db, 'partner_id', partnerIds));
+  // A row value: both stores seek the index to it (an `or` of the two columns made Postgres scan from the start).
+  if (after) query = query.where((eb) => eb(eb.refTuple('next_due', 'crew_unique_id'), '>', eb.tuple(after.nextDue, after.crewUniqueId)));
+  const rows = await query.orderBy('next_due').orderBy('crew_unique_id').limit(limit).execute();
+  return rows.map((r) => ({ nextDue: r.next_due!, crewUniqueId: r.crew_unique_id }));
+}
+
+/** How many crew members have a snapshot of one of the partners due by `today` (each once). */
+export async function countDueCrew(db: Db, partnerIds: readonly string[], today: string): Promise<number> {
+  if (partnerIds.length === 0) return 0;
+  const row = await db
+    .selectFrom('sync_snapshots')
+    .select((eb) => eb.fn.count<number | string>('crew_unique_id').distinct().as('n'))
+    .where('next_due', '<=', today)
+    .where(inIdSet(db, 'partner_id', partnerIds))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Where incremental sync stands: the last change it read, and the settings its snapshots' due dates assume. */

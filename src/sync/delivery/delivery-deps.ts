@@ -4,7 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 import type { Spans } from '../../services/plumbing/spans.ts';
 import { systemResolver } from '../../services/webhooks/destination.ts';
 import { pinnedFetch } from '../../services/webhooks/pinned-fetch.ts';
-import { BREAKER_FAILURES, type DeliveryProgress } from './outcomes.ts';
+import { BREAKER_FAILURES, type DeliveryProgress, type EventReport } from './outcomes.ts';
 import type { AttemptTransport } from '../send-attempt.ts';
 
 export type { DeliveryProgress, PartnerTally } from './outcomes.ts';
@@ -40,6 +40,8 @@ export interface DeliveryDeps extends AttemptTransport {
    */
   wallClock: Clock;
   onProgress?: (progress: DeliveryProgress) => void;
+  /** Told what the run did with each event as it ends; the run's report keeps counts only. */
+  onEventEnded?: (event: EventReport) => void;
   /**
    * Aborted when the run is asked to stop (SIGINT/SIGTERM): claim nothing more and make no further
    * in-run attempt; attempts in flight go on until `cancel` (AttemptTransport) aborts them.

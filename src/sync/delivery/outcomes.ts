@@ -98,12 +98,16 @@ export const TALLY_OF: Record<Exclude<EventOutcome, 'not_started'>, keyof Partne
   claim_lost: 'skipped',
 };
 
-/** What one delivery run did: per event, and counted per partner. */
+/**
+ * What one delivery run did, counted per partner: counts only, so a run's memory does not grow with
+ * the events it delivers (each event's report goes to `DeliveryDeps.onEventEnded` as it ends).
+ */
 export interface DeliveryReport {
   runId: string;
   /** Events due when the run started. */
   due: number;
-  events: EventReport[];
+  /** Events the run ended one way or another (every outcome, `not_started` too). */
+  ended: number;
   perPartner: Map<string, PartnerTally>;
   totals: PartnerTally;
   /** Why a store error stopped an event's delivery, or a partner's claims (eventId null). */

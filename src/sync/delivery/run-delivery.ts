@@ -42,7 +42,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
   const report: DeliveryReport = {
     runId,
     due,
-    events: [],
+    ended: 0,
     perPartner: new Map(),
     totals: emptyTally(),
     errors: [],
@@ -55,7 +55,7 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
     tally[key] += 1;
     report.totals[key] += 1;
     report.perPartner.set(partnerId, tally);
-    deps.onProgress?.({ done: report.events.length + report.errors.length, total: due, totals: report.totals });
+    deps.onProgress?.({ done: report.ended + report.errors.length, total: due, totals: report.totals });
   };
   const runStop = (): StopReason | null => {
     if (deps.drain?.aborted) return 'not_started';
@@ -82,7 +82,8 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
           gate: sendGate(db, endpoint.partnerId, readVersion),
           sink: {
             ended(ended: EventReport) {
-              report.events.push(ended);
+              report.ended += 1;
+              deps.onEventEnded?.(ended);
               if (ended.outcome === 'not_started') report.notStarted += 1;
               else tallyFor(ended.partnerId, TALLY_OF[ended.outcome]);
             },
@@ -100,6 +101,6 @@ export async function deliverDue(db: Kysely<Database>, deps: DeliveryDeps, runId
     ),
   );
   // Stopped: what was due and never claimed is left too.
-  if (deps.drain?.aborted) report.notStarted = Math.max(report.notStarted, due - report.events.length);
+  if (deps.drain?.aborted) report.notStarted = Math.max(report.notStarted, due - report.ended);
   return report;
 }

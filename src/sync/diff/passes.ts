@@ -1,7 +1,14 @@
 import type { Change, ChangePosition } from '../../domain/changes.ts';
 import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { countCrewOnVessels, crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
-import { deleteSnapshots, dueCrew, saveSyncCursor, snapshotCrewPage } from '../../store/repositories/sync-state-repo.ts';
+import {
+  countDueCrew,
+  deleteSnapshots,
+  dueSnapshotPage,
+  saveSyncCursor,
+  snapshotCrewPage,
+  type DuePosition,
+} from '../../store/repositories/sync-state-repo.ts';
 import { diffPages, type CrewPage, type PassEnd, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
 
@@ -49,10 +56,12 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
 
 /**
  * Crew with a pair whose next time-driven change date has come (a document expiring, entering the
- * window). `docsAsBefore`: crew with no document change not read yet, whose document digests are
- * reused where the date did not change them. Crew are marked done (the change pass skips
- * them) whatever their documents: a document change the pass may have missed is one the change
- * pass reads, and it re-diffs its crew member even when done.
+ * window), read a page at a time in due-date order (dueSnapshotPage), so the run never holds the
+ * whole burst. `docsAsBefore`: crew with no document change not read yet, whose document digests are
+ * reused where the date did not change them. Crew are marked done as their page is read (a crew
+ * member due for several partners is diffed once, for all of them, and the change pass skips them)
+ * whatever their documents: a document change the pass may have missed is one the change pass
+ * reads, and it re-diffs its crew member even when done.
  */
 export async function duePass(
   run: RunContext,
@@ -62,24 +71,28 @@ export async function duePass(
   done: Set<string>,
   progress: Progress,
 ): Promise<PassEnd> {
-  const due = await dueCrew(
-    run.db,
-    plans.map((p) => p.partner.partnerId),
-    run.today,
-  );
-  progress.planned(due.length);
-  let at = 0;
+  const partnerIds = plans.map((p) => p.partner.partnerId);
+  progress.planned(await countDueCrew(run.db, partnerIds, run.today));
+  let after: DuePosition | null = null;
+  let more = true;
   return diffPages(
     run,
     plans,
-    () => {
-      const crewIds = due.slice(at, (at += pageSize));
-      return Promise.resolve(crewIds.length > 0 ? { crewIds, docsAsBefore } : null);
+    async () => {
+      const crewIds: string[] = [];
+      while (more && crewIds.length === 0) {
+        const rows = await dueSnapshotPage(run.db, partnerIds, run.today, after, pageSize);
+        more = rows.length === pageSize;
+        after = rows.at(-1) ?? after;
+        for (const { crewUniqueId } of rows)
+          if (!done.has(crewUniqueId)) {
+            done.add(crewUniqueId);
+            crewIds.push(crewUniqueId);
+          }
+      }
+      return crewIds.length > 0 ? { crewIds: crewIds.sort(), docsAsBefore } : null;
     },
-    (page) => {
-      for (const id of page.crewIds) done.add(id);
-      progress.done(page.crewIds.length);
-    },
+    (page) => progress.done(page.crewIds.length),
   );
 }
 
