@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { sql } from 'kysely';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { openStore } from '../../src/store/connect.ts';
 import { deleteApiKey, revokeApiKey } from '../../src/store/repositories/api-keys-repo.ts';
 import { authVersion } from '../../src/store/repositories/auth-version-repo.ts';
-import { analyzeStore, analyzeTables } from '../../src/store/repositories/maintenance-repo.ts';
+import { analyzeStore, analyzeTables, vacuumChangeLog } from '../../src/store/repositories/maintenance-repo.ts';
 import { pingStore } from '../../src/store/repositories/store-health-repo.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { seedPartners } from '../support/sync-world.ts';
@@ -48,5 +49,28 @@ describeEachStore('auth version, store health and planner statistics in the stor
       (await db.selectFrom('partners').select('partner_id').orderBy('partner_id').execute()).map((r) => r.partner_id),
       ['ptn_a', 'ptn_b'],
     );
+  });
+
+  it('vacuuming the emptied change log gives its space back on Postgres (no dead rows left to scan)', async () => {
+    const db = store().db;
+    await seedPartners(db, 'ptn_a', 'ptn_b');
+    for (let i = 0; i < 200; i++) await db.updateTable('partners').set({ rate_limit: i }).where('partner_id', '=', 'ptn_a').execute();
+    assert.ok(
+      Number(
+        (
+          await db
+            .selectFrom('changes')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ) > 0,
+    );
+    await db.deleteFrom('changes').execute();
+    await vacuumChangeLog(db);
+    assert.equal((await db.selectFrom('changes').selectAll().execute()).length, 0);
+    if (url().startsWith('postgres')) {
+      const { rows } = await sql<{ bytes: string }>`select pg_relation_size('changes') as bytes`.execute(db);
+      assert.equal(Number(rows[0]!.bytes), 0, 'every page of deleted rows was vacuumed away');
+    }
   });
 });

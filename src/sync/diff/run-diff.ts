@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { utcDate } from '../../domain/clock.ts';
 import type { Db } from '../../store/database.ts';
 import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
-import { analyzeTables } from '../../store/repositories/maintenance-repo.ts';
+import { analyzeTables, vacuumChangeLog } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { PassEnd, RunContext } from './crew-page.ts';
 import { changePass, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
@@ -123,8 +123,12 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
       });
     }
     // A full pass rewrote most snapshots' due dates and emptied the change log: fresh statistics
-    // keep the next runs' due-date and change reads on their indexes.
-    if (everything) await analyzeTables(db, ['sync_snapshots', 'changes']);
+    // keep the next runs' due-date and change reads on their indexes, and a vacuumed change log
+    // keeps the version read by every delivery cheap (vacuumChangeLog).
+    if (everything) {
+      await analyzeTables(db, ['sync_snapshots']);
+      await vacuumChangeLog(db);
+    }
     for (const plan of plans) await recordSyncRun(db, plan.partner.partnerId, run.at, plan.baseline);
   }
   return { results, end: 'done' };
