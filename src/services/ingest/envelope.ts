@@ -1,5 +1,6 @@
 import { validate, type Struct, type StructError } from 'superstruct';
 import { TEXT_LIMITS } from '../../domain/field-structs.ts';
+import { passesStruct } from '../../domain/struct-passes.ts';
 import {
   INGEST_ENTITIES,
   INGEST_OPS,
@@ -79,8 +80,9 @@ export function recordIssues(error: StructError): ChangeIssue[] {
 /** A record as its entity's struct coerced it, or the issues that make it invalid. */
 export type CheckedRecord = { record: Record<string, unknown> } | { issues: ChangeIssue[] };
 
-/** Validates a record against a struct; the coerced record, or its issues. */
+/** Validates a record against a struct (no coercion: a valid record is returned as it is), or its issues. */
 export function checkRecord<T extends object, S>(struct: Struct<T, S>, record: unknown): CheckedRecord {
+  if (passesStruct(record, struct)) return { record: record as Record<string, unknown> };
   const [error, value] = validate(record, struct);
   return error ? { issues: recordIssues(error) } : { record: value as Record<string, unknown> };
 }
