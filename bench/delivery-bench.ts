@@ -3,6 +3,7 @@
 // signed POSTs at the same concurrency with no store at all. Run: npm run bench:delivery
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { sql } from 'kysely';
 import pLimit from 'p-limit';
 import { loadConfig } from '../src/config/config.ts';
 import { openStore } from '../src/store/connect.ts';
@@ -17,6 +18,7 @@ import { machineLine, table, writeSection } from './support/report.ts';
 import { dropStore, freshStore, postgresAvailable } from './support/setup.ts';
 import { deliverAllDue, deliverBeside, outboxStore } from './support/outbox-growth.ts';
 import { CAP_MS, HANGING, HANGING_EVENTS, HEALTHY_EVENTS, starvationCase } from './support/starvation.ts';
+import { deliverersRound, idleDelivererCpu, type DeliverersRound } from './support/deliverers.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const PARTNERS = 10;
@@ -209,12 +211,105 @@ ${table(['store', `deliveries/s, ${OUTBOX_SMALL.toLocaleString('en')} finished`,
   console.log(body);
 }
 
+const DELIVERERS = (process.env.BENCH_DELIVERERS_COUNTS ?? '1,2,3').split(',').map(Number);
+const DELIVERERS_EVENTS = Number(process.env.BENCH_DELIVERERS_EVENTS ?? 10_000);
+const DELIVERERS_PARTNERS = 16;
+const DELIVERERS_ROUNDS = Number(process.env.BENCH_DELIVERERS_ROUNDS ?? 2);
+/** Another checkout's launcher (its bin/svc), run in each round beside this one's, the two alternating. */
+const DELIVERERS_REFERENCE = process.env.BENCH_DELIVERERS_REFERENCE;
+
+/**
+ * Issue 34, item 4: 1, 2 and 3 `svc sync --deliver-only` processes started together on one
+ * Postgres outbox of DELIVERERS_EVENTS due events; rounds alternate the order of the counts (and,
+ * with a reference, which build goes first).
+ */
+async function deliverers(receiverUrl: string): Promise<void> {
+  const name = `svc_bench_deliverers_${process.pid}`;
+  const { url } = await freshStore('postgres', name);
+  const store = await openStore(url);
+  const partners = Array.from({ length: DELIVERERS_PARTNERS }, (_, i) => `ptn_bench_${i}`);
+  const env = {
+    SVC_WEBHOOK_CONCURRENCY: String(config.webhookConcurrency),
+    SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(config.webhookConcurrencyPerEndpoint),
+  };
+  const builds = DELIVERERS_REFERENCE ? ['bin/svc', DELIVERERS_REFERENCE] : ['bin/svc'];
+  const rounds = new Map<string, DeliverersRound[]>();
+  const idleCpu = new Map<string, number>();
+  try {
+    await migrateToLatest(store.db);
+    await seedBenchFleet(store.db, partners, () => receiverUrl, NOW);
+    // The first start also builds a checkout whose build is stale: not counted.
+    for (const svc of builds) await idleDelivererCpu(svc, url, env);
+    for (const svc of builds) idleCpu.set(svc, await idleDelivererCpu(svc, url, env));
+    for (let round = 0; round < DELIVERERS_ROUNDS; round++) {
+      for (const n of round % 2 === 0 ? DELIVERERS : [...DELIVERERS].reverse()) {
+        for (const svc of round % 2 === 0 ? builds : [...builds].reverse()) {
+          for (const t of ['delivery_attempts', 'outbox_events', 'endpoint_send_slots'] as const) await store.db.deleteFrom(t).execute();
+          await insertOutboxEvents(
+            store.db,
+            Array.from({ length: DELIVERERS_EVENTS }, (_, i) => benchEvent(`evt_${randomUUID()}`, partners[i % partners.length]!, i, NOW)),
+          );
+          await sql`vacuum analyze outbox_events`.execute(store.db);
+          const r = await deliverersRound(svc, store, url, n, env);
+          if (r.delivered !== DELIVERERS_EVENTS) throw new Error(`${n} deliverers delivered ${r.delivered} of ${DELIVERERS_EVENTS}`);
+          const key = `${svc}\u0000${n}`;
+          rounds.set(key, [...(rounds.get(key) ?? []), r]);
+          process.stderr.write(
+            `  deliverers ${svc} ${n} round ${round}: ${r.rate.toFixed(0)} deliveries/s (${r.perProcess.join(' + ')}), ` +
+              `${r.cpuSeconds.toFixed(1)} s CPU, machine ${Math.round(100 * r.machineBusy)}% busy, load ${loadavg()[0]!.toFixed(1)}\n`,
+          );
+        }
+      }
+    }
+  } finally {
+    await store.close();
+    await dropStore('postgres', name);
+  }
+  const rows = builds.flatMap((svc) => {
+    const one = median(rounds.get(`${svc}\u0000${DELIVERERS[0]}`)!.map((r) => r.rate));
+    return DELIVERERS.map((n) => {
+      const rs = rounds.get(`${svc}\u0000${n}`)!;
+      const rate = median(rs.map((r) => r.rate));
+      const cpuMs = median(rs.map((r) => (1000 * (r.cpuSeconds - n * idleCpu.get(svc)!)) / r.delivered));
+      return [
+        svc === 'bin/svc' ? 'this checkout' : 'reference',
+        n,
+        rs.map((r) => r.rate.toFixed(0)).join(', '),
+        rate.toFixed(0),
+        (rate / one).toFixed(2),
+        cpuMs.toFixed(2),
+        rs.map((r) => `${Math.round(100 * r.machineBusy)}%`).join(', '),
+      ];
+    });
+  });
+  const idle = builds.map((svc) => idleCpu.get(svc)!.toFixed(2)).join(' s and ');
+  const body = `Command: \`BENCH_DELIVERERS=only npm run bench:delivery\` (\`BENCH_DELIVERERS=0\` skips it; \`BENCH_DELIVERERS_COUNTS\`,
+\`BENCH_DELIVERERS_EVENTS\`, \`BENCH_DELIVERERS_ROUNDS\`; \`BENCH_DELIVERERS_REFERENCE=<checkout>/bin/svc\` runs another build in each round
+beside this one, the two alternating). Machine: ${machineLine()}; load average ${loadavg()[0]!.toFixed(1)} when it ended. Postgres;
+${DELIVERERS_EVENTS.toLocaleString('en')} due events over ${DELIVERERS_PARTNERS} partners' endpoints (the receiver, in its own process, answers 200
+at once); that many \`svc sync --deliver-only\` processes started together, each with the shipped concurrency
+(${config.webhookConcurrency} overall, ${config.webhookConcurrencyPerEndpoint} per endpoint over all processes). The rate is over the span from the first stored
+attempt to the last (start-up left out); ${DELIVERERS_ROUNDS} rounds, alternating the order of the counts, median shown. CPU per
+delivery is the svc processes' user and system time less one idle process's start-up (${idle} s) each; Postgres's and
+the receiver's CPU come on top. "Machine busy" is every core's busy share over the round (/proc/stat): near 100%, the
+machine, not svc, bounds the rate.
+
+${table(['build', 'processes', 'deliveries/s, each round', 'median', '÷ 1 process', 'svc CPU ms per delivery', 'machine busy'], rows)}`;
+  writeSection('Several deliverers on one outbox', body);
+  console.log(body);
+}
+
 const receiver = await startChild([], 'bench/support/receiver-child.ts');
 const receiverUrl = `http://127.0.0.1:${receiver.port}/hook`;
 try {
   const load = loadavg()[0]!.toFixed(1);
   const rows: Array<Array<string | number>> = [];
   const dialects: Array<'sqlite' | 'postgres'> = (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  if (process.env.BENCH_DELIVERERS === 'only') {
+    await deliverers(receiverUrl);
+    await receiver.stop();
+    process.exit(0);
+  }
   if (process.env.BENCH_OUTBOX === 'only') {
     await outboxGrowth(dialects, receiverUrl);
     await receiver.stop();
@@ -232,6 +327,7 @@ ${table(['store', 'events', 'delivered', 'attempts stored', 'wall s', 'deliverie
   console.log(body);
   if (process.env.BENCH_STARVATION !== '0') await starvation(dialects, `http://127.0.0.1:${receiver.port}`);
   if (process.env.BENCH_OUTBOX !== '0') await outboxGrowth(dialects, receiverUrl);
+  if (process.env.BENCH_DELIVERERS !== '0' && dialects.includes('postgres')) await deliverers(receiverUrl);
 } finally {
   await receiver.stop();
 }

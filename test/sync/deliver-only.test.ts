@@ -108,6 +108,16 @@ describeEachStore('svc sync --deliver-only', ({ store, url }) => {
     );
     const held = await db.selectFrom('endpoint_send_slots').select('slot').where('held_by', 'is not', null).execute();
     assert.deepEqual(held, [], 'every slot given back when the processes ended');
+    // Each process folds its attempts into the endpoint's health: together they add up.
+    const health = await db
+      .selectFrom('webhook_endpoints')
+      .select(['consecutive_failures', 'failing_since', 'last_success_at'])
+      .executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('delivery_attempts')
+      .select((eb) => eb.fn.max('attempted_at').as('at'))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(health, { consecutive_failures: 0, failing_since: null, last_success_at: last.at });
   });
 
   it('runs beside a sync that holds the lock, takes no lock and runs no diff', async () => {
