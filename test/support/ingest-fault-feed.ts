@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -187,7 +188,7 @@ export function ingestFromPipe(
   dir: string,
   databaseUrl: string,
   args: readonly string[],
-): { child: ChildProcess; input: WriteStream; stderr: () => string } {
+): { child: ChildProcess; input: WriteStream; stderr: () => string; stop: () => Promise<void> } {
   const pipe = join(dir, 'pipe.ndjson');
   execFileSync('mkfifo', [pipe]);
   const svc = svcCommand();
@@ -208,5 +209,17 @@ export function ingestFromPipe(
       // The pipe is gone already: nothing waits on it.
     }
   });
-  return { child, input, stderr: () => stderr };
+  /**
+   * Ends what is left of the run, whatever the test did before failing: the child killed if still
+   * running, the pipe closed. A child left reading a pipe the test holds open keeps the test file's
+   * process alive, and the suite never ends.
+   */
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    input.destroy();
+  };
+  return { child, input, stderr: () => stderr, stop };
 }
