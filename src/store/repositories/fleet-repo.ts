@@ -3,6 +3,7 @@ import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../doma
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { AssignmentsTable, CrewTable, Database, Db, VesselsTable } from '../database.ts';
+import { dialectOf } from '../dialect-of.ts';
 import { idSet } from './id-set.ts';
 
 export function toVessel(row: Selectable<VesselsTable>): Vessel {
@@ -231,36 +232,36 @@ export interface CrewAccess {
 
 /**
  * crewAssignmentsOnFleet and the crew member's consents to `partnerId` in one round trip (each
- * assignment row carries one flag per consent category). No assignment: no consents either.
+ * assignment row carries the consent list). No assignment: no consents either.
  */
 export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
   const rows = await assignmentsOnFleet(db, fleet, crewUniqueId)
-    .select((eb) => consentFlags(eb, crewUniqueId, partnerId))
+    .select((eb) => consentList(db, eb, crewUniqueId, partnerId))
     .execute();
-  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]) };
+  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
 }
 
-/** One column per consent category, `consent_<category>`: whether the crew member gives it to `partnerId`. */
-function consentFlags(eb: ExpressionBuilder<Database, keyof Database>, crewUniqueId: string, partnerId: string) {
-  return CONSENT_CATEGORIES.map((category) =>
-    eb
-      .exists(
-        eb
-          .selectFrom('consents')
-          .select('consents.category')
-          .where('consents.partner_id', '=', partnerId)
-          .where('consents.crew_unique_id', '=', crewUniqueId)
-          .where('consents.category', '=', category),
-      )
-      .as(`consent_${category}`),
-  );
+/**
+ * One column, `consents`: the categories the crew member gives `partnerId`, comma-separated, null
+ * for none. One subquery reads them all from the consents primary key (crew, partner, category),
+ * binding the crew member and the partner once.
+ */
+function consentList(db: Db, eb: ExpressionBuilder<Database, keyof Database>, crewUniqueId: string, partnerId: string) {
+  const category = sql.ref('consents.category');
+  const list =
+    dialectOf(db) === 'postgres' ? sql<string | null>`string_agg(${category}, ',')` : sql<string | null>`group_concat(${category}, ',')`;
+  return eb
+    .selectFrom('consents')
+    .select(list.as('list'))
+    .where('consents.crew_unique_id', '=', crewUniqueId)
+    .where('consents.partner_id', '=', partnerId)
+    .as('consents');
 }
 
-/** The categories whose consentFlags column is set in `row` (none without a row). */
-function consentsOf(row: object | undefined): Set<ConsentCategory> {
-  const flags = (row ?? {}) as Record<string, unknown>;
-  // true on Postgres, 1 on SQLite.
-  return new Set(CONSENT_CATEGORIES.filter((c) => Number(flags[`consent_${c}`] ?? 0) === 1));
+/** The categories of a consentList column (none without a row, or for null). */
+function consentsOf(list: string | null | undefined): Set<ConsentCategory> {
+  const given = new Set(list ? list.split(',') : []);
+  return new Set(CONSENT_CATEGORIES.filter((c) => given.has(c)));
 }
 
 /** A crew member's row, whether they are on a fleet, and the consents they give a partner. */
@@ -284,14 +285,14 @@ export async function crewOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string,
       eb
         .exists(assignmentsOnFleet(db, fleet, crewUniqueId).clearSelect().clearOrderBy().select('assignments.assignment_id'))
         .as('on_fleet'),
-      ...consentFlags(eb, crewUniqueId, partnerId),
+      consentList(db, eb, crewUniqueId, partnerId),
     ])
     .where('crew.crew_unique_id', '=', crewUniqueId)
     .executeTakeFirst();
   if (!row) return undefined;
   // true on Postgres, 1 on SQLite.
   const onFleet = Number(row.on_fleet) === 1;
-  return { crew: row, onFleet, consents: onFleet ? consentsOf(row) : new Set() };
+  return { crew: row, onFleet, consents: onFleet ? consentsOf(row.consents) : new Set() };
 }
 
 /** The crew id whose normalized e-mail matches, among crew on the fleet. */
