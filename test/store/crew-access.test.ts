@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import fc from 'fast-check';
-import { fleetOf } from '../../src/domain/partner.ts';
+import { fleetOf, type FleetRef } from '../../src/domain/partner.ts';
 import { CONSENT_CATEGORIES } from '../../src/domain/vocabulary.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
@@ -15,8 +15,25 @@ import { describeEachStore } from '../support/stores.ts';
 const CREW = ['crew_ana', 'crew_ben', 'crew_cho', 'crew_dan', 'crew_eve', 'crew_fay', 'crew_nobody'];
 const PARTNERS = ['ptn_full', 'ptn_b', 'ptn_basic'];
 
+// Every kind of fleet a read can be asked about: the partners' own (drawn below), a contract's
+// vessels (ptn_b's contract holds ves_a2 and the test vessel ves_at of emp_a, and ves_b1 of emp_b), an
+// employer nobody has, no fleet, and every vessel (the operator's).
+const OTHER_FLEETS: FleetRef[] = [
+  { kind: 'contract', partnerId: 'ptn_b', isTest: false },
+  { kind: 'contract', partnerId: 'ptn_b', isTest: true },
+  { kind: 'employer', employerId: 'emp_nobody', isTest: false },
+  { kind: 'none' },
+  { kind: 'all' },
+];
+
 describeEachStore('crew access in one round trip', ({ store }) => {
-  before(async () => loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW));
+  before(async () => {
+    await loadFixtures(store().db, [writeFixture(worldFixture())], () => NOW);
+    await store()
+      .db.insertInto('contract_vessels')
+      .values(['ves_a2', 'ves_at', 'ves_b1'].map((vessel_id) => ({ partner_id: 'ptn_b', vessel_id })))
+      .execute();
+  });
 
   it('equals the on-fleet assignments, the consents and the crew row read apart, whatever consents and assignments hold', async () => {
     const db = store().db;
@@ -31,6 +48,8 @@ describeEachStore('crew access in one round trip', ({ store }) => {
       crew: fc.constantFrom(...CREW),
       partner: fc.constantFrom(...PARTNERS),
       mode: fc.constantFrom('live', 'test' as const),
+      // Past the partners' own fleets: one of OTHER_FLEETS.
+      other: fc.option(fc.constantFrom(...OTHER_FLEETS), { nil: undefined }),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(change, { maxLength: 4 }), fc.array(ask, { minLength: 1, maxLength: 4 }), async (changes, asks) => {
@@ -46,7 +65,7 @@ describeEachStore('crew access in one round trip', ({ store }) => {
           await db.updateTable('assignments').set({ status: c.status }).where('crew_unique_id', '=', c.crew).execute();
         }
         for (const a of asks) {
-          const fleet = fleetOf((await findPartner(db, a.partner))!, a.mode);
+          const fleet = a.other ?? fleetOf((await findPartner(db, a.partner))!, a.mode);
           const fast = await crewAccessOnFleet(db, fleet, a.crew, a.partner);
           const assignments = await crewAssignmentsOnFleet(db, fleet, a.crew);
           assert.deepEqual(fast.assignments, assignments);

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult, type Selectable } from 'kysely';
 import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
@@ -231,37 +231,46 @@ export interface CrewAccess {
 }
 
 /**
+ * An assignment row `a` of `crewUniqueId` that is on the fleet: assignmentsOnFleet's condition,
+ * written as SQL for the reads every partner call about a crew member makes (below), which
+ * building and compiling the query with Kysely's builder cost more CPU than Postgres took to run
+ * (bench/results/api-under-load.md). test/store/crew-access.test.ts holds both reads equal to
+ * crewAssignmentsOnFleet on every kind of fleet.
+ */
+function onFleet(db: Db, fleet: FleetRef, crewUniqueId: string) {
+  return sql`a.crew_unique_id = ${crewUniqueId} and a.vessel_id in ${fleetVesselIds(db, fleet)} and a.status in (${sql.join(ON_FLEET_STATUSES)})`;
+}
+
+/**
+ * The categories the crew member gives `partnerId`, comma-separated, null for none: one subquery
+ * over the consents primary key (crew, partner, category).
+ */
+function consentList(db: Db, crewUniqueId: string, partnerId: string) {
+  const list = dialectOf(db) === 'postgres' ? sql`string_agg(category, ',')` : sql`group_concat(category, ',')`;
+  return sql<string | null>`(select ${list} from consents where crew_unique_id = ${crewUniqueId} and partner_id = ${partnerId})`;
+}
+
+/** The categories of a consentList (none for null or undefined). */
+function consentsOf(list: string | null | undefined): Set<ConsentCategory> {
+  const given = new Set(list ? list.split(',') : []);
+  return new Set(CONSENT_CATEGORIES.filter((c) => given.has(c)));
+}
+
+/** A row of crewAccessOnFleet: assignmentsOnFleet's, and the consent list. */
+type AccessRow = InferResult<ReturnType<typeof assignmentsOnFleet>>[number] & { consents: string | null };
+
+/**
  * crewAssignmentsOnFleet and the crew member's consents to `partnerId` in one round trip (each
  * assignment row carries the consent list). No assignment: no consents either.
  */
 export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
-  const rows = await assignmentsOnFleet(db, fleet, crewUniqueId)
-    .select((eb) => consentList(db, eb, crewUniqueId, partnerId))
-    .execute();
+  const { rows } = await sql<AccessRow>`
+    select v.*, a.assignment_id, a.crew_unique_id, a.role, a.position_name, a.status, a.as_of,
+      ${consentList(db, crewUniqueId, partnerId)} as consents
+    from assignments a join vessels v on v.vessel_id = a.vessel_id
+    where ${onFleet(db, fleet, crewUniqueId)}
+    order by a.as_of desc, a.vessel_id`.execute(db);
   return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
-}
-
-/**
- * One column, `consents`: the categories the crew member gives `partnerId`, comma-separated, null
- * for none. One subquery reads them all from the consents primary key (crew, partner, category),
- * binding the crew member and the partner once.
- */
-function consentList(db: Db, eb: ExpressionBuilder<Database, keyof Database>, crewUniqueId: string, partnerId: string) {
-  const category = sql.ref('consents.category');
-  const list =
-    dialectOf(db) === 'postgres' ? sql<string | null>`string_agg(${category}, ',')` : sql<string | null>`group_concat(${category}, ',')`;
-  return eb
-    .selectFrom('consents')
-    .select(list.as('list'))
-    .where('consents.crew_unique_id', '=', crewUniqueId)
-    .where('consents.partner_id', '=', partnerId)
-    .as('consents');
-}
-
-/** The categories of a consentList column (none without a row, or for null). */
-function consentsOf(list: string | null | undefined): Set<ConsentCategory> {
-  const given = new Set(list ? list.split(',') : []);
-  return new Set(CONSENT_CATEGORIES.filter((c) => given.has(c)));
 }
 
 /** A crew member's row, whether they are on a fleet, and the consents they give a partner. */
@@ -278,21 +287,15 @@ export interface CrewOnFleet {
  * crewAssignmentsOnFleet finds any assignment, and the consents. Undefined when no such crew member is held.
  */
 export async function crewOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewOnFleet | undefined> {
-  const row = await db
-    .selectFrom('crew')
-    .selectAll('crew')
-    .select((eb) => [
-      eb
-        .exists(assignmentsOnFleet(db, fleet, crewUniqueId).clearSelect().clearOrderBy().select('assignments.assignment_id'))
-        .as('on_fleet'),
-      consentList(db, eb, crewUniqueId, partnerId),
-    ])
-    .where('crew.crew_unique_id', '=', crewUniqueId)
-    .executeTakeFirst();
+  const { rows } = await sql<Selectable<CrewTable> & { on_fleet: boolean | number; consents: string | null }>`
+    select c.*, exists (select 1 from assignments a where ${onFleet(db, fleet, crewUniqueId)}) as on_fleet,
+      ${consentList(db, crewUniqueId, partnerId)} as consents
+    from crew c where c.crew_unique_id = ${crewUniqueId}`.execute(db);
+  const row = rows[0];
   if (!row) return undefined;
   // true on Postgres, 1 on SQLite.
-  const onFleet = Number(row.on_fleet) === 1;
-  return { crew: row, onFleet, consents: onFleet ? consentsOf(row.consents) : new Set() };
+  const found = Number(row.on_fleet) === 1;
+  return { crew: row, onFleet: found, consents: found ? consentsOf(row.consents) : new Set() };
 }
 
 /** The crew id whose normalized e-mail matches, among crew on the fleet. */
