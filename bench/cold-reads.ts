@@ -1,5 +1,5 @@
 // The reads a cold partner call makes about one crew member (the profile's `crewOnFleet`, the
-// compliance check's `crewAccessOnFleet`, src/store/repositories/fleet-repo.ts), against the same
+// compliance check's `crewAccessOnFleet`, src/store/repositories/crew-on-fleet-repo.ts), against the same
 // reads built with Kysely's query builder, as they were before they were written as SQL (the
 // reference, below): the client process's CPU time per read (Kysely, the driver, and SQLite itself,
 // which runs in this process), the two ways in alternating rounds, each round a different crew
@@ -13,7 +13,8 @@ import type { FleetRef } from '../src/domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES } from '../src/domain/vocabulary.ts';
 import { openStore } from '../src/store/connect.ts';
 import type { Database, Db } from '../src/store/database.ts';
-import { crewAccessOnFleet, crewOnFleet, fleetVesselIds } from '../src/store/repositories/fleet-repo.ts';
+import { fleetVesselIds } from '../src/store/repositories/fleet-repo.ts';
+import { crewAccessOnFleet, crewOnFleet } from '../src/store/repositories/crew-on-fleet-repo.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { postgresAvailable, storeUrl } from './support/setup.ts';
 

@@ -4,7 +4,7 @@ import { CatalogueCache } from '../../src/services/compliance/catalogue-cache.ts
 import { checkCompliance, chooseAssignment, evaluateLive, type ComplianceDeps } from '../../src/services/compliance/check-compliance.ts';
 import type { Db } from '../../src/store/database.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
 

@@ -5,7 +5,7 @@ import { checkCompliance, evaluateLive, chooseAssignment } from '../../src/servi
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
-import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { createSqliteStoreUrl, type TestStore } from '../support/stores.ts';
 
 const clock = () => new Date('2026-11-22T10:00:00.000Z');

@@ -14,7 +14,7 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { createReadCache } from '../../src/services/read-cache/read-cache.ts';
 import { VersionedCache } from '../../src/services/read-cache/versioned-cache.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
-import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { miniFixture, writeFixture } from '../support/mini-fixture.ts';
 import { describeEachStore } from '../support/stores.ts';
 

@@ -8,7 +8,7 @@ import { nextStatusChange } from '../../src/domain/compliance/status-forecast.ts
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { readCatalogue } from '../../src/store/repositories/compliance-repo.ts';
 import { listListableDocuments } from '../../src/store/repositories/documents-repo.ts';
-import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { baseFixture, crewArb, loadCrew } from '../support/fleet-compliance-world.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW, TODAY } from '../support/read-api-world.ts';

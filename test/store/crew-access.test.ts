@@ -6,7 +6,7 @@ import { CONSENT_CATEGORIES } from '../../src/domain/vocabulary.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
 import { findCrewProfile, toCrewProfile } from '../../src/store/repositories/crew-repo.ts';
-import { crewAccessOnFleet, crewAssignmentsOnFleet, crewOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAccessOnFleet, crewAssignmentsOnFleet, crewOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW, worldFixture } from '../support/read-api-world.ts';

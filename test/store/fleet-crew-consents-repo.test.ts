@@ -4,13 +4,8 @@ import { fleetOf } from '../../src/domain/partner.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor, consentsForPartners, hasConsent } from '../../src/store/repositories/consents-repo.ts';
 import { findCrewProfile } from '../../src/store/repositories/crew-repo.ts';
-import {
-  assignmentsOnVessels,
-  crewAssignmentsOnFleet,
-  crewPageOnVessels,
-  findFleetCrewByEmail,
-  listFleetVessels,
-} from '../../src/store/repositories/fleet-repo.ts';
+import { assignmentsOnVessels, crewPageOnVessels, listFleetVessels } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet, findFleetCrewByEmail } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW, worldFixture } from '../support/read-api-world.ts';

@@ -6,7 +6,7 @@ import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import type { Db } from '../../src/store/database.ts';
 import { readCatalogue } from '../../src/store/repositories/compliance-repo.ts';
 import { listListableDocuments } from '../../src/store/repositories/documents-repo.ts';
-import { crewAssignmentsOnFleet } from '../../src/store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
 import { writeFixture } from './mini-fixture.ts';
 import { NOW, TODAY } from './read-api-world.ts';
 

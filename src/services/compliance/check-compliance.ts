@@ -8,7 +8,7 @@ import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
 import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
 import { crewExists } from '../../store/repositories/crew-repo.ts';
-import { crewAssignmentsOnFleet } from '../../store/repositories/fleet-repo.ts';
+import { crewAssignmentsOnFleet } from '../../store/repositories/crew-on-fleet-repo.ts';
 import type { Catalogue, CatalogueCache } from './catalogue-cache.ts';
 import { storedResults, type ComplianceResults } from './stored-results.ts';
 

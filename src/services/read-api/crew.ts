@@ -3,7 +3,7 @@ import { fleetOf } from '../../domain/partner.ts';
 import type { Db } from '../../store/database.ts';
 import { findCrewProfile, toCrewProfile } from '../../store/repositories/crew-repo.ts';
 import { openStoredFile, type StoredFile } from '../files/stored-files.ts';
-import { crewOnFleet, findFleetCrewByEmail } from '../../store/repositories/fleet-repo.ts';
+import { crewOnFleet, findFleetCrewByEmail } from '../../store/repositories/crew-on-fleet-repo.ts';
 import { requireCrewAccess, requireGranted, storeCrewAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { toProfileWire, type ProfileWire } from '../visibility/profile.ts';

@@ -3,7 +3,7 @@ import { fleetOf, type FleetRef } from '../../domain/partner.ts';
 import { insufficientScope, missingScope, type ScopeRule } from '../../domain/scopes.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/fleet-repo.ts';
+import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/crew-on-fleet-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 export type { CrewAccess };

@@ -2,7 +2,7 @@ import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
 import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
 import type { Db } from '../database.ts';
-import { fleetVesselIds, toAssignment, toVessel } from './fleet-repo.ts';
+import { assignmentsWithVessels, fleetVesselIds, toAssignment, toVessel } from './fleet-repo.ts';
 
 /** Where a page of the compliance roster continues: strictly after this (vessel, crew) key. */
 export interface RosterKey {
@@ -21,18 +21,7 @@ export async function complianceRosterPage(
   partnerId: string,
   page: { vesselId?: string; after: RosterKey | null; limit: number },
 ): Promise<CrewAssignment[]> {
-  let query = db
-    .selectFrom('assignments')
-    .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
-    .selectAll('vessels')
-    .select([
-      'assignments.assignment_id',
-      'assignments.crew_unique_id',
-      'assignments.role',
-      'assignments.position_name',
-      'assignments.status',
-      'assignments.as_of',
-    ])
+  let query = assignmentsWithVessels(db)
     .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
     .where('assignments.status', 'in', ON_FLEET_STATUSES)
     .where((eb) =>

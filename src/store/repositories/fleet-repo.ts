@@ -1,9 +1,8 @@
-import { sql, type ExpressionBuilder, type InferResult, type Selectable } from 'kysely';
-import type { Assignment, CrewAssignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { Assignment, RosterEntry, Vessel } from '../../domain/fleet.ts';
 import type { FleetRef } from '../../domain/partner.ts';
-import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
-import type { AssignmentsTable, CrewTable, Database, Db, VesselsTable } from '../database.ts';
-import { dialectOf } from '../dialect-of.ts';
+import { ON_FLEET_STATUSES } from '../../domain/vocabulary.ts';
+import type { AssignmentsTable, Database, Db, VesselsTable } from '../database.ts';
 import { idSet } from './id-set.ts';
 
 export function toVessel(row: Selectable<VesselsTable>): Vessel {
@@ -32,6 +31,22 @@ export function toAssignment(row: Selectable<AssignmentsTable>): Assignment {
     status: row.status,
     asOf: row.as_of,
   };
+}
+
+/** Assignments joined with their vessels, selecting what a CrewAssignment is made of (toAssignment, toVessel). */
+export function assignmentsWithVessels(db: Db) {
+  return db
+    .selectFrom('assignments')
+    .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
+    .selectAll('vessels')
+    .select([
+      'assignments.assignment_id',
+      'assignments.crew_unique_id',
+      'assignments.role',
+      'assignments.position_name',
+      'assignments.status',
+      'assignments.as_of',
+    ]);
 }
 
 /** A subquery of the fleet's vessel ids, for `where vessel_id in (…)`. */
@@ -196,120 +211,6 @@ export async function fleetPageWithCounts(
     statusConsent: Number(status_consent) === 1,
     documentsExpiring: Number(documents_expiring),
   }));
-}
-
-/** A crew member's on-fleet assignments with their vessels, newest first. Empty: not on the fleet. */
-function assignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string) {
-  return db
-    .selectFrom('assignments')
-    .innerJoin('vessels', 'vessels.vessel_id', 'assignments.vessel_id')
-    .selectAll('vessels')
-    .select([
-      'assignments.assignment_id',
-      'assignments.crew_unique_id',
-      'assignments.role',
-      'assignments.position_name',
-      'assignments.status',
-      'assignments.as_of',
-    ])
-    .where('assignments.crew_unique_id', '=', crewUniqueId)
-    .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
-    .where('assignments.status', 'in', ON_FLEET_STATUSES)
-    .orderBy('assignments.as_of', 'desc')
-    .orderBy('assignments.vessel_id');
-}
-
-export async function crewAssignmentsOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string): Promise<CrewAssignment[]> {
-  const rows = await assignmentsOnFleet(db, fleet, crewUniqueId).execute();
-  return rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) }));
-}
-
-/** A crew member's assignments on a fleet and the consent categories they give a partner. */
-export interface CrewAccess {
-  assignments: CrewAssignment[];
-  consents: Set<ConsentCategory>;
-}
-
-/**
- * An assignment row `a` of `crewUniqueId` that is on the fleet: assignmentsOnFleet's condition,
- * written as SQL for the reads every partner call about a crew member makes (below), which
- * building and compiling the query with Kysely's builder cost more CPU than Postgres took to run
- * (bench/results/api-under-load.md). test/store/crew-access.test.ts holds both reads equal to
- * crewAssignmentsOnFleet on every kind of fleet.
- */
-function onFleet(db: Db, fleet: FleetRef, crewUniqueId: string) {
-  return sql`a.crew_unique_id = ${crewUniqueId} and a.vessel_id in ${fleetVesselIds(db, fleet)} and a.status in (${sql.join(ON_FLEET_STATUSES)})`;
-}
-
-/**
- * The categories the crew member gives `partnerId`, comma-separated, null for none: one subquery
- * over the consents primary key (crew, partner, category).
- */
-function consentList(db: Db, crewUniqueId: string, partnerId: string) {
-  const list = dialectOf(db) === 'postgres' ? sql`string_agg(category, ',')` : sql`group_concat(category, ',')`;
-  return sql<string | null>`(select ${list} from consents where crew_unique_id = ${crewUniqueId} and partner_id = ${partnerId})`;
-}
-
-/** The categories of a consentList (none for null or undefined). */
-function consentsOf(list: string | null | undefined): Set<ConsentCategory> {
-  const given = new Set(list ? list.split(',') : []);
-  return new Set(CONSENT_CATEGORIES.filter((c) => given.has(c)));
-}
-
-/** A row of crewAccessOnFleet: assignmentsOnFleet's, and the consent list. */
-type AccessRow = InferResult<ReturnType<typeof assignmentsOnFleet>>[number] & { consents: string | null };
-
-/**
- * crewAssignmentsOnFleet and the crew member's consents to `partnerId` in one round trip (each
- * assignment row carries the consent list). No assignment: no consents either.
- */
-export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
-  const { rows } = await sql<AccessRow>`
-    select v.*, a.assignment_id, a.crew_unique_id, a.role, a.position_name, a.status, a.as_of,
-      ${consentList(db, crewUniqueId, partnerId)} as consents
-    from assignments a join vessels v on v.vessel_id = a.vessel_id
-    where ${onFleet(db, fleet, crewUniqueId)}
-    order by a.as_of desc, a.vessel_id`.execute(db);
-  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
-}
-
-/** A crew member's row, whether they are on a fleet, and the consents they give a partner. */
-export interface CrewOnFleet {
-  crew: Selectable<CrewTable>;
-  /** Whether any assignment of theirs is on the fleet (crewAssignmentsOnFleet would find one). */
-  onFleet: boolean;
-  /** Their consents to the partner; none when they are not on the fleet. */
-  consents: Set<ConsentCategory>;
-}
-
-/**
- * The crew row with CrewAccess's answer in the same round trip (the profile's read): whether
- * crewAssignmentsOnFleet finds any assignment, and the consents. Undefined when no such crew member is held.
- */
-export async function crewOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewOnFleet | undefined> {
-  const { rows } = await sql<Selectable<CrewTable> & { on_fleet: boolean | number; consents: string | null }>`
-    select c.*, exists (select 1 from assignments a where ${onFleet(db, fleet, crewUniqueId)}) as on_fleet,
-      ${consentList(db, crewUniqueId, partnerId)} as consents
-    from crew c where c.crew_unique_id = ${crewUniqueId}`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  // true on Postgres, 1 on SQLite.
-  const found = Number(row.on_fleet) === 1;
-  return { crew: row, onFleet: found, consents: found ? consentsOf(row.consents) : new Set() };
-}
-
-/** The crew id whose normalized e-mail matches, among crew on the fleet. */
-export async function findFleetCrewByEmail(db: Db, fleet: FleetRef, emailNormalized: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('crew')
-    .innerJoin('assignments', 'assignments.crew_unique_id', 'crew.crew_unique_id')
-    .select('crew.crew_unique_id')
-    .where('crew.email_normalized', '=', emailNormalized)
-    .where('assignments.vessel_id', 'in', fleetVesselIds(db, fleet))
-    .where('assignments.status', 'in', ON_FLEET_STATUSES)
-    .orderBy('crew.crew_unique_id')
-    .executeTakeFirst();
-  return row?.crew_unique_id;
 }
 
 /** Distinct crew ids on any of `vesselIds` (on-fleet statuses), a keyset page at a time. */
