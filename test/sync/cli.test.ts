@@ -25,6 +25,11 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
   after(async () => rx.close());
   const register = (...flags: string[]) => svc('admin', 'register-webhook', ...flags);
+  /** ptn_a's endpoint as the first test leaves it (registered again: nothing changes), for the tests that deliver. */
+  const endpointOfA = async () => {
+    const res = await register('--partner', 'ptn_a', '--url', rx.url, '--events', 'crew.status.changed', '--secret', SECRET);
+    assert.equal(res.code, 0, res.stderr);
+  };
 
   it('register-webhook creates, updates, says when nothing changed; prints the endpoint with its (generated) secret', async () => {
     const created = await register('--partner', 'ptn_b', '--url', rx.url, '--events', 'crew.status.changed, crew.profile.updated');
@@ -109,6 +114,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('sync delivers what the outbox holds and prints a summary per partner', async () => {
+    await endpointOfA();
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     const res = await svc('sync');
     assert.equal(res.code, 0, res.stderr);
@@ -128,6 +134,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('sync --dry-run lists what it would send and sends nothing', async () => {
+    await endpointOfA();
     const before = rx.received.length;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     const res = await svc('sync', '--dry-run');
@@ -150,6 +157,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('list-dead-letters and replay-dead-letters; the next sync delivers the replayed event', async () => {
+    await endpointOfA();
     status = 422;
     const { eventId } = await seedEvent(store().db, 'ptn_a');
     assert.match((await svc('sync')).stdout, /1 dead-lettered/);
@@ -188,6 +196,7 @@ describeEachStore('svc sync and the webhook admin commands', ({ store, url }) =>
   });
 
   it('on a terminal, sync draws a progress line on standard error', async () => {
+    await endpointOfA();
     await seedEvent(store().db, 'ptn_a');
     await seedEvent(store().db, 'ptn_a');
     const stdout = new PassThrough();
