@@ -3,7 +3,7 @@ import { AppError, isAppError } from '../../domain/app-error.ts';
 import type { ChangeResult, IngestOutcome } from '../../domain/ingest-change.ts';
 import type { Database, Db } from '../../store/database.ts';
 import { listHeld } from '../../store/repositories/ingest-repo.ts';
-import { analyzeStore } from '../../store/repositories/maintenance-repo.ts';
+import { analyzeIngestTables, analyzeStore } from '../../store/repositories/maintenance-repo.ts';
 import { isStoreConnectionError } from '../../store/store-errors.ts';
 import { applyPrepared, type Incoming, type IngestDeps, type PreparedChange } from './apply-changes.ts';
 import { prepareChange } from './read-incoming.ts';
@@ -179,7 +179,11 @@ export async function ingestStream(
  * keeps the plan: made while the referenced table is nearly empty, it scans the whole table for
  * every row after; fresh statistics make it plan again, with the index (docs/ingest.md, "Speed").
  * Once a table holds thousands of rows its plans stay on the index as it grows: a refresh at each
- * doubling would cost a whole-store ANALYZE each time and buy nothing more.
+ * doubling would cost an ANALYZE each time and buy nothing more. Only the tables a batch's plans
+ * use (INGEST_TABLES in src/store/repositories/maintenance-repo.ts: Postgres keeps the batch's own
+ * statements prepared per connection too), the large two by their lookup columns only; not the
+ * change log the triggers append to nor the rest of the store. The run's end still analyzes
+ * the whole store, for the readers after it (a sync reads the change log).
  */
 export function statisticsRefresh(db: Db): (results: readonly ChangeResult[]) => Promise<void> {
   let refreshAt = STATS_REFRESH_FIRST;
@@ -187,7 +191,7 @@ export function statisticsRefresh(db: Db): (results: readonly ChangeResult[]) =>
   return async (results) => {
     for (const r of results) if (r.outcome === 'applied') applied += 1;
     if (applied < refreshAt) return;
-    await analyzeStore(db);
+    await analyzeIngestTables(db);
     refreshAt = applied * STATS_REFRESH_GROWTH;
   };
 }

@@ -107,22 +107,24 @@ export async function upsertCrewKeepingTimes(
   );
 }
 
+/** The tables a fixture load or an ingest run fills. */
+export const REFERENCE_TABLES = [
+  'employers',
+  'partners',
+  'contract_vessels',
+  'vessels',
+  'crew',
+  'assignments',
+  'consents',
+  'documents',
+  'files',
+  'requirement_catalogue',
+] as const;
+
 /** Row counts of the reference tables, for load summaries and tests. */
 export async function countReferenceRows(db: Db): Promise<Record<string, number>> {
-  const tables = [
-    'employers',
-    'partners',
-    'contract_vessels',
-    'vessels',
-    'crew',
-    'assignments',
-    'consents',
-    'documents',
-    'files',
-    'requirement_catalogue',
-  ] as const;
   const out: Record<string, number> = {};
-  for (const table of tables) {
+  for (const table of REFERENCE_TABLES) {
     const row = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
