@@ -245,6 +245,7 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
 
   it('an unknown partner is partner_not_found; an invalid body is invalid_input carrying the issues', async () => {
     const db = store().db;
+    await seedPartners(db, 'ptn_a');
     await assert.rejects(registerWebhookEndpoint(db, 'ptn_nope', valid, deps), { code: 'partner_not_found', status: 404 });
     await assert.rejects(registerWebhookEndpoint(db, 'ptn_a', { url: 'https://x.example' }, deps), (err: any) => {
       assert.equal(err.code, 'invalid_input');
@@ -259,6 +260,7 @@ describeEachStore('registering and rotating a webhook endpoint', ({ store }) => 
 
   it('a host resolving to a non-public address, or not resolving, is refused as a url value_error', async () => {
     const db = store().db;
+    await seedPartners(db, 'ptn_a');
     const privateDns = async () => ['93.184.216.34', '10.0.0.7'];
     await assert.rejects(registerWebhookEndpoint(db, 'ptn_a', valid, { ...deps, resolve: privateDns }), (err: any) => {
       assert.deepEqual(err.extra.issues, [
