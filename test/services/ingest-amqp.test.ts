@@ -1,3 +1,4 @@
+import { documentChange } from '../support/document-change.ts';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { connect } from 'amqplib';
@@ -43,22 +44,7 @@ const crew = (id: string, version: number, data: Record<string, unknown> = {}) =
     ...data,
   },
 });
-const document = (id: string, crewId: string) => ({
-  entity: 'document',
-  op: 'upsert',
-  id,
-  version: 1,
-  data: {
-    crew_unique_id: crewId,
-    type: 'certificate',
-    category: 'stcw',
-    title: 'Basic Safety Training',
-    verification_status: 'verified',
-    issue_date: '2025-01-01',
-    expiry_date: '2030-01-01',
-    classification: { document_class: 'training', category_code: 'basic_safety' },
-  },
-});
+const document = (id: string, crewId: string) => documentChange(id, crewId, 1);
 
 describeEachStoreWithBroker('svc ingest from a RabbitMQ queue', ({ store, url, dialect }) => {
   const db = () => store().db;

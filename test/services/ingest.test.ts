@@ -1,3 +1,4 @@
+import { documentChange } from '../support/document-change.ts';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
@@ -53,23 +54,7 @@ const crew = (version: number, data: Record<string, unknown> = {}) => ({
     ...data,
   },
 });
-const document = (version: number, data: Record<string, unknown> = {}) => ({
-  entity: 'document',
-  op: 'upsert',
-  id: 'doc_i1',
-  version,
-  data: {
-    crew_unique_id: 'crew_i1',
-    type: 'certificate',
-    category: 'stcw',
-    title: 'Basic Safety Training',
-    verification_status: 'verified',
-    issue_date: '2025-01-01',
-    expiry_date: '2030-01-01',
-    classification: { document_class: 'training', category_code: 'basic_safety' },
-    ...data,
-  },
-});
+const document = (version: number, data: Record<string, unknown> = {}) => documentChange('doc_i1', 'crew_i1', version, data);
 
 describeEachStore('ingest: versions, patches, deletes and held changes', ({ store, dialect }) => {
   const db = () => store().db;

@@ -1,3 +1,4 @@
+import { REFERENCE_TABLES } from '../../src/store/repositories/reference-data-repo.ts';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
@@ -35,18 +36,6 @@ const START = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-11-23T10:00:00.000Z';
 const at = (iso: string) => () => new Date(iso);
 const deps = (iso: string): IngestDeps => ({ clock: at(iso), holdMs: 24 * 3_600_000 });
-const TABLES = [
-  'employers',
-  'partners',
-  'contract_vessels',
-  'vessels',
-  'crew',
-  'assignments',
-  'consents',
-  'documents',
-  'files',
-  'requirement_catalogue',
-] as const;
 
 async function* from(items: readonly Incoming[]) {
   yield* items;
@@ -55,7 +44,7 @@ async function* from(items: readonly Incoming[]) {
 async function rows(db: Db): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   // Sorted here: the two stores wrote their rows in different orders.
-  for (const t of TABLES) out[t] = (await db.selectFrom(t).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
+  for (const t of REFERENCE_TABLES) out[t] = (await db.selectFrom(t).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
   return out;
 }
 
