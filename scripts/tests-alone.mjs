@@ -3,10 +3,13 @@
 // here. Without --all, a random sample: --sample=N files (default 20), one test of each, the seed
 // printed so that a failure can be replayed with --seed=S. With --all, every test of the files
 // named (or of all). Exits 1 when a test fails alone (printing the command that runs it alone) or
-// a file's tests cannot be listed.
+// a file's tests cannot be listed. A run (listing a file, or one test alone) that has not ended
+// after --timeout=S seconds (default 600) is stopped, its whole process group, and counts as failed:
+// a test that hangs alone fails the check instead of holding it up.
 //
-//   node scripts/tests-alone.mjs [--sample=N] [--seed=S] [--all] [--jobs=J] [test files]
+//   node scripts/tests-alone.mjs [--sample=N] [--seed=S] [--all] [--jobs=J] [--timeout=S] [test files]
 import { spawn } from 'node:child_process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,7 @@ const all = args.includes('--all');
 const sample = option('sample', 20);
 const seed = option('seed', Math.floor(Math.random() * 2 ** 31));
 const jobs = option('jobs', 2);
+const timeoutSeconds = option('timeout', 600);
 const named = args.filter((a) => !a.startsWith('-')).map((file) => resolve(file));
 
 /** mulberry32: a small seeded generator, so that a sample can be drawn again from its seed. */
@@ -46,24 +50,44 @@ function testFilesUnder(dir) {
   });
 }
 
-/** Runs `file` through `npm test`'s runner with `pattern`; the tests it reported and its exit code. */
+/**
+ * Runs `file` through `npm test`'s runner with `pattern`; the tests it reported and its exit code.
+ * The runner leads a process group of its own (it starts node --test, which starts the file and
+ * its `svc` children), so that a run past the time limit, or this script interrupted, stops it whole.
+ */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const child of running) process.kill(-child.pid, 'SIGKILL');
+    process.exit(130);
+  });
+
 function run(file, pattern) {
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
       [join(root, 'scripts/run-tests.mjs'), `--test-reporter=${reporter}`, `--test-name-pattern=${pattern}`, file],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let out = '';
     let err = '';
+    running.add(child);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      process.kill(-child.pid, 'SIGKILL');
+    }, timeoutSeconds * 1000);
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('exit', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
       const tests = out
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line));
-      done({ code, tests, output: err });
+      if (timedOut) done({ code: 1, tests, output: `${err}\ntests-alone: stopped after ${timeoutSeconds} s (--timeout)\n` });
+      else done({ code, tests, output: err });
     });
   });
 }
