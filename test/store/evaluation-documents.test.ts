@@ -4,7 +4,12 @@ import fc from 'fast-check';
 import type { EvaluationDocument } from '../../src/domain/compliance/types.ts';
 import { PROCESSING_STATES, REVIEW_STATUSES, VERIFICATION_STATUSES } from '../../src/domain/vocabulary.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
-import { listEvaluationDocuments, listListableDocuments } from '../../src/store/repositories/documents-repo.ts';
+import {
+  crewEvaluationDocuments,
+  listEvaluationDocuments,
+  listListableDocuments,
+  type EvaluationDocumentWithFile,
+} from '../../src/store/repositories/documents-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
@@ -32,6 +37,7 @@ const docArb = fc.record({
   live: fc.constantFrom(true, true, false),
   documentClass: fc.constantFrom(...CLASSES),
   codes: fc.subarray(['A-VI/1-1', 'A-VI/1-2', 'A-\\"VI"']),
+  withFile: fc.boolean(),
 });
 
 const byId = (a: EvaluationDocument, b: EvaluationDocument) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0);
@@ -42,6 +48,7 @@ describeEachStore("the evaluator's documents against every column of the listabl
   it('gives the same documents and values, medical ones included, for any crew asked', async () => {
     const db = store().db;
     let listed = 0;
+    let withFiles = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(docArb, { maxLength: 12 }), fc.subarray([0, 1, 2, 3, 4]), async (docs, asked) => {
         const prefix = `ev${++run}`;
@@ -64,6 +71,7 @@ describeEachStore("the evaluator's documents against every column of the listabl
                 processing_state: d.state,
                 is_current: d.current,
                 is_live: d.live,
+                ...(d.withFile ? { file: 'files/doc.pdf' } : {}),
                 classification: {
                   document_class: d.documentClass,
                   category_code: d.documentClass,
@@ -96,15 +104,27 @@ describeEachStore("the evaluator's documents against every column of the listabl
           .sort(byId);
         assert.deepEqual(fast, slow);
         listed += fast.length;
+        // The compliance check's read of one crew member: the same documents, with their files.
+        for (const id of ids) {
+          const one = [...(await crewEvaluationDocuments(db, id))].sort(byId);
+          const obvious = (await listListableDocuments(db, [id], true)).map((d): EvaluationDocumentWithFile => ({
+            ...slow.find((e) => e.documentId === d.documentId)!,
+            fileId: d.fileId,
+          }));
+          assert.deepEqual(one, obvious.sort(byId));
+          withFiles += one.filter((d) => d.fileId !== null).length;
+        }
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 25) },
     );
     assert.ok(listed > 0, 'some generated documents are listable');
+    assert.ok(withFiles > 0, 'some listable documents have a file');
   });
 
   it('reads no crew at all as no documents, and a list longer than one statement takes', async () => {
     const db = store().db;
     assert.deepEqual(await listEvaluationDocuments(db, []), []);
+    assert.deepEqual(await crewEvaluationDocuments(db, 'nobody_at_all'), []);
     const ids = Array.from({ length: 4500 }, (_, i) => `nobody_${i}`);
     await loadFixtures(
       db,

@@ -2,11 +2,10 @@ import { AppError } from '../../domain/app-error.ts';
 import { utcDate, type Clock } from '../../domain/clock.ts';
 import { evaluateCompliance, type ComplianceEvaluation } from '../../domain/compliance/index.ts';
 import { medicalRowsOn } from '../../domain/compliance/on-date.ts';
-import type { CrewDocument } from '../../domain/document.ts';
 import type { CrewAssignment } from '../../domain/fleet.ts';
 import type { ComplianceSource } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { listListableDocuments } from '../../store/repositories/documents-repo.ts';
+import { crewEvaluationDocuments, type EvaluationDocumentWithFile } from '../../store/repositories/documents-repo.ts';
 import { crewExists } from '../../store/repositories/crew-repo.ts';
 import { crewAssignmentsOnFleet } from '../../store/repositories/crew-on-fleet-repo.ts';
 import type { Catalogue, CatalogueCache } from './catalogue-cache.ts';
@@ -41,7 +40,7 @@ export interface EvaluationInput {
 /** A live evaluation and the documents it read (medical ones included). */
 export interface LiveEvaluation {
   evaluation: ComplianceEvaluation;
-  documents: CrewDocument[];
+  documents: EvaluationDocumentWithFile[];
   /** Of the documents satisfying a requirement, those with a stored file: worked out once, reused with the evaluation. */
   withFiles: ReadonlySet<string>;
 }
@@ -55,7 +54,7 @@ export interface ComplianceOutcome {
   asOf: string;
   source: ComplianceSource;
   /** The documents a live evaluation read (medical ones included); absent on the fallback. */
-  documents?: readonly CrewDocument[];
+  documents?: readonly EvaluationDocumentWithFile[];
   /** A live evaluation's LiveEvaluation.withFiles; absent on the fallback. */
   withFiles?: ReadonlySet<string>;
   /** YYYY-MM-DD medical rows were decided on, when not the date evaluated (a reader without crew:medical:read). */
@@ -91,7 +90,7 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
 
 /** Reads the crew member's documents (medical ones included) and evaluates them. */
 export async function evaluateLive(db: Db, input: EvaluationInput): Promise<LiveEvaluation> {
-  const documents = await listListableDocuments(db, [input.crewUniqueId], true);
+  const documents = await crewEvaluationDocuments(db, input.crewUniqueId);
   const evaluation = evaluateCompliance({
     role: input.assignment.assignment.role,
     positionName: input.assignment.assignment.positionName,

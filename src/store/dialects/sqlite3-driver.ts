@@ -122,6 +122,20 @@ const WRITE_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryN
 const READ_KINDS = new Set(['SelectQueryNode']);
 
 /**
+ * Raw SQL that is one SELECT (the reads of one crew member, src/store/repositories/crew-on-fleet-repo.ts):
+ * a read like a built one, run beside the writes and prepared once. A text starting with SELECT is
+ * a SELECT in SQLite (WITH may start an INSERT, UPDATE or DELETE, so it is not taken); without a
+ * semicolon it is one statement.
+ */
+const RAW_SELECT = /^\s*select\b[^;]*$/i;
+
+/** Whether a compiled query only reads: built as a SELECT, or raw SQL that is one SELECT. */
+function isRead(compiled: CompiledQuery): boolean {
+  const kind = (compiled.query as { kind: string }).kind;
+  return READ_KINDS.has(kind) || (kind === 'RawNode' && RAW_SELECT.test(compiled.sql));
+}
+
+/**
  * One writer at a time per process. SQLite allows one writer anyway; queueing writers here instead
  * of in SQLite's busy handler keeps them from sleeping on libuv's few threads while the connection
  * that holds the lock waits for a thread to commit (a stall until the busy timeout).
@@ -152,7 +166,7 @@ class Sqlite3Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.releaseTransaction || READ_KINDS.has((compiled.query as { kind: string }).kind)) return this.run<R>(compiled);
+    if (this.releaseTransaction || isRead(compiled)) return this.run<R>(compiled);
     const release = await this.writeLock.acquire();
     try {
       return await this.run<R>(compiled);
@@ -163,8 +177,9 @@ class Sqlite3Connection implements DatabaseConnection {
 
   private async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const node = compiled.query as { kind: string; returning?: unknown };
-    // Raw statements (transaction control, DDL, pragmas) are rare and may not be preparable once.
-    if (node.kind === 'RawNode') return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
+    // Other raw statements (transaction control, DDL, pragmas) are rare and may not be preparable once.
+    if (node.kind === 'RawNode' && !RAW_SELECT.test(compiled.sql))
+      return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };
     const write = WRITE_KINDS.has(node.kind) && !node.returning;
     if (compiled.sql.length > CACHED_SQL_MAX) {
       if (!write) return { rows: (await all(this.db, compiled.sql, compiled.parameters)) as R[] };

@@ -39,8 +39,24 @@ export interface CrewAccess {
  * (bench/results/api-under-load.md). test/store/crew-access.test.ts holds both reads equal to
  * crewAssignmentsOnFleet on every kind of fleet.
  */
-function onFleet(db: Db, fleet: FleetRef, crewUniqueId: string) {
-  return sql`a.crew_unique_id = ${crewUniqueId} and a.vessel_id in ${fleetVesselIds(db, fleet)} and a.status in (${sql.join(ON_FLEET_STATUSES)})`;
+function onFleet(fleet: FleetRef, crewUniqueId: string) {
+  return sql`a.crew_unique_id = ${crewUniqueId} and a.vessel_id in ${fleetVesselIdsSql(fleet)} and a.status in (${sql.join(ON_FLEET_STATUSES)})`;
+}
+
+/** fleetVesselIds (./fleet-repo.ts) as SQL: the builder built and compiled it anew on every call. */
+function fleetVesselIdsSql(fleet: FleetRef) {
+  switch (fleet.kind) {
+    case 'employer':
+      return sql`(select fv.vessel_id from vessels fv where fv.employer_id = ${fleet.employerId} and fv.is_test = ${fleet.isTest ? 1 : 0})`;
+    case 'contract':
+      return sql`(select fv.vessel_id from contract_vessels fc join vessels fv on fv.vessel_id = fc.vessel_id
+        where fc.partner_id = ${fleet.partnerId} and fv.is_test = ${fleet.isTest ? 1 : 0})`;
+    case 'all':
+      return sql`(select fv.vessel_id from vessels fv)`;
+    case 'none':
+      // A subquery that matches nothing (vessel_id is a primary key, never null).
+      return sql`(select fv.vessel_id from vessels fv where fv.vessel_id is null)`;
+  }
 }
 
 /**
@@ -70,7 +86,7 @@ export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: s
     select v.*, a.assignment_id, a.crew_unique_id, a.role, a.position_name, a.status, a.as_of,
       ${consentList(db, crewUniqueId, partnerId)} as consents
     from assignments a join vessels v on v.vessel_id = a.vessel_id
-    where ${onFleet(db, fleet, crewUniqueId)}
+    where ${onFleet(fleet, crewUniqueId)}
     order by a.as_of desc, a.vessel_id`.execute(db);
   return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
 }
@@ -90,7 +106,7 @@ export interface CrewOnFleet {
  */
 export async function crewOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewOnFleet | undefined> {
   const { rows } = await sql<Selectable<CrewTable> & { on_fleet: boolean | number; consents: string | null }>`
-    select c.*, exists (select 1 from assignments a where ${onFleet(db, fleet, crewUniqueId)}) as on_fleet,
+    select c.*, exists (select 1 from assignments a where ${onFleet(fleet, crewUniqueId)}) as on_fleet,
       ${consentList(db, crewUniqueId, partnerId)} as consents
     from crew c where c.crew_unique_id = ${crewUniqueId}`.execute(db);
   const row = rows[0];

@@ -83,7 +83,10 @@ const EVALUATION_COLUMNS = [
  * A document's EVALUATION_COLUMNS values, in that order: from SQLite with the classification as
  * the JSON value it is stored as, from a Postgres row with it as that text.
  */
-type EvaluationValues<C> = [
+type EvaluationValues<C> = [...DocumentValues, C];
+
+/** The values of EVALUATION_COLUMNS but the classification, in that order. */
+type DocumentValues = [
   string,
   string,
   string,
@@ -96,10 +99,9 @@ type EvaluationValues<C> = [
   number,
   number,
   DocumentsTable['document_class'],
-  C,
 ];
 
-function toEvaluationDocument(v: EvaluationValues<unknown>, classification: Classification): EvaluationDocument {
+function toEvaluationDocument(v: readonly [...DocumentValues, ...unknown[]], classification: Classification): EvaluationDocument {
   return {
     documentId: v[0],
     crewUniqueId: v[1],
@@ -162,6 +164,40 @@ export async function listEvaluationDocuments(db: Db, crewIds: readonly string[]
     for (const document of await evaluationDocuments(db, crewIds.slice(start, start + CREW_PER_STATEMENT))) out.push(document);
   }
   return out;
+}
+
+/** An evaluation document and its stored file, if any (the compliance check's download links). */
+export type EvaluationDocumentWithFile = EvaluationDocument & { fileId: string | null };
+
+/** EVALUATION_COLUMNS but the classification, then file_id: the columns of crewEvaluationDocuments. */
+const CHECK_COLUMNS = sql.raw([...EVALUATION_COLUMNS.slice(0, -1), 'file_id'].join(', '));
+/** The conditions of `listable`, as SQL. */
+const LISTABLE = sql.raw(`processing_state = 'processed' and is_current = 1 and is_live = 1`);
+
+/**
+ * The listable documents of one crew member, medical ones included, as the evaluator reads them
+ * and with their file ids: the compliance check's read, written as SQL, which building it with
+ * Kysely's builder cost more CPU per call than the store took to run it. On SQLite as one JSON
+ * value, the classification written in last as listEvaluationDocuments does (file_id, a text or
+ * null, comes before it, so json_array's last value never ends with `]`). In no particular order.
+ * The same documents as listListableDocuments (test/store/evaluation-documents.test.ts).
+ */
+export async function crewEvaluationDocuments(db: Db, crewUniqueId: string): Promise<EvaluationDocumentWithFile[]> {
+  if (dialectOf(db) === 'sqlite') {
+    const { rows } = await sql<{ documents: string }>`
+      select '[' || coalesce(group_concat(rtrim(json_array(${CHECK_COLUMNS}), ']') || ',' || classification || ']', ','), '') || ']' as documents
+      from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE}`.execute(db);
+    return (JSON.parse(rows[0]!.documents) as [...DocumentValues, string | null, Classification][]).map((v) => ({
+      ...toEvaluationDocument(v, v[13]),
+      fileId: v[12],
+    }));
+  }
+  const { rows } = await sql<Selectable<DocumentsTable>>`
+    select ${CHECK_COLUMNS}, classification from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE}`.execute(db);
+  return rows.map((r) => {
+    const v = EVALUATION_COLUMNS.map((c) => r[c]) as EvaluationValues<string>;
+    return { ...toEvaluationDocument(v, parseClassification(v[12])), fileId: r.file_id };
+  });
 }
 
 export async function findListableDocument(
