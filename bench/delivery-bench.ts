@@ -215,15 +215,24 @@ const DELIVERERS = (process.env.BENCH_DELIVERERS_COUNTS ?? '1,2,3').split(',').m
 const DELIVERERS_EVENTS = Number(process.env.BENCH_DELIVERERS_EVENTS ?? 10_000);
 const DELIVERERS_PARTNERS = 16;
 const DELIVERERS_ROUNDS = Number(process.env.BENCH_DELIVERERS_ROUNDS ?? 2);
+/** How long the receiver takes to answer, one case each: 0 (at once, CPU-bound) and 50 ms (as partners' endpoints do, waiting-bound). */
+const DELIVERERS_WAITS = (process.env.BENCH_DELIVERERS_WAIT_MS ?? '0,50').split(',').map(Number);
 /** Another checkout's launcher (its bin/svc), run in each round beside this one's, the two alternating. */
 const DELIVERERS_REFERENCE = process.env.BENCH_DELIVERERS_REFERENCE;
 
+/** The rounds of one receiver case, by build and count of processes, and one idle process's CPU by build. */
+interface DeliverersCase {
+  waitMs: number;
+  rounds: Map<string, DeliverersRound[]>;
+  idleCpu: Map<string, number>;
+}
+
 /**
  * Issue 34, item 4: 1, 2 and 3 `svc sync --deliver-only` processes started together on one
- * Postgres outbox of DELIVERERS_EVENTS due events; rounds alternate the order of the counts (and,
- * with a reference, which build goes first).
+ * Postgres outbox of DELIVERERS_EVENTS due events, the receiver answering after `waitMs`; rounds
+ * alternate the order of the counts (and, with a reference, which build goes first).
  */
-async function deliverers(receiverUrl: string): Promise<void> {
+async function deliverersCase(receiverUrl: string, waitMs: number, builds: readonly string[]): Promise<DeliverersCase> {
   const name = `svc_bench_deliverers_${process.pid}`;
   const { url } = await freshStore('postgres', name);
   const store = await openStore(url);
@@ -232,12 +241,12 @@ async function deliverers(receiverUrl: string): Promise<void> {
     SVC_WEBHOOK_CONCURRENCY: String(config.webhookConcurrency),
     SVC_WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(config.webhookConcurrencyPerEndpoint),
   };
-  const builds = DELIVERERS_REFERENCE ? ['bin/svc', DELIVERERS_REFERENCE] : ['bin/svc'];
+  const endpointUrl = waitMs > 0 ? receiverUrl.replace(/\/hook$/, `/wait/${waitMs}/hook`) : receiverUrl;
   const rounds = new Map<string, DeliverersRound[]>();
   const idleCpu = new Map<string, number>();
   try {
     await migrateToLatest(store.db);
-    await seedBenchFleet(store.db, partners, () => receiverUrl, NOW);
+    await seedBenchFleet(store.db, partners, () => endpointUrl, NOW);
     // The first start also builds a checkout whose build is stale: not counted.
     for (const svc of builds) await idleDelivererCpu(svc, url, env);
     for (const svc of builds) idleCpu.set(svc, await idleDelivererCpu(svc, url, env));
@@ -255,7 +264,7 @@ async function deliverers(receiverUrl: string): Promise<void> {
           const key = `${svc}\u0000${n}`;
           rounds.set(key, [...(rounds.get(key) ?? []), r]);
           process.stderr.write(
-            `  deliverers ${svc} ${n} round ${round}: ${r.rate.toFixed(0)} deliveries/s (${r.perProcess.join(' + ')}), ` +
+            `  deliverers ${svc} ${n}, receiver ${waitMs} ms, round ${round}: ${r.rate.toFixed(0)} deliveries/s (${r.perProcess.join(' + ')}), ` +
               `${r.cpuSeconds.toFixed(1)} s CPU, machine ${Math.round(100 * r.machineBusy)}% busy, load ${loadavg()[0]!.toFixed(1)}\n`,
           );
         }
@@ -265,13 +274,19 @@ async function deliverers(receiverUrl: string): Promise<void> {
     await store.close();
     await dropStore('postgres', name);
   }
-  const rows = builds.flatMap((svc) => {
-    const one = median(rounds.get(`${svc}\u0000${DELIVERERS[0]}`)!.map((r) => r.rate));
+  return { waitMs, rounds, idleCpu };
+}
+
+/** The table rows of one case: each build's rate for each count of processes, against its own rate with the first count. */
+function deliverersRows(c: DeliverersCase, builds: readonly string[]): Array<Array<string | number>> {
+  return builds.flatMap((svc) => {
+    const one = median(c.rounds.get(`${svc}\u0000${DELIVERERS[0]}`)!.map((r) => r.rate));
     return DELIVERERS.map((n) => {
-      const rs = rounds.get(`${svc}\u0000${n}`)!;
+      const rs = c.rounds.get(`${svc}\u0000${n}`)!;
       const rate = median(rs.map((r) => r.rate));
-      const cpuMs = median(rs.map((r) => (1000 * (r.cpuSeconds - n * idleCpu.get(svc)!)) / r.delivered));
+      const cpuMs = median(rs.map((r) => (1000 * (r.cpuSeconds - n * c.idleCpu.get(svc)!)) / r.delivered));
       return [
+        c.waitMs > 0 ? `after ${c.waitMs} ms` : 'at once',
         svc === 'bin/svc' ? 'this checkout' : 'reference',
         n,
         rs.map((r) => r.rate.toFixed(0)).join(', '),
@@ -282,19 +297,28 @@ async function deliverers(receiverUrl: string): Promise<void> {
       ];
     });
   });
-  const idle = builds.map((svc) => idleCpu.get(svc)!.toFixed(2)).join(' s and ');
+}
+
+/** Every receiver case of DELIVERERS_WAITS, written as one section of the results. */
+async function deliverers(receiverUrl: string): Promise<void> {
+  const builds = DELIVERERS_REFERENCE ? ['bin/svc', DELIVERERS_REFERENCE] : ['bin/svc'];
+  const cases: DeliverersCase[] = [];
+  for (const waitMs of DELIVERERS_WAITS) cases.push(await deliverersCase(receiverUrl, waitMs, builds));
+  const rows = cases.flatMap((c) => deliverersRows(c, builds));
+  const idle = cases.map((c) => builds.map((svc) => c.idleCpu.get(svc)!.toFixed(2)).join(' s and ')).join(' s, ');
   const body = `Command: \`BENCH_DELIVERERS=only npm run bench:delivery\` (\`BENCH_DELIVERERS=0\` skips it; \`BENCH_DELIVERERS_COUNTS\`,
-\`BENCH_DELIVERERS_EVENTS\`, \`BENCH_DELIVERERS_ROUNDS\`; \`BENCH_DELIVERERS_REFERENCE=<checkout>/bin/svc\` runs another build in each round
+\`BENCH_DELIVERERS_EVENTS\`, \`BENCH_DELIVERERS_ROUNDS\`, \`BENCH_DELIVERERS_WAIT_MS\`; \`BENCH_DELIVERERS_REFERENCE=<checkout>/bin/svc\` runs another build in each round
 beside this one, the two alternating). Machine: ${machineLine()}; load average ${loadavg()[0]!.toFixed(1)} when it ended. Postgres;
-${DELIVERERS_EVENTS.toLocaleString('en')} due events over ${DELIVERERS_PARTNERS} partners' endpoints (the receiver, in its own process, answers 200
-at once); that many \`svc sync --deliver-only\` processes started together, each with the shipped concurrency
+${DELIVERERS_EVENTS.toLocaleString('en')} due events over ${DELIVERERS_PARTNERS} partners' endpoints; the receiver, in its own process, answers 200 at once
+(the CPU-bound case) or after a fixed wait (${DELIVERERS_WAITS.filter((w) => w > 0).join(', ')} ms: the waiting-bound case, as partners' endpoints answer);
+that many \`svc sync --deliver-only\` processes started together, each with the shipped concurrency
 (${config.webhookConcurrency} overall, ${config.webhookConcurrencyPerEndpoint} per endpoint over all processes). The rate is over the span from the first stored
 attempt to the last (start-up left out); ${DELIVERERS_ROUNDS} rounds, alternating the order of the counts, median shown. CPU per
 delivery is the svc processes' user and system time less one idle process's start-up (${idle} s) each; Postgres's and
 the receiver's CPU come on top. "Machine busy" is every core's busy share over the round (/proc/stat): near 100%, the
-machine, not svc, bounds the rate.
+machine, not svc, bounds the rate, and a process more can only share it.
 
-${table(['build', 'processes', 'deliveries/s, each round', 'median', '÷ 1 process', 'svc CPU ms per delivery', 'machine busy'], rows)}`;
+${table(['receiver answers', 'build', 'processes', 'deliveries/s, each round', 'median', '÷ 1 process', 'svc CPU ms per delivery', 'machine busy'], rows)}`;
   writeSection('Several deliverers on one outbox', body);
   console.log(body);
 }

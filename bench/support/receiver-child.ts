@@ -1,5 +1,7 @@
-// A webhook receiver in its own process that answers 200 at once and counts what it got; a
-// request to a path starting /hang is held and never answered (an endpoint that hangs).
+// A webhook receiver in its own process that answers 200 and counts what it got: at once, or, for
+// a path starting /wait/<ms>/, after that many milliseconds (a partner endpoint that takes its
+// time, as real ones do); a request to a path starting /hang is held and never answered (an
+// endpoint that hangs).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,9 +9,12 @@ let received = 0;
 const server = createServer((req, res) => {
   req.resume();
   if (req.url?.startsWith('/hang')) return;
+  const waitMs = Number(/^\/wait\/(\d+)\//.exec(req.url ?? '')?.[1] ?? 0);
   req.on('end', () => {
     received++;
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    if (waitMs > 0) setTimeout(answer, waitMs);
+    else answer();
   });
 });
 server.keepAliveTimeout = 60_000;
