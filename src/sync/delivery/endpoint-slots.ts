@@ -48,15 +48,22 @@ export interface EndpointSlots {
 /**
  * A lane's request slots for its endpoint: one of the run's fair slots (FairSlots), and one of the
  * endpoint's slots in the store, so that every process delivering from one store together sends at
- * most `count` requests at once to an endpoint (docs/webhooks.md, "Requests at once"). The lane
- * keeps the store slots it took while it works, handing them from one attempt to the next without
- * a write, and extends a hold only when less than one attempt's time is left on it: a hold lasts
- * an attempt's timeout and a margin, so slots of a process that dies come free by themselves.
+ * most `count` requests at once to an endpoint (docs/webhooks.md, "Requests at once"). The fair
+ * slot is taken first; while every store slot is held elsewhere the lane gives it back between
+ * looks, so the process's other endpoints keep sending. A store slot is handed from one attempt to
+ * the next without a write, the lane keeping as many as it holds fair slots, or one: a slot it
+ * cannot use goes back to the store at once, for another process to use. A hold lasts an attempt's
+ * timeout and a margin, extended only when less than one attempt's time is left on it, so slots of
+ * a process that dies come free by themselves.
  */
 export function endpointSlots(ctx: EndpointSlotsContext): EndpointSlots {
   const { db, partnerId } = ctx;
   const idle: Held[] = [];
   const holders = new Set<string>();
+  /** Store slots an attempt of the lane is using now. */
+  let inUse = 0;
+  /** Slots being given back: close() waits for them. */
+  const givingBack = new Set<Promise<void>>();
   let rowsMade: Promise<void> | null = null;
   let taken = 0;
   const holdUntil = (now: number) => now + ctx.timeoutMs + SLOT_HOLD_MARGIN_MS;
@@ -91,29 +98,48 @@ export function endpointSlots(ctx: EndpointSlotsContext): EndpointSlots {
     return { slot, holder, until };
   }
 
+  /** Back to the store, for another process (a failed write leaves the hold to lapse by itself). */
+  function giveBack(held: Held): void {
+    holders.delete(held.holder);
+    const giving: Promise<void> = releaseSendSlots(db, partnerId, [held.holder])
+      .catch(() => {})
+      .finally(() => givingBack.delete(giving));
+    givingBack.add(giving);
+  }
+
   return {
     async acquire() {
-      const releaseFair = await ctx.fair.acquire(partnerId);
-      try {
-        for (let wait = POLL_FIRST_MS; !ctx.stopped(); wait = Math.min(wait * 2, POLL_MAX_MS)) {
-          const held = (await reuse()) ?? (await take());
-          if (held) {
-            return () => {
-              idle.push(held);
-              releaseFair();
-            };
-          }
-          await delay(wait, undefined, { signal: ctx.drain }).catch(() => {});
+      for (let wait = POLL_FIRST_MS; ; wait = Math.min(wait * 2, POLL_MAX_MS)) {
+        const releaseFair = await ctx.fair.acquire(partnerId);
+        if (ctx.stopped()) return releaseFair;
+        let held: Held | null;
+        try {
+          held = (await reuse()) ?? (await take());
+        } catch (err) {
+          rowsMade = null;
+          releaseFair();
+          throw err;
         }
-        return releaseFair;
-      } catch (err) {
-        rowsMade = null;
+        if (held) {
+          const using = held;
+          inUse += 1;
+          return () => {
+            inUse -= 1;
+            releaseFair();
+            // Kept for the lane's next attempt while the lane holds as many fair slots (those just
+            // granted included), or as its only slot; else another process may use it.
+            if (idle.length + inUse < Math.max(ctx.fair.held(partnerId), 1)) idle.push(using);
+            else giveBack(using);
+          };
+        }
+        // Every slot of the endpoint is held by other processes: this process's other endpoints use the fair slot meanwhile.
         releaseFair();
-        throw err;
+        await delay(wait, undefined, { signal: ctx.drain }).catch(() => {});
       }
     },
     async close() {
       idle.length = 0;
+      await Promise.all(givingBack);
       const all = [...holders];
       holders.clear();
       await releaseSendSlots(db, partnerId, all);

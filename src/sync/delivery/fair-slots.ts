@@ -25,6 +25,11 @@ export class FairSlots {
     });
   }
 
+  /** The slots `lane` holds now (granted and not given back). */
+  held(lane: string): number {
+    return this.#inFlight.get(lane) ?? 0;
+  }
+
   /** Marks `lane` failing (its last attempt failed) or not; takes effect at the next free slot. */
   setFailing(lane: string, failing: boolean): void {
     if (failing) this.#failing.add(lane);

@@ -67,18 +67,21 @@ const PG_PARALLEL_WRITES = 4;
  * insert, however many attempts.
  */
 export function attemptRecorder(db: Kysely<Database>, disableAfterDays: number): RecordStage {
-  // Postgres runs several such transactions at once on separate connections (rows of different
-  // events do not conflict); SQLite has one writer at a time, so one is all it can use.
+  // Postgres runs several such transactions at once on separate connections; SQLite has one writer
+  // at a time, so one is all it can use. Each transaction locks the health rows of the endpoints it
+  // records (src/store/repositories/endpoint-health-repo.ts) until it commits, so every endpoint's
+  // attempts go through one writer, the endpoints dealt out in turn as they first come: the
+  // writers then touch different rows and never queue on each other.
   const writers = Array.from({ length: dialectOf(db) === 'postgres' ? PG_PARALLEL_WRITES : 1 }, () => recordBatches(db, disableAfterDays));
-  const pending = writers.map(() => 0);
-  return async (record) => {
-    const least = pending.indexOf(Math.min(...pending));
-    pending[least]! += 1;
-    try {
-      return await writers[least]!(record);
-    } finally {
-      pending[least]! -= 1;
+  const writerOf = new Map<string, RecordStage>();
+  return (record) => {
+    const { partnerId } = record.event;
+    let writer = writerOf.get(partnerId);
+    if (!writer) {
+      writer = writers[writerOf.size % writers.length]!;
+      writerOf.set(partnerId, writer);
     }
+    return writer(record);
   };
 }
 
