@@ -10,7 +10,7 @@ import {
   readSnapshots,
   recordSyncRun,
   saveSyncCursor,
-  snapshotCrewPage,
+  deleteSnapshotsInRange,
   writeSnapshots,
   type SnapshotWrite,
 } from '../../src/store/repositories/sync-state-repo.ts';
@@ -60,7 +60,10 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
     );
     assert.equal((await readSnapshots(db, ['ptn_a'], ids.map(crew))).size, 4500);
     await deleteSnapshots(db, 'ptn_a', ids.slice(0, 4400).map(crew));
-    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 1000), ids.slice(4400).map(crew));
+    assert.deepEqual(
+      [...(await readSnapshots(db, ['ptn_a'], ids.map(crew))).keys()].sort(),
+      ids.slice(4400).map((n) => `ptn_a|${crew(n)}`),
+    );
   });
 
   it('due snapshots: next_due on or before today for any of the partners, a keyset page at a time in due-date order', async () => {
@@ -103,12 +106,34 @@ describeEachStore('sync snapshots, cursor and per-partner state in the store', (
     assert.deepEqual(await walk(['ptn_a'], '2026-09-30', 2), []);
   });
 
-  it('snapshot crew of one partner, a keyset page at a time, in id order', async () => {
+  it('deleted in a range of crew ids for several partners, but for the crew kept', async () => {
     const db = store().db;
-    await writeSnapshots(db, [snap('ptn_a', 3), snap('ptn_a', 1), snap('ptn_b', 2), snap('ptn_a', 2)], T);
-    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', null, 2), [crew(1), crew(2)]);
-    assert.deepEqual(await snapshotCrewPage(db, 'ptn_a', crew(2), 2), [crew(3)]);
-    assert.deepEqual(await snapshotCrewPage(db, 'ptn_none', null, 2), []);
+    const all = [1, 2, 3, 4, 5].flatMap((n) => [snap('ptn_a', n), snap('ptn_b', n), snap('ptn_c', n)]);
+    await writeSnapshots(db, all, T);
+    const left = async () => [...(await readSnapshots(db, ['ptn_a', 'ptn_b', 'ptn_c'], [1, 2, 3, 4, 5].map(crew))).keys()].sort();
+    await deleteSnapshotsInRange(db, ['ptn_a', 'ptn_b'], { after: crew(1), upTo: crew(4) }, [crew(3)]);
+    const gone = ['ptn_a|' + crew(2), 'ptn_a|' + crew(4), 'ptn_b|' + crew(2), 'ptn_b|' + crew(4)];
+    assert.deepEqual(
+      await left(),
+      all
+        .map((s) => `${s.partnerId}|${s.crewUniqueId}`)
+        .filter((k) => !gone.includes(k))
+        .sort(),
+    );
+    await deleteSnapshotsInRange(db, ['ptn_a'], { after: crew(3), upTo: null }, []);
+    await deleteSnapshotsInRange(db, ['ptn_c'], { after: null, upTo: crew(1) }, []);
+    await deleteSnapshotsInRange(db, [], { after: null, upTo: null }, []);
+    assert.deepEqual(await left(), [
+      `ptn_a|${crew(1)}`,
+      `ptn_a|${crew(3)}`,
+      `ptn_b|${crew(1)}`,
+      `ptn_b|${crew(3)}`,
+      `ptn_b|${crew(5)}`,
+      `ptn_c|${crew(2)}`,
+      `ptn_c|${crew(3)}`,
+      `ptn_c|${crew(4)}`,
+      `ptn_c|${crew(5)}`,
+    ]);
   });
 
   it('the cursor: undefined until saved, then the last one saved', async () => {

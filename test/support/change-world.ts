@@ -224,6 +224,17 @@ export async function incrementalRun(
   return { events, full: results.some((r) => r.full) };
 }
 
+/** Every event the outbox holds, as a partner would notice it. */
+export async function outboxEvents(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('outbox_events').select('body').execute();
+  return rows
+    .map(({ body }) => {
+      const b = JSON.parse(body);
+      return JSON.stringify([b.partner_id, b.event_type, b.data.crew_unique_id, b.data]);
+    })
+    .sort();
+}
+
 /** Document ids each (partner, crew member) pair was sent, by `partner|crew`, as the snapshots hold them; absent: documents not shown to the pair. */
 export async function sentDocuments(db: Db): Promise<Map<string, Set<string>>> {
   const rows = await db.selectFrom('sync_snapshots').select(['partner_id', 'crew_unique_id', 'state']).execute();

@@ -3,21 +3,10 @@ import { it } from 'node:test';
 import type { Db } from '../../src/store/database.ts';
 import { findSyncCursor } from '../../src/store/repositories/sync-state-repo.ts';
 import { runDiff, type DiffDeps } from '../../src/sync/diff/run-diff.ts';
-import { diffDeps, fullDiffEvents, incrementalRun, seedWorld, START } from '../support/change-world.ts';
+import { diffDeps, fullDiffEvents, incrementalRun, outboxEvents, seedWorld, START } from '../support/change-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 const now = () => new Date(START);
-
-/** Every event the outbox holds, as a partner would notice it. */
-async function outboxEvents(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('outbox_events').select('body').execute();
-  return rows
-    .map(({ body }) => {
-      const b = JSON.parse(body);
-      return JSON.stringify([b.partner_id, b.event_type, b.data.crew_unique_id, b.data]);
-    })
-    .sort();
-}
 
 /** A seeded world whose first run is done, then six crew members' profiles changed: events for more than two pages. */
 async function worldWithChanges(db: Db): Promise<string[]> {

@@ -138,18 +138,21 @@ export async function fleetWideChanges(
 }
 
 /**
- * Crew members named by changes of these tables after `from`, whether final or still in flight:
- * those whose rows may differ from what the runs before read.
+ * Crew members named by changes of these tables (null: of any table) after `from`, whether final
+ * or still in flight: those whose rows may differ from what the runs before read.
  */
-export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[]): Promise<Set<string>> {
-  let query = db
-    .selectFrom('changes')
-    .select('crew_unique_id')
-    .distinct()
-    .where('table_name', 'in', tables)
-    .where('crew_unique_id', 'is not', null);
+export async function crewWithChanges(db: Db, from: ChangePosition | null, tables: readonly string[] | null): Promise<Set<string>> {
+  let query = db.selectFrom('changes').select('crew_unique_id').distinct().where('crew_unique_id', 'is not', null);
+  if (tables) query = query.where('table_name', 'in', tables);
   if (from) query = query.where(pastPosition(from));
   return new Set((await query.execute()).map((r) => r.crew_unique_id!));
+}
+
+/** The keys (row ids) of one table's changes after `from`, whether final or still in flight, each once. */
+export async function changedKeys(db: Db, from: ChangePosition | null, table: string): Promise<string[]> {
+  let query = db.selectFrom('changes').select('row_key').distinct().where('table_name', '=', table);
+  if (from) query = query.where(pastPosition(from));
+  return (await query.execute()).map((r) => r.row_key);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CrewSnapshot } from '../../domain/event-catalogue.ts';
+import { sql } from 'kysely';
 import type { Db } from '../database.ts';
 import type { ChangePosition } from '../../domain/changes.ts';
 import { inIdSet } from './id-set.ts';
@@ -72,6 +73,26 @@ export async function deleteSnapshots(db: Db, partnerId: string, crewIds: readon
   }
 }
 
+/**
+ * Forgets the partners' snapshots of the crew with an id after `after` and up to `upTo` (null: no
+ * bound) but not in `keep`, in one statement (each set bound as one parameter, inIdSet): a full
+ * pass walks crew in id order and calls this for the range of each page it writes, keeping the
+ * page's crew (src/sync/diff/passes.ts, fullPass).
+ */
+export async function deleteSnapshotsInRange(
+  db: Db,
+  partnerIds: readonly string[],
+  range: { after: string | null; upTo: string | null },
+  keep: readonly string[],
+): Promise<void> {
+  if (partnerIds.length === 0) return;
+  let query = db.deleteFrom('sync_snapshots').where(inIdSet(db, 'partner_id', partnerIds));
+  if (range.after !== null) query = query.where('crew_unique_id', '>', range.after);
+  if (range.upTo !== null) query = query.where('crew_unique_id', '<=', range.upTo);
+  if (keep.length > 0) query = query.where(sql<boolean>`not ${inIdSet(db, 'crew_unique_id', keep)}`);
+  await query.execute();
+}
+
 /** Where a walk of due snapshots stands: the last row read, in due-date order. */
 export interface DuePosition {
   nextDue: string;
@@ -133,13 +154,6 @@ export async function findSyncCursor(db: Db): Promise<SyncCursor | undefined> {
 
 export async function saveSyncCursor(db: Db, cursor: SyncCursor): Promise<void> {
   await upsertRows(db, 'settings', [{ name: CURSOR, value: JSON.stringify(cursor) }], ['name']);
-}
-
-/** Crew ids with a snapshot for the partner, a keyset page at a time. */
-export async function snapshotCrewPage(db: Db, partnerId: string, after: string | null, limit: number): Promise<string[]> {
-  let query = db.selectFrom('sync_snapshots').select('crew_unique_id').where('partner_id', '=', partnerId);
-  if (after !== null) query = query.where('crew_unique_id', '>', after);
-  return (await query.orderBy('crew_unique_id').limit(limit).execute()).map((r) => r.crew_unique_id);
 }
 
 /** When the partner's baseline was recorded; undefined: the next run records it (no backlog). */

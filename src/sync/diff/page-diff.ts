@@ -195,7 +195,6 @@ export async function diffPage(
         if (prev) out.departed.push({ partnerId, crewUniqueId: crew });
         continue;
       }
-      plan.seen.add(crew);
       plan.result.crew++;
       const consent = page.consents.get(partnerId)?.get(crew);
       const view: CrewView = { crewUniqueId: crew };

@@ -1,12 +1,11 @@
 import type { Change, ChangePosition } from '../../domain/changes.ts';
-import { NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
+import { changedKeys, crewWithChanges, NO_LIMIT, pruneChanges, readChanges } from '../../store/repositories/changes-repo.ts';
 import { countCrewOnVessels, crewAssignedToVessels, crewPageOnVessels } from '../../store/repositories/fleet-repo.ts';
 import {
   countDueCrew,
-  deleteSnapshots,
+  deleteSnapshotsInRange,
   dueSnapshotPage,
   saveSyncCursor,
-  snapshotCrewPage,
   type DuePosition,
 } from '../../store/repositories/sync-state-repo.ts';
 import { diffPages, type CrewPage, type PassEnd, type RunContext } from './crew-page.ts';
@@ -22,12 +21,16 @@ export interface Progress {
 }
 
 /**
- * Every crew member of the partners' fleets, a page at a time, then forgets those who left
- * (no event: a return is a join again). The reconcile path, and a partner's first run. Stopped, it
- * forgets no one: the crew it did not reach were not seen.
+ * Every crew member of the partners' fleets, a page at a time in crew-id order, and forgets those
+ * who left (no event: a return is a join again): each page's transaction deletes the partners'
+ * snapshots of crew ids in its range that the page did not hold (those of the page who left a
+ * fleet it deletes as departed), and the ids after the last page once all are written; so nothing
+ * is held across pages. The reconcile path, and a partner's first run. Stopped, it has forgotten
+ * only within the ranges of the pages it committed: the crew it did not reach were not seen.
  */
 export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], pageSize: number, progress: Progress): Promise<PassEnd> {
   const vesselIds = [...new Set(plans.flatMap((p) => [...p.vessels]))];
+  const partnerIds = plans.map((p) => p.partner.partnerId);
   progress.planned(await countCrewOnVessels(run.db, vesselIds));
   let after: string | null = null;
   const end = await diffPages(
@@ -36,21 +39,14 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
     async () => {
       const crewIds = await crewPageOnVessels(run.db, vesselIds, after, pageSize);
       if (crewIds.length === 0) return null;
-      after = crewIds[crewIds.length - 1]!;
-      return { crewIds };
+      const range = { after, upTo: crewIds[crewIds.length - 1]! };
+      after = range.upTo;
+      return { crewIds, also: (trx) => deleteSnapshotsInRange(trx, partnerIds, range, crewIds) };
     },
     (page) => progress.done(page.crewIds.length),
   );
   if (run.dryRun || end === 'stopped') return end;
-  for (const plan of plans) {
-    for (let after: string | null = null; ;) {
-      const page = await snapshotCrewPage(run.db, plan.partner.partnerId, after, 5000);
-      if (page.length === 0) break;
-      after = page[page.length - 1]!;
-      const gone = page.filter((id) => !plan.seen.has(id));
-      if (gone.length > 0) await deleteSnapshots(run.db, plan.partner.partnerId, gone);
-    }
-  }
+  await deleteSnapshotsInRange(run.db, partnerIds, { after, upTo: null }, []);
   return 'done';
 }
 
@@ -58,46 +54,69 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
  * Crew with a pair whose next time-driven change date has come (a document expiring, entering the
  * window), read a page at a time in due-date order (dueSnapshotPage), so the run never holds the
  * whole burst. `docsAsBefore`: crew with no document change not read yet, whose document digests are
- * reused where the date did not change them. Crew are marked done as their page is read (a crew
- * member due for several partners is diffed once, for all of them, and the change pass skips them)
- * whatever their documents: a document change the pass may have missed is one the change pass
- * reads, and it re-diffs its crew member even when done.
+ * reused where the date did not change them. A crew member due for several partners is diffed
+ * once, for all of them: writing its page moves every due date of it past today
+ * (src/domain/compliance/next-change.ts), so a later page meets it again only while its page is not
+ * yet written, and the pass holds the crew of those pages alone (a dry run, which writes nothing,
+ * holds all). Crew `changed` names (those the change pass may read) are added to `diffed` as their
+ * page is read, whatever their documents, and the change pass skips them: a document change the
+ * pass may have missed is one the change pass reads, and it re-diffs its crew member even when done.
  */
 export async function duePass(
   run: RunContext,
   plans: readonly PartnerPlan[],
   pageSize: number,
   docsAsBefore: (crewUniqueId: string) => boolean,
-  done: Set<string>,
+  crew: { changed: (crewUniqueId: string) => boolean; diffed: Set<string> },
   progress: Progress,
 ): Promise<PassEnd> {
   const partnerIds = plans.map((p) => p.partner.partnerId);
   progress.planned(await countDueCrew(run.db, partnerIds, run.today));
   let after: DuePosition | null = null;
   let more = true;
+  // The crew of the pages read and not yet written.
+  const unwritten = new Set<string>();
   return diffPages(
     run,
     plans,
     async () => {
       const crewIds: string[] = [];
       while (more && crewIds.length === 0) {
+        // As they stand when the read starts: a page written while it runs is still read as due.
+        const held = run.dryRun ? unwritten : new Set(unwritten);
         const rows = await dueSnapshotPage(run.db, partnerIds, run.today, after, pageSize);
         more = rows.length === pageSize;
         after = rows.at(-1) ?? after;
         for (const { crewUniqueId } of rows)
-          if (!done.has(crewUniqueId)) {
-            done.add(crewUniqueId);
+          if (!held.has(crewUniqueId) && !crew.diffed.has(crewUniqueId)) {
+            held.add(crewUniqueId);
+            unwritten.add(crewUniqueId);
+            if (crew.changed(crewUniqueId)) crew.diffed.add(crewUniqueId);
             crewIds.push(crewUniqueId);
           }
       }
       return crewIds.length > 0 ? { crewIds: crewIds.sort(), docsAsBefore } : null;
     },
-    (page) => progress.done(page.crewIds.length),
+    (page) => {
+      if (!run.dryRun) for (const id of page.crewIds) unwritten.delete(id);
+      progress.done(page.crewIds.length);
+    },
   );
 }
 
 /** Crew member → the partners whose view of them a change can alter ('all': every partner). */
 type Targets = Map<string, Set<string> | 'all'>;
+
+/**
+ * Every crew member the changes after `from` can make the change pass read (targetsOf): those they
+ * name, and those assigned to a vessel they name. Read before the due pass, whose crew are skipped by
+ * the change pass only when this holds them (duePass).
+ */
+export async function crewChangesReach(run: RunContext, from: ChangePosition | null): Promise<Set<string>> {
+  const out = await crewWithChanges(run.db, from, null);
+  for (const crew of await crewAssignedToVessels(run.db, await changedKeys(run.db, from, 'vessels'))) out.add(crew);
+  return out;
+}
 
 async function targetsOf(run: RunContext, changes: readonly Change[]): Promise<Targets> {
   const out: Targets = new Map();

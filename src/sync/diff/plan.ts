@@ -70,8 +70,6 @@ export interface PartnerPlan {
   noticeLeadDays: readonly number[];
   /** It holds crew:medical:read: medical-class documents and details are visible to it. */
   medical: boolean;
-  /** Crew seen on its fleet during this run (to forget those who left). */
-  seen: Set<string>;
   result: PartnerDiffResult;
 }
 
@@ -94,7 +92,6 @@ export async function planPartners(db: Db, dryRun: boolean): Promise<{ plans: Pa
       subjects: SNAPSHOT_SUBJECT_NAMES.filter((subject) => scopes.has(subjectAccess(subject).scope)),
       noticeLeadDays: EVENTS_OF_SUBJECT.notices.some((type) => endpoint.subscribedEvents.includes(type)) ? noticeLeadDaysOf(endpoint) : [],
       medical: scopes.has('crew:medical:read'),
-      seen: new Set(),
       result: { partnerId: partner.partnerId, baseline, full: false, crew: 0, events: {}, ...(dryRun ? { planned: [] } : {}) },
     });
   }

@@ -5,7 +5,7 @@ import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } fro
 import { analyzeTables, vacuumChangeLog } from '../../store/repositories/maintenance-repo.ts';
 import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { PassEnd, RunContext } from './crew-page.ts';
-import { changePass, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
+import { changePass, crewChangesReach, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
 import { planPartners, type DiffDeps, type PartnerDiffResult } from './plan.ts';
 
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
@@ -92,11 +92,14 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
   if (everything) {
     position = last ?? position;
   } else {
+    // Crew diffed this run whom the change pass may read: it skips them.
     const diffed = new Set<string>();
-    // Read after `last`: every document change up to it is in the set.
+    // Read after `last`: every document change up to it is in the set, and every crew member a change up to it reaches.
     const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
     const docsAsBefore = (id: string) => !pendingDocs.has(id);
-    if (incremental.length > 0 && (await duePass(run, incremental, pageSize, docsAsBefore, diffed, progress)) === 'stopped') {
+    const reached = incremental.length > 0 && last !== null ? await crewChangesReach(run, position) : new Set<string>();
+    const due = { changed: (id: string) => reached.has(id), diffed };
+    if (incremental.length > 0 && (await duePass(run, incremental, pageSize, docsAsBefore, due, progress)) === 'stopped') {
       return stopped;
     }
     const read = await changePass(run, incremental, position, last, {
