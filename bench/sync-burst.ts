@@ -4,20 +4,26 @@
 // Run: npm run bench:sync-burst. BENCH_SYNC_CREW: fleet sizes, comma separated (default
 // 100000,300000); BENCH_SYNC_STORES: postgres,sqlite (default both, Postgres first);
 // BENCH_SYNC_MILLION=1 adds 1,000,000 crew on Postgres; BENCH_SYNC_KEEP=1 keeps the stores
-// (named <BENCH_SYNC_DB>_<crew>, default svc_bench_burst_<crew>).
+// (named <BENCH_SYNC_DB>_<crew>, default svc_bench_burst_<crew>) and the generated data beside them
+// (<name>_seed), which later runs with BENCH_SYNC_KEEP=1 copy instead of generating again;
+// BENCH_SYNC_SEED_ONLY=1 generates (or finds) those data sets and runs nothing.
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import pg from 'pg';
 import { EVENT_TYPES } from '../src/domain/vocabulary.ts';
 import { listPartners } from '../src/store/repositories/partners-repo.ts';
 import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
-import { dropStore, freshStore, postgresAvailable, seed } from './support/setup.ts';
+import { dropStore, freshStore, PG_ADMIN_URL, postgresAvailable, seed, storeUrl } from './support/setup.ts';
+import { openStore } from '../src/store/connect.ts';
 import { svcSync, type SvcRun } from './support/svc-run.ts';
 
 const SIZES = (process.env.BENCH_SYNC_CREW ?? '100000,300000').split(',').map(Number);
 const STORES = (process.env.BENCH_SYNC_STORES ?? 'postgres,sqlite').split(',') as Array<'postgres' | 'sqlite'>;
 const MILLION = process.env.BENCH_SYNC_MILLION === '1';
-const KEEP = process.env.BENCH_SYNC_KEEP === '1';
+const SEED_ONLY = process.env.BENCH_SYNC_SEED_ONLY === '1';
+const KEEP = process.env.BENCH_SYNC_KEEP === '1' || SEED_ONLY;
 const PREFIX = process.env.BENCH_SYNC_DB ?? 'svc_bench_burst';
 const DOCS = 10;
 const PARTNERS = 20;
@@ -38,13 +44,73 @@ interface Case {
 
 const load = () => loadavg()[0]!.toFixed(1);
 
+const SEEDED = 'svc bench data set, generated whole in ';
+
+/** How long a kept data set took to generate, or null when it is not there whole (a generation stopped half-way is not marked). */
+async function wholeSeedS(store: 'postgres' | 'sqlite', seedName: string): Promise<number | null> {
+  let mark: string | null;
+  if (store === 'sqlite') {
+    const file = `.bench/${seedName}.whole`;
+    mark = existsSync(`.bench/${seedName}.db`) && existsSync(file) ? readFileSync(file, 'utf8') : null;
+  } else {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    const r = await client.query<{ d: string | null }>(
+      `select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`,
+      [seedName],
+    );
+    await client.end();
+    mark = r.rows[0]?.d ?? null;
+  }
+  return mark?.startsWith(SEEDED) ? Number(mark.slice(SEEDED.length)) : null;
+}
+
+async function markWhole(store: 'postgres' | 'sqlite', seedName: string, seedS: number): Promise<void> {
+  const mark = `${SEEDED}${seedS.toFixed(1)}`;
+  if (store === 'sqlite') return writeFileSync(`.bench/${seedName}.whole`, mark);
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`comment on database ${seedName} is '${mark}'`);
+  await client.end();
+}
+
+/**
+ * The generated data set of a size: with KEEP, `<name>_seed`, generated once (when it is not there
+ * whole) and copied to `<name>` for each run (Postgres: a file copy of the template database);
+ * otherwise generated straight into `<name>`. `seedS`: the seconds its generation took, then or when kept.
+ */
+async function seededStore(store: 'postgres' | 'sqlite', crew: number): Promise<{ url: string; seedS: number }> {
+  const name = `${PREFIX}_${crew}`;
+  const seedName = KEEP ? `${name}_seed` : name;
+  let seedS = KEEP ? await wholeSeedS(store, seedName) : null;
+  if (seedS === null) {
+    const { url } = await freshStore(store, seedName);
+    process.stderr.write(`${store} ${crew}: generating ${crew} crew, ${crew * DOCS} documents, ${PARTNERS} partners (load ${load()})\n`);
+    const started = performance.now();
+    const s = await seed(url, { crew, vessels: VESSELS, partners: PARTNERS, docsPerCrew: DOCS, seed: 2 }, new Date(NOW));
+    await s.close();
+    seedS = (performance.now() - started) / 1000;
+    process.stderr.write(`${store} ${crew}: generated in ${seedS.toFixed(0)} s (load ${load()})\n`);
+    if (!KEEP) return { url, seedS };
+    await markWhole(store, seedName, seedS);
+  }
+  if (SEED_ONLY) return { url: storeUrl(store, seedName), seedS };
+  await dropStore(store, name);
+  if (store === 'sqlite') copyFileSync(`.bench/${seedName}.db`, `.bench/${name}.db`);
+  else {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    await client.query(`create database ${name} template ${seedName} strategy file_copy`);
+    await client.end();
+  }
+  return { url: storeUrl(store, name), seedS };
+}
+
 async function runCase(store: 'postgres' | 'sqlite', crew: number, receiverUrl: string): Promise<Case> {
   const name = `${PREFIX}_${crew}`;
-  const { url } = await freshStore(store, name);
   const loadAtStart = load();
-  process.stderr.write(`${store} ${crew}: seeding ${crew} crew, ${crew * DOCS} documents, ${PARTNERS} partners (load ${loadAtStart})\n`);
-  const seeded = performance.now();
-  const s = await seed(url, { crew, vessels: VESSELS, partners: PARTNERS, docsPerCrew: DOCS, seed: 2 }, new Date(NOW));
+  const { url, seedS } = await seededStore(store, crew);
+  const s = await openStore(url);
   for (const p of await listPartners(s.db))
     await insertEndpoint(s.db, {
       endpointId: `whe_${p.partnerId}`,
@@ -57,7 +123,6 @@ async function runCase(store: 'postgres' | 'sqlite', crew: number, receiverUrl: 
       updatedAt: NOW,
     });
   await s.close();
-  const seedS = (performance.now() - seeded) / 1000;
   const line = (what: string, r: SvcRun) => {
     const p = r.summary.phases;
     process.stderr.write(
@@ -84,7 +149,10 @@ try {
       continue;
     }
     const sizes = store === 'postgres' && MILLION ? [...SIZES, 1_000_000] : SIZES;
-    for (const crew of sizes) cases.push(await runCase(store, crew, receiverUrl));
+    for (const crew of sizes) {
+      if (SEED_ONLY) await seededStore(store, crew);
+      else cases.push(await runCase(store, crew, receiverUrl));
+    }
   }
 } finally {
   await receiver.stop();
