@@ -5,7 +5,8 @@
 // upserts, peak RSS at two input sizes, and the diff stage of `svc sync` after 10,000 patches.
 // Run: npm run bench:ingest. Env: BENCH_CREW (default 100000), BENCH_ROUNDS (alternations, default
 // 2), BENCH_STORES (sqlite,postgres), BENCH_SMALL_CREW (the smaller size for RSS, default 10000),
-// BENCH_CPU_PROF=DIR (write a CPU profile of each ingest into DIR).
+// BENCH_CPU_PROF=DIR (write a CPU profile of each ingest into DIR), BENCH_UPSERTS_ONLY=1 (the upserts
+// against the bare INSERT only: no patches, sync or second size; the report is that table).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const SMALL = Math.min(CREW, Number(process.env.BENCH_SMALL_CREW ?? 10_000));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as Dialect[];
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+const UPSERTS_ONLY = process.env.BENCH_UPSERTS_ONLY === '1';
 const PATCHES = Math.min(10_000, CREW);
 const NOW = '2026-11-22T10:00:00.000Z';
 /** Crew members a transaction of the bare INSERT holds (1 + DOCS_PER_CREW rows each); statements of at most 500 rows. */
@@ -166,6 +168,10 @@ async function runDialect(dialect: Dialect) {
     row[4] = `${Math.round((200 * svc) / (before + after))}%`;
     before = after;
   }
+  if (UPSERTS_ONLY) {
+    await dropStore(dialect, name);
+    return { alternation, oneField: [], sync: [], memory: [], startup, fleet: [dialect, '', ''] };
+  }
   // The last round's store carries on: assignments and consents (so a sync has pairs), then the patch rounds and the sync.
   const fleet = await ingest(url, fleetLines(CREW), `${dialect}-fleet`);
   process.stderr.write(`  fleet: ${fmt(fleet.changes)} changes in ${fleet.seconds.toFixed(1)} s\n`);
@@ -242,6 +248,10 @@ for (const dialect of STORES) {
   process.stderr.write(`${dialect}: ${fmt(CREW)} crew, ${fmt(CREW * (1 + DOCS_PER_CREW))} changes\n`);
   results.push(await runDialect(dialect));
 }
+const upserts = `${table(
+  ['store', 'run', 'rows or changes', 'per second', 'svc ÷ bare', 'wall s', 'CPU s', 'peak RSS MiB', 'load'],
+  results.flatMap((r) => r.alternation),
+)}`;
 const body = `Command: \`npm run bench:ingest\` (\`BENCH_CREW=${CREW}\`, \`BENCH_ROUNDS=${ROUNDS}\`). Machine: ${machineLine()}. Load average
 ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end (the machine is shared).
 
@@ -254,10 +264,7 @@ triggers firing, by multi-row INSERTs of ${STATEMENT_ROWS} rows, ${BARE_TX_CREW}
 versions kept, no checks; only the statements timed, not making the rows). The two alternate, bare first and last; "svc ÷ bare"
 is against the mean of the bare runs either side. Goal (issue 30): at least a third of the limit.
 
-${table(
-  ['store', 'run', 'rows or changes', 'per second', 'svc ÷ bare', 'wall s', 'CPU s', 'peak RSS MiB', 'load'],
-  results.flatMap((r) => r.alternation),
-)}
+${upserts}
 
 **One field per change.** On the last round's store: ${fmt(PATCHES)} crew members spread over it get a new bio, as a merge patch
 (\`{"bio": …}\`) or as the whole record again, in turns. Goal: a patch at least as fast per change as an upsert.
@@ -285,5 +292,13 @@ ${table(
   ['store', 'run', 'pairs diffed', 'wall s', '% of first run', 'events'],
   results.flatMap((r) => r.sync),
 )}`;
-if (results.length === 2) writeSection('Ingestion', body);
-console.log(body);
+if (UPSERTS_ONLY) {
+  console.log(
+    `Load average ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end. Startup: ${results
+      .map((r) => `${r.startup.toFixed(2)} s`)
+      .join(' and ')}.\n\n${upserts}`,
+  );
+} else {
+  if (results.length === 2) writeSection('Ingestion', body);
+  console.log(body);
+}

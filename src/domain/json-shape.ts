@@ -17,6 +17,8 @@ export interface ShapeProblem {
 const NUL_MESSAGE = 'text must not contain NUL characters';
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (no `u` flag: code units). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Any surrogate, paired or not: most text has none, and this is quicker to rule out than LONE_SURROGATE. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 const SURROGATE_MESSAGE = 'text must be valid Unicode (a lone surrogate, \\ud800 to \\udfff, cannot be stored)';
 
 /**
@@ -52,4 +54,30 @@ export function jsonShapeProblems(document: unknown, maxDepth = MAX_JSON_DEPTH, 
     for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }
   return found;
+}
+
+/**
+ * Whether jsonShapeProblems finds nothing in `document`, decided without its report: no path and
+ * no entry is made for each value, and the first problem ends the walk. Ingestion asks it of every
+ * change and walks with jsonShapeProblems only a change it refuses (docs/ingest.md, "Speed");
+ * test/domain/json-shape-clean.test.ts holds the two equal on generated values. Recursive, but no
+ * deeper than `maxDepth` containers: a container at that depth is a problem and not read further.
+ */
+export function jsonShapeClean(document: unknown, maxDepth = MAX_JSON_DEPTH, refusedKeys: readonly string[] = []): boolean {
+  const goodText = (text: string) => !text.includes('\u0000') && !(SURROGATE.test(text) && LONE_SURROGATE.test(text));
+  const clean = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'string') return goodText(value);
+    if (typeof value !== 'object' || value === null) return true;
+    if (depth >= maxDepth) return false;
+    if (Array.isArray(value)) {
+      for (const item of value) if (!clean(item, depth + 1)) return false;
+      return true;
+    }
+    for (const key of Object.keys(value)) {
+      if (!goodText(key) || refusedKeys.includes(key)) return false;
+      if (!clean((value as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return true;
+  };
+  return clean(document, 0);
 }

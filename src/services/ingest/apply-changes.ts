@@ -1,9 +1,10 @@
-import type { Transaction } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { entityKey, type Change, type ChangeIssue, type ChangeResult, type IngestEntity } from '../../domain/ingest-change.ts';
-import type { Database, Db } from '../../store/database.ts';
+import type { Selectable, Transaction } from 'kysely';
+import type { CrewTable, Database, Db } from '../../store/database.ts';
 import { existingIds } from '../../store/repositories/ids-repo.ts';
 import { deleteUnusedFiles } from '../../store/repositories/files-repo.ts';
+import { findCrewRows } from '../../store/repositories/reference-data-repo.ts';
 import {
   dropHeld,
   findVersions,
@@ -152,6 +153,8 @@ class IngestBatch {
   private known = new Map<string, boolean>();
   /** Whether the store held each entity the batch's records refer to, read once per kind before the first change; a delete drops it. */
   private inStore = new Map<string, boolean>();
+  /** The stored crew rows of `ids` (absent: not stored) as loadReferences read them; dropped once the batch writes. */
+  private crewRead?: { ids: ReadonlySet<string>; rows: ReadonlyMap<string, Selectable<CrewTable>> };
 
   constructor(
     private trx: Db,
@@ -168,22 +171,29 @@ class IngestBatch {
   /**
    * Reads, one query per entity kind, which of the entities the batch's upserts and patches refer
    * to the store holds (a patch's record as the stored one with the patch over it). Files are left
-   * to unknownReferences: the batch stores them as it reads them.
+   * to unknownReferences: the batch stores them as it reads them. Crew are read as whole rows, of
+   * the crew members referred to and of those the batch writes: the same rows give the writer
+   * of crew the stored times it keeps (upsertCrewKeepingTimes), until the batch first writes.
    */
   async loadReferences(parsed: ReadonlyArray<{ change: Change; made?: MadeRecord }>): Promise<void> {
     const ids = new Map<Exclude<Referable, 'file'>, Set<string>>();
+    const add = (kind: Exclude<Referable, 'file'>, id: string) => ids.set(kind, (ids.get(kind) ?? new Set<string>()).add(id));
     for (const { change, made } of parsed) {
       if (change.op === 'delete') continue;
+      if (change.entity === 'crew') add('crew', entityKey(change.id));
       const stored = this.stored.get(refKey(change.entity, entityKey(change.id)))?.record;
       const record = made && 'record' in made ? made.record : { ...(stored ?? {}), ...(change.data ?? {}) };
       for (const r of ENTITY_KINDS[change.entity].references(record)) {
-        if (!(r.entity in TABLE_OF)) continue;
-        const kind = r.entity as Exclude<Referable, 'file'>;
-        ids.set(kind, (ids.get(kind) ?? new Set<string>()).add(r.id));
+        if (r.entity in TABLE_OF) add(r.entity as Exclude<Referable, 'file'>, r.id);
       }
     }
     for (const [kind, set] of ids) {
-      const found = await existingIds(this.trx, TABLE_OF[kind], [...set]);
+      let found: ReadonlySet<string>;
+      if (kind === 'crew') {
+        const rows = await findCrewRows(this.trx, [...set]);
+        this.crewRead = { ids: set, rows };
+        found = new Set(rows.keys());
+      } else found = await existingIds(this.trx, TABLE_OF[kind], [...set]);
       for (const id of set) this.inStore.set(refKey(kind, id), found.has(id));
     }
   }
@@ -320,9 +330,13 @@ class IngestBatch {
   /** Writes the records waiting, parents first (their files are stored as they are read); a delete may follow, which may take files with it. */
   async flush(): Promise<void> {
     this.files.clear();
+    const read = this.crewRead;
+    this.crewRead = undefined;
     for (const entity of WRITE_ORDER) {
       const records = this.pending.get(entity);
-      if (records && records.size > 0) await writeRecords(this.trx, entity, [...records.values()], this.at);
+      if (!records || records.size === 0) continue;
+      const crewRows = entity === 'crew' && read && [...records.keys()].every((id) => read.ids.has(id)) ? read.rows : undefined;
+      await writeRecords(this.trx, entity, [...records.values()], this.at, crewRows);
     }
     this.pending.clear();
   }

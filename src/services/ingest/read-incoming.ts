@@ -1,5 +1,5 @@
 import { echoInput } from '../../domain/echo-input.ts';
-import { jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
+import { jsonShapeClean, jsonShapeProblems, MAX_JSON_DEPTH } from '../../domain/json-shape.ts';
 import { entityKey, mergePatch, type Change, type ChangeIssue, type ChangeResult } from '../../domain/ingest-change.ts';
 import type { StoredVersion } from '../../store/repositories/ingest-repo.ts';
 import { ENTITY_KINDS } from './entities.ts';
@@ -68,6 +68,9 @@ function parse(text: string): { value: unknown } | { error: string } {
   }
 }
 
+/** Keys a change may not hold anywhere (parse). */
+const REFUSED_KEYS = ['__proto__'];
+
 /** Reads one change (docs/ingest.md, "Bad input"): its JSON, its shape and its envelope. */
 export function readIncoming(item: Incoming): ReadIncoming {
   if (item.oversize) {
@@ -80,7 +83,7 @@ export function readIncoming(item: Incoming): ReadIncoming {
       result: rejected(item.origin, `not valid JSON (${json.error})`, [{ type: 'json_invalid', loc: [], msg: 'JSON decode error' }]),
     };
   }
-  const shape = jsonShapeProblems(json.value, MAX_JSON_DEPTH, ['__proto__']);
+  const shape = jsonShapeClean(json.value, MAX_JSON_DEPTH, REFUSED_KEYS) ? [] : jsonShapeProblems(json.value, MAX_JSON_DEPTH, REFUSED_KEYS);
   const read = readChange(json.value);
   if (shape.length > 0) {
     const issues = shape.map((p): ChangeIssue => ({ type: 'value_error', loc: p.path, msg: p.message }));

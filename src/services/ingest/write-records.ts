@@ -1,6 +1,7 @@
 import type { IngestEntity } from '../../domain/ingest-change.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
-import type { Db } from '../../store/database.ts';
+import type { Selectable } from 'kysely';
+import type { CrewTable, Db } from '../../store/database.ts';
 import {
   replaceConsents,
   replaceContractVessels,
@@ -46,8 +47,15 @@ const fileOf = (d: DocumentRecord) => (d.file_sha256 ? { fileId: d.file_sha256, 
 /**
  * Writes valid records of one entity as rows, as the fixture loader always has: an upsert of
  * unchanged data changes nothing (stored times kept), so it causes no change capture and no event.
+ * `crewRows`: crew records' stored rows, read beforehand as upsertCrewKeepingTimes takes them.
  */
-export async function writeRecords(db: Db, entity: IngestEntity, records: Records, now: string): Promise<void> {
+export async function writeRecords(
+  db: Db,
+  entity: IngestEntity,
+  records: Records,
+  now: string,
+  crewRows?: ReadonlyMap<string, Selectable<CrewTable>>,
+): Promise<void> {
   if (records.length === 0) return;
   switch (entity) {
     case 'employer':
@@ -78,6 +86,7 @@ export async function writeRecords(db: Db, entity: IngestEntity, records: Record
         })),
         now,
         STATUS_COLUMNS,
+        crewRows,
       );
     case 'assignment':
       return upsertAssignments(

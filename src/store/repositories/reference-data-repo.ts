@@ -58,16 +58,15 @@ export async function replaceConsents(
   }
 }
 
-async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
+/**
+ * The stored rows of the crew members named, by id (ids not stored are absent), in one statement:
+ * the ids bound as one parameter (idSet).
+ */
+export async function findCrewRows(db: Db, ids: readonly string[]): Promise<Map<string, Selectable<CrewTable>>> {
   const out = new Map<string, Selectable<CrewTable>>();
-  for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db
-      .selectFrom('crew')
-      .selectAll()
-      .where('crew_unique_id', 'in', ids.slice(i, i + 5000))
-      .execute();
-    for (const r of rows) out.set(r.crew_unique_id, r);
-  }
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom('crew').selectAll().where('crew_unique_id', 'in', idSet(db, ids)).execute();
+  for (const r of rows) out.set(r.crew_unique_id, r);
   return out;
 }
 
@@ -84,18 +83,23 @@ const differs = (next: Record<string, unknown>, prev: Record<string, unknown>, s
  * Upserts crew so that a reload of unchanged data changes nothing: profile_updated_at is the
  * stated one, else the stored one while no column outside `statusColumns` differs, else `now`;
  * updated_at stays as stored while no column differs (profile time included), else `now`.
+ * `read`: the stored rows (findCrewRows) of ids covering every row written, read by the caller in
+ * the same transaction with no crew written since (an id absent is not stored); else they are read here.
  */
 export async function upsertCrewKeepingTimes(
   db: Db,
   writes: readonly CrewWrite[],
   now: string,
   statusColumns: ReadonlySet<string>,
+  read?: ReadonlyMap<string, Selectable<CrewTable>>,
 ): Promise<void> {
   if (writes.length === 0) return;
-  const stored = await findCrewRows(
-    db,
-    writes.map((w) => w.row.crew_unique_id),
-  );
+  const stored =
+    read ??
+    (await findCrewRows(
+      db,
+      writes.map((w) => w.row.crew_unique_id),
+    ));
   await upsertCrew(
     db,
     writes.map(({ row, profileUpdatedAt }) => {
