@@ -10,12 +10,9 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { EVENT_TYPES } from '../src/domain/vocabulary.ts';
-import { listPartners } from '../src/store/repositories/partners-repo.ts';
-import { insertEndpoint } from '../src/store/repositories/webhook-endpoints-repo.ts';
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
-import { dropStore, freshStore, PG_ADMIN_URL, postgresAvailable, seed, storeUrl } from './support/setup.ts';
+import { activeEndpoints, dropStore, freshStore, PG_ADMIN_URL, postgresAvailable, seed, storeUrl } from './support/setup.ts';
 import { openStore } from '../src/store/connect.ts';
 import { svcSync, type SvcRun } from './support/svc-run.ts';
 
@@ -111,17 +108,7 @@ async function runCase(store: 'postgres' | 'sqlite', crew: number, receiverUrl: 
   const loadAtStart = load();
   const { url, seedS } = await seededStore(store, crew);
   const s = await openStore(url);
-  for (const p of await listPartners(s.db))
-    await insertEndpoint(s.db, {
-      endpointId: `whe_${p.partnerId}`,
-      partnerId: p.partnerId,
-      url: receiverUrl,
-      subscribedEvents: [...EVENT_TYPES],
-      secret: 'whsec_bench',
-      status: 'active',
-      createdAt: NOW,
-      updatedAt: NOW,
-    });
+  await activeEndpoints(s, receiverUrl, NOW);
   await s.close();
   const line = (what: string, r: SvcRun) => {
     const p = r.summary.phases;

@@ -1,9 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { EVENT_TYPES } from '../../src/domain/vocabulary.ts';
 import { issuePartnerKey } from '../../src/services/api-keys.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { generateData, type GenerateOptions } from '../../src/services/generate/generate-data.ts';
 import { openStore, type Store } from '../../src/store/connect.ts';
+import { listPartners } from '../../src/store/repositories/partners-repo.ts';
+import { insertEndpoint } from '../../src/store/repositories/webhook-endpoints-repo.ts';
 import { migrateToLatest } from '../../src/store/migrator.ts';
 
 export const PG_ADMIN_URL = process.env.SVC_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -75,4 +78,19 @@ export async function seed(url: string, options: Omit<GenerateOptions, 'onProgre
 
 export async function partnerKey(store: Store, partnerId: string): Promise<string> {
   return (await issuePartnerKey(store.db, partnerId, 'live', () => new Date())).key;
+}
+
+/** An active endpoint for every partner of the store, at `url`, subscribed to every event type. */
+export async function activeEndpoints(store: Store, url: string, at: string): Promise<void> {
+  for (const p of await listPartners(store.db))
+    await insertEndpoint(store.db, {
+      endpointId: `whe_${p.partnerId}`,
+      partnerId: p.partnerId,
+      url,
+      subscribedEvents: [...EVENT_TYPES],
+      secret: 'whsec_bench',
+      status: 'active',
+      createdAt: at,
+      updatedAt: at,
+    });
 }

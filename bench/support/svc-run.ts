@@ -2,20 +2,30 @@
 // summary, wall time and peak RSS are its own. The summary's shape: src/cli/sync-json.ts.
 import { spawn } from 'node:child_process';
 
-/** What bench/sync-burst.ts reads of one run. */
-export interface SvcRun {
+/** The summary `svc sync --json` prints of a run (`--diff-worker` prints another: bench/diff-split.ts). */
+export interface SyncJson {
+  totals: { created: number; delivered: number; budget_spent: number };
+  phases: Record<string, number>;
+  exit_code: number;
+}
+
+/** What the benches read of one run. */
+export interface SvcRun<S = SyncJson> {
   wallS: number;
   maxRssMb: number;
-  summary: {
-    totals: { created: number; delivered: number; budget_spent: number };
-    phases: Record<string, number>;
-    exit_code: number;
-  };
+  /** User and system CPU seconds of the process. */
+  cpuS: number;
+  summary: S;
 }
 
 /** Runs `bin/svc sync --json …args` on `url` with the clock at `now`; rejects unless it exits 0. */
-export async function svcSync(url: string, now: string, args: string[], env: Record<string, string> = {}): Promise<SvcRun> {
-  const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb %M', 'bin/svc', 'sync', '--json', ...args], {
+export async function svcSync<S = SyncJson>(
+  url: string,
+  now: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<SvcRun<S>> {
+  const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb %M cpu_s %U %S', 'bin/svc', 'sync', '--json', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -34,8 +44,8 @@ export async function svcSync(url: string, now: string, args: string[], env: Rec
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const wallS = (performance.now() - started) / 1000;
-  const rss = /maxrss_kb (\d+)/.exec(err);
+  const rss = /maxrss_kb (\d+) cpu_s ([\d.]+) ([\d.]+)/.exec(err);
   if (code !== 0 || !rss) throw new Error(`svc sync ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`);
-  const summary = JSON.parse(out) as SvcRun['summary'];
-  return { wallS, maxRssMb: Number(rss[1]) / 1024, summary };
+  const summary = JSON.parse(out) as S;
+  return { wallS, maxRssMb: Number(rss[1]) / 1024, cpuS: Number(rss[2]) + Number(rss[3]), summary };
 }

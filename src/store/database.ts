@@ -27,6 +27,7 @@ import type {
   AuditLogTable,
   AuthVersionTable,
   ChangesTable,
+  DiffSharesTable,
   LeasesTable,
   RateLimitsTable,
   SettingsTable,
@@ -66,6 +67,7 @@ export interface Database {
   dead_letters: DeadLettersTable;
   sync_snapshots: SyncSnapshotsTable;
   sync_state: SyncStateTable;
+  diff_shares: DiffSharesTable;
   leases: LeasesTable;
   audit_log: AuditLogTable;
   settings: SettingsTable;

@@ -5,12 +5,13 @@ import type { DiffStep } from './run-sync.ts';
 
 /**
  * The diff `svc sync` runs before delivery: what each partner may see now against what it was
- * last sent. It writes each page's events and snapshots in one transaction.
+ * last sent. It writes each page's events and snapshots in one transaction. With `shares` above 1 it
+ * splits the partners into that many shares, diffed by it and by `svc sync --diff-worker` processes.
  */
 export function fleetDiffStep(
   config: Config,
   onPage?: (crewDone: number, crewKnown: number) => void,
-  options: { full?: boolean } = {},
+  options: { full?: boolean; shares?: number } = {},
 ): DiffStep {
   return async (db, ctx) => {
     const clock = () => ctx.now;
@@ -22,6 +23,8 @@ export function fleetDiffStep(
         windowDays: config.complianceWindowDays,
         dryRun: ctx.dryRun,
         full: options.full,
+        runId: ctx.runId,
+        shares: options.shares,
         signal: ctx.signal,
         phases: ctx.phases,
         spans: ctx.spans,

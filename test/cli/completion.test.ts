@@ -40,7 +40,15 @@ describe('svc completion bash, sourced in bash, completes from the command tree'
   });
 
   it("a command's options, after option values too, and no other command's", () => {
-    assert.deepEqual(bashOffers(script, ['svc', 'sync', '--']), ['--dry-run', '--full', '--json', '--deliver-only', '--help']);
+    assert.deepEqual(bashOffers(script, ['svc', 'sync', '--']), [
+      '--dry-run',
+      '--full',
+      '--json',
+      '--deliver-only',
+      '--diff-processes',
+      '--diff-worker',
+      '--help',
+    ]);
     assert.deepEqual(bashOffers(script, ['svc', 'admin', 'register-webhook', '--partner', 'sync', '--ur']), ['--url']);
   });
 

@@ -224,8 +224,8 @@ export async function incrementalRun(
   return { events, full: results.some((r) => r.full) };
 }
 
-/** Every event the outbox holds, as a partner would notice it. */
-export async function outboxEvents(db: Db): Promise<string[]> {
+/** Every event the outbox holds as a partner would notice it, one entry per row (an event written twice shows twice). */
+export async function outboxEvents(db: Db): Promise<EventKey[]> {
   const rows = await db.selectFrom('outbox_events').select('body').execute();
   return rows
     .map(({ body }) => {

@@ -4,7 +4,9 @@ import { parseStoreUrl } from '../../store/connect.ts';
 import type { DeliveryProgress, PartnerTally } from '../../sync/delivery/delivery-deps.ts';
 import type { SyncSummary } from '../../sync/run-sync.ts';
 import { commandClock, commandConfig, println, tracedQueryLog, withStore, type CliDeps } from '../context.ts';
+import { positiveInt } from '../arguments.ts';
 import { processAlive } from '../process-alive.ts';
+import { runDiffWorker } from './sync-diff-worker.ts';
 import { phasesLine, syncSummaryJson } from '../sync-json.ts';
 import { assertClockMayWrite, storeOutageOr, syncExitCode, syncProblemLine } from '../sync-outcome.ts';
 import { signalExitCode, stopOnSignals, type StopRequest } from '../stop-signals.ts';
@@ -106,6 +108,15 @@ function announceStop(deps: CliDeps, graceMs: number): Parameters<typeof stopOnS
     );
 }
 
+interface SyncFlags {
+  dryRun?: boolean;
+  full?: boolean;
+  json?: boolean;
+  deliverOnly?: boolean;
+  diffProcesses?: number;
+  diffWorker?: boolean;
+}
+
 export function syncCommand(deps: CliDeps): Command {
   return new Command('sync')
     .description(
@@ -122,9 +133,21 @@ export function syncCommand(deps: CliDeps): Command {
       'deliver what is due and nothing else: no diff, no sync lock, so several may run at once ' +
         '(on several hosts, sharing one Postgres outbox) beside the cron job',
     )
-    .action(async (opts: { dryRun?: boolean; full?: boolean; json?: boolean; deliverOnly?: boolean }, cmd: Command) => {
+    .option(
+      '--diff-processes <n>',
+      'split the diff into n shares of partners, claimed in the store by this run and by `svc sync --diff-worker` ' +
+        'processes started beside it (on this host or others); 1, the default, diffs every partner here',
+      positiveInt,
+    )
+    .option(
+      '--diff-worker',
+      'diff shares of the round a `svc sync --diff-processes n` run opens (waiting up to 60 s for one), then exit: ' +
+        'no lock, no delivery, no cursor; exits 0 when no round opened',
+    )
+    .action(async (opts: SyncFlags, cmd: Command) => {
       const config = commandConfig(deps, cmd);
       assertClockMayWrite(config, opts.dryRun ?? false);
+      if (opts.diffWorker) return runDiffWorker(deps, config, opts);
       // Loaded when sync runs: the webhook client and the diff are needed by no other command (docs/architecture.md).
       const [{ deliveryDepsFromConfig }, { fleetDiffStep }, { runSync }] = await Promise.all([
         import('../../sync/delivery/delivery-deps.ts'),
@@ -151,7 +174,7 @@ export function syncCommand(deps: CliDeps): Command {
               {
                 dryRun: opts.dryRun,
                 deliverOnly: opts.deliverOnly,
-                diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full }),
+                diff: fleetDiffStep(config, diffProgress(deps.stderr), { full: opts.full, shares: opts.diffProcesses }),
                 retentionDays: config.eventRetentionDays,
                 auditRetentionDays: config.auditRetentionDays,
                 takeOver: { host: hostname(), isAlive: processAlive, wallClock: deps.clock },

@@ -26,6 +26,7 @@ import * as m1730 from './1730-files-stored-at.ts';
 import * as m1740 from './1740-endpoint-notice-changes.ts';
 import * as m1800 from './1800-outbox-pending-index.ts';
 import * as m1810 from './1810-file-reference-indexes.ts';
+import * as m1900 from './1900-diff-shares.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '1740-endpoint-notice-changes': m1740,
   '1800-outbox-pending-index': m1800,
   '1810-file-reference-indexes': m1810,
+  '1900-diff-shares': m1900,
 };

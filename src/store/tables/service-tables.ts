@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Bool } from './columns.ts';
 import type { ApiKeyKind, ApiKeyStatus, SyncRunKind, SyncRunOutcome } from '../../domain/vocabulary.ts';
 
 /*
@@ -31,6 +32,18 @@ export interface SyncSnapshotsTable {
   updated_at: string;
   /** YYYY-MM-DD: from this date the pair's payloads may differ by the calendar alone; null: never. */
   next_due: string | null;
+}
+
+/** One share of a diff round split across processes (migration 1900-diff-shares, src/sync/diff/shares.ts). */
+export interface DiffSharesTable {
+  round_id: string;
+  share: number;
+  partner_ids: string; // JSON string[]
+  done: Bool;
+  /** The process diffing it, until `claimed_until` (ISO instant, real time). */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  result: string | null; // JSON Record<partner id, events created>
 }
 
 export interface SyncStateTable {

@@ -34,6 +34,22 @@ export interface RunContext {
   phases?: PhaseTimes;
   /** A span per page written, when tracing is on (docs/operations.md, "Traces"). */
   spans?: Spans;
+  /**
+   * Set when the run diffs one share of a split round (src/sync/diff/shares.ts): `hold` runs first
+   * in every transaction the diff commits and throws once this process no longer holds the share,
+   * so nothing more is written; the store-wide cursor is left to the round's end.
+   */
+  share?: { hold: (trx: Db) => Promise<void> };
+}
+
+/** Runs a write of the diff outside a page, in a transaction holding the share when the run diffs one. */
+export async function guardedWrite(run: RunContext, write: (db: Db) => Promise<void>): Promise<void> {
+  const share = run.share;
+  if (!share) return write(run.db);
+  await run.db.transaction().execute(async (trx) => {
+    await share.hold(trx);
+    await write(trx);
+  });
 }
 
 /** How a pass over pages ended: all read, or stopped at a page boundary (`RunContext.signal`). */
@@ -159,6 +175,7 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
   const empty = page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0;
   if (!run.dryRun && (!empty || also)) {
     await run.db.transaction().execute(async (trx) => {
+      await run.share?.hold(trx);
       const items = page.outbox.map(({ plan, event }) => ({ partnerId: plan.partner.partnerId, event }));
       await insertOutboxEvents(trx, await numberedEvents(trx, items, run.at, run.newId));
       await writeSnapshots(trx, page.writes, run.at);

@@ -8,7 +8,7 @@ import {
   saveSyncCursor,
   type DuePosition,
 } from '../../store/repositories/sync-state-repo.ts';
-import { diffPages, type CrewPage, type PassEnd, type RunContext } from './crew-page.ts';
+import { diffPages, guardedWrite, type CrewPage, type PassEnd, type RunContext } from './crew-page.ts';
 import type { PartnerPlan } from './plan.ts';
 
 /** Tables whose writes concern whole fleets: a partner's (partner_id set) or every partner's (catalogue). */
@@ -46,7 +46,7 @@ export async function fullPass(run: RunContext, plans: readonly PartnerPlan[], p
     (page) => progress.done(page.crewIds.length),
   );
   if (run.dryRun || end === 'stopped') return end;
-  await deleteSnapshotsInRange(run.db, partnerIds, { after, upTo: null }, []);
+  await guardedWrite(run, (db) => deleteSnapshotsInRange(db, partnerIds, { after, upTo: null }, []));
   return 'done';
 }
 
@@ -170,7 +170,9 @@ export async function changePass(
       const partners = targets.get(id)!;
       return partners === 'all' || partners.has(partnerId);
     };
+    // A share of a split round leaves the store-wide cursor to the round's end (src/sync/diff/shares.ts).
     const advance = async (trx: RunContext['db']) => {
+      if (run.share) return;
       await saveSyncCursor(trx, { position: reached, windowDays: run.windowDays, today: run.today });
       await pruneChanges(trx, reached, start);
     };
@@ -188,4 +190,48 @@ export async function changePass(
     (page) => options.progress.done(page.crewIds.length),
   );
   return { position, end };
+}
+
+/** How the passes page their work, and where they report it. */
+export interface PassOptions {
+  pageSize: number;
+  /** Captured changes read per chunk of the change pass. */
+  changeChunk: number;
+  progress: Progress;
+}
+
+/**
+ * The passes of one run over some partners: the `full` ones re-diffed whole, the `incremental`
+ * ones where the calendar (duePass) or the changes after `from` up to `until` (changePass) reach;
+ * `changes` false skips the change pass (a run whose every partner is full moves past the changes
+ * without reading them). Returns the last change read; stopped, where the committed pages left it.
+ */
+export async function diffPartners(
+  run: RunContext,
+  full: readonly PartnerPlan[],
+  incremental: readonly PartnerPlan[],
+  range: { from: ChangePosition | null; until: ChangePosition | null; changes: boolean },
+  options: PassOptions,
+): Promise<{ position: ChangePosition | null; end: PassEnd }> {
+  const { from, until } = range;
+  const stopped = { position: from, end: 'stopped' } as const;
+  if (full.length > 0 && (await fullPass(run, full, options.pageSize, options.progress)) === 'stopped') return stopped;
+  if (!range.changes) return { position: from, end: 'done' };
+  // Crew diffed this run whom the change pass may read: it skips them.
+  const diffed = new Set<string>();
+  // Read after `until` was fixed: every document change up to it is in the set, and every crew member a change up to it reaches.
+  const pendingDocs = incremental.length > 0 ? await crewWithChanges(run.db, from, ['documents']) : new Set<string>();
+  const docsAsBefore = (id: string) => !pendingDocs.has(id);
+  const reached = incremental.length > 0 && until !== null ? await crewChangesReach(run, from) : new Set<string>();
+  const due = { changed: (id: string) => reached.has(id), diffed };
+  if (incremental.length > 0 && (await duePass(run, incremental, options.pageSize, docsAsBefore, due, options.progress)) === 'stopped') {
+    return stopped;
+  }
+  return changePass(run, incremental, from, until, {
+    pageSize: options.pageSize,
+    chunk: options.changeChunk,
+    docsAsBefore,
+    done: diffed,
+    progress: options.progress,
+  });
 }

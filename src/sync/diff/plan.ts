@@ -39,6 +39,18 @@ export interface DiffDeps {
   phases?: PhaseTimes;
   /** A span per page written, when tracing is on. */
   spans?: Spans;
+  /** The run (or diff worker) diffing: it names the claims of shares it takes (src/sync/diff/shares.ts). */
+  runId?: string;
+  /** Split the partners into this many shares, claimed by this run and by diff workers (`svc sync --diff-processes`); default 1. */
+  shares?: number;
+  /** Real time, for how long a share's claim holds (default: the system clock). */
+  wallClock?: Clock;
+  /** A share's claim lapses after this many real milliseconds without its holder renewing it (default SHARE_CLAIM_MS). */
+  shareClaimMs?: number;
+  /** Real milliseconds between two looks at a round's shares (default SHARE_POLL_MS). */
+  sharePollMs?: number;
+  /** A diff worker waits this many real milliseconds, at most, for a round to open (default JOIN_WAIT_MS). */
+  joinWaitMs?: number;
 }
 
 /** Per partner: whether this run recorded the baseline, how many crew it saw, events by type. */

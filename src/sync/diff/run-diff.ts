@@ -1,12 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
 import { utcDate } from '../../domain/clock.ts';
 import type { Db } from '../../store/database.ts';
-import { crewWithChanges, fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
+import type { ChangePosition } from '../../domain/changes.ts';
+import { fleetWideChanges, pruneChanges, settledReadBound } from '../../store/repositories/changes-repo.ts';
 import { analyzeTables, vacuumChangeLog } from '../../store/repositories/maintenance-repo.ts';
-import { findSyncCursor, recordSyncRun, saveSyncCursor } from '../../store/repositories/sync-state-repo.ts';
+import { findSyncCursor, recordSyncRun, saveSyncCursor, type SyncCursor } from '../../store/repositories/sync-state-repo.ts';
 import type { PassEnd, RunContext } from './crew-page.ts';
-import { changePass, crewChangesReach, duePass, FLEET_WIDE_TABLES, fullPass, type Progress } from './passes.ts';
-import { planPartners, type DiffDeps, type PartnerDiffResult } from './plan.ts';
+import { diffPartners, FLEET_WIDE_TABLES, type PassOptions, type Progress } from './passes.ts';
+import { planPartners, type DiffDeps, type PartnerDiffResult, type PartnerPlan } from './plan.ts';
+import { leadRound, shareDeps } from './shares.ts';
 
 export type { DiffDeps, PartnerDiffResult } from './plan.ts';
 
@@ -20,7 +22,7 @@ export interface DiffRun {
  * `evt_` and a time-ordered UUID (version 7): unique like a random one, but the events of a run
  * go into the outbox's primary-key index side by side instead of on a random page each.
  */
-const newEventId = () => `evt_${uuidv7()}`;
+export const newEventId = () => `evt_${uuidv7()}`;
 
 /**
  * How long a run waits, at most, for a transaction older than the newest committed change to end
@@ -41,6 +43,10 @@ export const SETTLE_MS = 2000;
  *
  * Stopped (`deps.signal`), it ends at the next page boundary: what it committed stays, and the
  * cursor, the statistics and the partners' last runs are left as the last committed page left them.
+ *
+ * With `deps.shares` above 1 (and more than one partner) the partners are split into that many
+ * shares, which this run and `svc sync --diff-worker` processes claim in the store
+ * (src/sync/diff/shares.ts); the cursor moves once every share is done.
  */
 export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number, crewKnown: number) => void): Promise<DiffRun> {
   const now = deps.clock();
@@ -86,53 +92,52 @@ export async function runDiff(db: Db, deps: DiffDeps, onPage?: (crewDone: number
     done: (crew) => onPage?.((done += crew), known),
   };
   const results = plans.map((p) => p.result);
-  const stopped: DiffRun = { results, end: 'stopped' };
-  if (full.length > 0 && (await fullPass(run, full, pageSize, progress)) === 'stopped') return stopped;
-  let position = cursor?.position ?? null;
-  if (everything) {
-    position = last ?? position;
-  } else {
-    // Crew diffed this run whom the change pass may read: it skips them.
-    const diffed = new Set<string>();
-    // Read after `last`: every document change up to it is in the set, and every crew member a change up to it reaches.
-    const pendingDocs = incremental.length > 0 ? await crewWithChanges(db, position, ['documents']) : new Set<string>();
-    const docsAsBefore = (id: string) => !pendingDocs.has(id);
-    const reached = incremental.length > 0 && last !== null ? await crewChangesReach(run, position) : new Set<string>();
-    const due = { changed: (id: string) => reached.has(id), diffed };
-    if (incremental.length > 0 && (await duePass(run, incremental, pageSize, docsAsBefore, due, progress)) === 'stopped') {
-      return stopped;
-    }
-    const read = await changePass(run, incremental, position, last, {
-      pageSize,
-      chunk: deps.changeChunk ?? 2000,
-      docsAsBefore,
-      done: diffed,
-      progress,
-    });
-    if (read.end === 'stopped') return stopped;
-    position = read.position;
+  const from = cursor?.position ?? null;
+  const passes: PassOptions = { pageSize, changeChunk: deps.changeChunk ?? 2000, progress };
+  if (!dryRun && (deps.shares ?? 1) > 1 && plans.length > 1) {
+    const round = { runId: deps.runId ?? 'run', from, until: last, full: full.map((p) => p.partner.partnerId), shares: deps.shares! };
+    const end = await leadRound(run, plans, round, { ...passes, ...shareDeps(deps) });
+    if (end === 'stopped') return { results, end };
+    await closeRun(run, plans, cursor, last ?? from, everything);
+    return { results, end: 'done' };
   }
-  if (!dryRun) {
-    const moved =
-      !cursor ||
-      cursor.today !== run.today ||
-      cursor.windowDays !== run.windowDays ||
-      cursor.position?.tx !== position?.tx ||
-      cursor.position?.seq !== position?.seq;
-    if (moved) {
-      await db.transaction().execute(async (trx) => {
-        await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
-        if (position) await pruneChanges(trx, position, cursor?.position ?? null);
-      });
-    }
-    // A full pass rewrote most snapshots' due dates and emptied the change log: fresh statistics
-    // keep the next runs' due-date and change reads on their indexes, and a vacuumed change log
-    // keeps the version read by every delivery cheap (vacuumChangeLog).
-    if (everything) {
-      await analyzeTables(db, ['sync_snapshots']);
-      await vacuumChangeLog(db);
-    }
-    for (const plan of plans) await recordSyncRun(db, plan.partner.partnerId, run.at, plan.baseline);
-  }
+  const read = await diffPartners(run, full, incremental, { from, until: last, changes: !everything }, passes);
+  if (read.end === 'stopped') return { results, end: 'stopped' };
+  if (!dryRun) await closeRun(run, plans, cursor, everything ? (last ?? from) : read.position, everything);
   return { results, end: 'done' };
+}
+
+/**
+ * The end of a run that diffed every partner: the cursor moves to `position` (the last change
+ * consumed) with the date and window the snapshots' due dates assume, the changes read are
+ * deleted, and each partner's run (its baseline, the first time) is recorded.
+ */
+async function closeRun(
+  run: RunContext,
+  plans: readonly PartnerPlan[],
+  cursor: SyncCursor | undefined,
+  position: ChangePosition | null,
+  everything: boolean,
+): Promise<void> {
+  const { db } = run;
+  const moved =
+    !cursor ||
+    cursor.today !== run.today ||
+    cursor.windowDays !== run.windowDays ||
+    cursor.position?.tx !== position?.tx ||
+    cursor.position?.seq !== position?.seq;
+  if (moved) {
+    await db.transaction().execute(async (trx) => {
+      await saveSyncCursor(trx, { position, windowDays: run.windowDays, today: run.today });
+      if (position) await pruneChanges(trx, position, cursor?.position ?? null);
+    });
+  }
+  // A full pass rewrote most snapshots' due dates and emptied the change log: fresh statistics
+  // keep the next runs' due-date and change reads on their indexes, and a vacuumed change log
+  // keeps the version read by every delivery cheap (vacuumChangeLog).
+  if (everything) {
+    await analyzeTables(db, ['sync_snapshots']);
+    await vacuumChangeLog(db);
+  }
+  for (const plan of plans) await recordSyncRun(db, plan.partner.partnerId, run.at, plan.baseline);
 }
