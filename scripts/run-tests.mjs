@@ -98,7 +98,10 @@ async function dropRunTemplates(tag) {
 }
 
 const args = process.argv.slice(2);
-const options = args.filter((arg) => arg.startsWith('-'));
+// The spec reporter on every Node (Node 20 writes TAP when its output is not a terminal): it ends
+// with the failing tests, names and errors, so the tail of a CI log says what failed.
+const reporter = args.some((arg) => arg.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
+const options = [...reporter, ...args.filter((arg) => arg.startsWith('-'))];
 const named = args.filter((arg) => !arg.startsWith('-')).map((file) => resolve(file));
 const files = (named.length > 0 ? named : testFilesUnder(join(root, 'test'))).sort();
 
