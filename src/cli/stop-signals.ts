@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { constants } from 'node:os';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -26,6 +27,10 @@ export function signalExitCode(signal: StopSignal): number {
 export function stopOnSignals(graceMs: number, onSignal: (signal: StopSignal, phase: 'drain' | 'cancel') => void): StopRequest {
   const drain = new AbortController();
   const cancel = new AbortController();
+  // Every wait of the run listens on these two at once (a delivery lane waiting for a send slot
+  // another process holds, one per endpoint): more than Node's 10 is no leak (each wait removes its
+  // listener when it ends) and must not print a MaxListenersExceededWarning into the job's log.
+  setMaxListeners(0, drain.signal, cancel.signal);
   let first: StopSignal | undefined;
   let timer: NodeJS.Timeout | undefined;
   const handle = (signal: StopSignal) => {
