@@ -13,7 +13,11 @@ import type pg from 'pg';
  * therefore bounded here: past `limit` (PREPARED_PER_CONNECTION), the least recently used
  * statement is closed (DEALLOCATE, queued ahead of the statement that evicted it) and forgotten by
  * pg too. Prepared statements are not transactional: a rollback keeps them, so only what Postgres
- * refused to parse is forgotten after an error. The pg internals this relies on are checked by
+ * refused to parse is forgotten after an error. The transaction status is pg's from the last
+ * ReadyForQuery, which may arrive just after a statement's error: read then, a failed transaction
+ * can still say T. Both readings are safe: a statement named there fails as any would and its
+ * name is forgotten; a DEALLOCATE sent there fails and leaves a name Postgres holds until the
+ * connection closes, never used again. The pg internals this relies on are checked by
  * test/store/pg-internals.test.ts.
  */
 
