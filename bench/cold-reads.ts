@@ -1,7 +1,8 @@
 // The reads a cold partner call makes about one crew member (the profile's `crewOnFleet`, the
 // compliance check's `crewAccessOnFleet`, src/store/repositories/crew-on-fleet-repo.ts), against the same
 // reads built with Kysely's query builder, as they were before they were written as SQL (the
-// reference, below): the client process's CPU time per read (Kysely, the driver, and SQLite itself,
+// reference, below); and the check's `crewCheckOnFleet`, its documents in the same statement,
+// against the fleet-and-consent read and `crewEvaluationDocuments` apart: the client process's CPU time per read (Kysely, the driver, and SQLite itself,
 // which runs in this process), the two ways in alternating rounds, each round a different crew
 // member per read, sequentially. Runs on the data set of `npm run bench:api` (BENCH_API_DB,
 // BENCH_CREW), which must exist: run that bench first with BENCH_API_REUSE=1.
@@ -14,7 +15,8 @@ import { CONSENT_CATEGORIES, ON_FLEET_STATUSES } from '../src/domain/vocabulary.
 import { openStore } from '../src/store/connect.ts';
 import type { Database, Db } from '../src/store/database.ts';
 import { fleetVesselIds } from '../src/store/repositories/fleet-repo.ts';
-import { crewAccessOnFleet, crewOnFleet } from '../src/store/repositories/crew-on-fleet-repo.ts';
+import { crewAccessOnFleet, crewCheckOnFleet, crewOnFleet } from '../src/store/repositories/crew-on-fleet-repo.ts';
+import { crewEvaluationDocuments } from '../src/store/repositories/documents-repo.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { postgresAvailable, storeUrl } from './support/setup.ts';
 
@@ -69,12 +71,19 @@ const READS = {
         .where('crew.crew_unique_id', '=', id)
         .executeTakeFirst(),
   },
-  'compliance check': {
+  'compliance check, fleet and consents': {
     sql: (db: Db, id: string) => crewAccessOnFleet(db, FLEET, id, PARTNER),
     built: (db: Db, id: string) =>
       builtAssignments(db, id)
         .select((eb) => builtFlags(eb, id))
         .execute(),
+  },
+  // The reference here is not a built read: the same two reads apart, as the check made them before.
+  'compliance check, with its documents (reference: two statements)': {
+    sql: (db: Db, id: string) => crewCheckOnFleet(db, FLEET, id, PARTNER),
+    built: async (db: Db, id: string) => {
+      if ((await crewAccessOnFleet(db, FLEET, id, PARTNER)).assignments.length > 0) await crewEvaluationDocuments(db, id);
+    },
   },
 };
 
@@ -129,9 +138,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 }
 const body = `Command: \`BENCH_API_DB=${DB_NAME} npx tsx bench/cold-reads.ts\` (${ROUNDS} rounds of ${CALLS} reads each way, in turns,
 each read about a different crew member, sequential; CPU time of this process per read, medians, and the ratio as the median
-of the rounds' ratios with their range). Machine: ${machineLine()}. Load (1-minute load average): ${loadAtStart} at the start,
+of the rounds' ratios with their range; Postgres's own CPU is not counted). "Reference" is the read built with Kysely's builder,
+except for the check with its documents, where it is the two reads apart. Machine: ${machineLine()}. Load (1-minute load average): ${loadAtStart} at the start,
 ${loadavg()[0]!.toFixed(1)} at the end.
 
-${table(['store', 'read of a cold call', 'CPU µs per read, built', 'CPU µs per read, SQL', 'SQL ÷ built (range)'], rows)}`;
+${table(['store', 'read of a cold call', 'CPU µs per read, reference', 'CPU µs per read, now', 'now ÷ reference (range)'], rows)}`;
 if (STORES.includes('sqlite') && STORES.includes('postgres')) writeSection('Cold reads about one crew member', body);
 console.log(body);

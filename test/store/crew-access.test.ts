@@ -6,11 +6,19 @@ import { CONSENT_CATEGORIES } from '../../src/domain/vocabulary.ts';
 import { loadFixtures } from '../../src/services/fixtures/load-fixtures.ts';
 import { consentsFor } from '../../src/store/repositories/consents-repo.ts';
 import { findCrewProfile, toCrewProfile } from '../../src/store/repositories/crew-repo.ts';
-import { crewAccessOnFleet, crewAssignmentsOnFleet, crewOnFleet } from '../../src/store/repositories/crew-on-fleet-repo.ts';
+import {
+  crewAccessOnFleet,
+  crewAssignmentsOnFleet,
+  crewCheckOnFleet,
+  crewOnFleet,
+} from '../../src/store/repositories/crew-on-fleet-repo.ts';
+import { crewEvaluationDocuments, type EvaluationDocumentWithFile } from '../../src/store/repositories/documents-repo.ts';
 import { findPartner } from '../../src/store/repositories/partners-repo.ts';
 import { writeFixture } from '../support/mini-fixture.ts';
 import { NOW, worldFixture } from '../support/read-api-world.ts';
 import { describeEachStore } from '../support/stores.ts';
+
+const byId = (a: EvaluationDocumentWithFile, b: EvaluationDocumentWithFile) => a.documentId.localeCompare(b.documentId);
 
 const CREW = ['crew_ana', 'crew_ben', 'crew_cho', 'crew_dan', 'crew_eve', 'crew_fay', 'crew_nobody'];
 const PARTNERS = ['ptn_full', 'ptn_b', 'ptn_basic'];
@@ -35,7 +43,7 @@ describeEachStore('crew access in one round trip', ({ store }) => {
       .execute();
   });
 
-  it('equals the on-fleet assignments, the consents and the crew row read apart, whatever consents and assignments hold', async () => {
+  it('equals the on-fleet assignments, the consents, the crew row and the documents read apart, whatever consents and assignments hold', async () => {
     const db = store().db;
     const change = fc.record({
       crew: fc.constantFrom(...CREW.slice(0, 6)),
@@ -77,6 +85,11 @@ describeEachStore('crew access in one round trip', ({ store }) => {
           assert.deepEqual(withRow && toCrewProfile(withRow.crew), profile);
           assert.equal(withRow?.onFleet ?? false, assignments.length > 0);
           assert.deepEqual([...(withRow?.consents ?? [])].sort(), [...consents].sort());
+          // The compliance check's read: the same answer, with the documents it evaluates beside it.
+          const check = await crewCheckOnFleet(db, fleet, a.crew, a.partner);
+          assert.deepEqual(check.access, fast);
+          const documents = assignments.length === 0 ? [] : await crewEvaluationDocuments(db, a.crew);
+          assert.deepEqual([...check.documents].sort(byId), [...documents].sort(byId));
         }
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 25) },

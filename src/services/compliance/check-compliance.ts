@@ -88,9 +88,8 @@ export function chooseAssignment(assignments: readonly CrewAssignment[], crewUni
   return chosen;
 }
 
-/** Reads the crew member's documents (medical ones included) and evaluates them. */
-export async function evaluateLive(db: Db, input: EvaluationInput): Promise<LiveEvaluation> {
-  const documents = await crewEvaluationDocuments(db, input.crewUniqueId);
+/** Evaluates the crew member's documents (medical ones included, as crewEvaluationDocuments reads them). */
+export function evaluateDocuments(input: EvaluationInput, documents: EvaluationDocumentWithFile[]): LiveEvaluation {
   const evaluation = evaluateCompliance({
     role: input.assignment.assignment.role,
     positionName: input.assignment.assignment.positionName,
@@ -104,6 +103,16 @@ export async function evaluateLive(db: Db, input: EvaluationInput): Promise<Live
   const satisfying = satisfyingDocumentIds(evaluation);
   const withFiles = new Set(documents.filter((d) => d.fileId !== null && satisfying.has(d.documentId)).map((d) => d.documentId));
   return { evaluation, documents, withFiles };
+}
+
+/** Reads the crew member's documents (medical ones included) and evaluates them. */
+export async function evaluateLive(db: Db, input: EvaluationInput): Promise<LiveEvaluation> {
+  return evaluateDocuments(input, await crewEvaluationDocuments(db, input.crewUniqueId));
+}
+
+/** evaluateDocuments on `documents` when the caller read them with its own read, else evaluateLive. */
+export async function evaluateRead(db: Db, input: EvaluationInput, documents?: EvaluationDocumentWithFile[]): Promise<LiveEvaluation> {
+  return documents ? evaluateDocuments(input, documents) : evaluateLive(db, input);
 }
 
 /** `deps.evaluate` on the check's input, unless the operator's fault switch says otherwise. */

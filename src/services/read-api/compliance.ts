@@ -1,15 +1,17 @@
 import { toComplianceWire, type ComplianceCheckWire } from '../../domain/compliance/index.ts';
 import { DOCUMENT_DOWNLOAD_SCOPES, missingScope } from '../../domain/scopes.ts';
 import type { Db } from '../../store/database.ts';
-import { documentIdsWithFiles } from '../../store/repositories/documents-repo.ts';
+import { documentIdsWithFiles, type EvaluationDocumentWithFile } from '../../store/repositories/documents-repo.ts';
 import {
   checkCompliance,
   chooseAssignment,
   satisfyingDocumentIds,
   type ComplianceDeps,
   type ComplianceOutcome,
+  type EvaluationInput,
+  type LiveEvaluation,
 } from '../compliance/check-compliance.ts';
-import { requireCrewAccess, type ReadCrewAccess } from '../visibility/access.ts';
+import { requireCrewAccess, type ReadCheckAccess } from '../visibility/access.ts';
 import type { PartnerContext } from '../visibility/partner-context.ts';
 import { signFileLink } from './documents.ts';
 
@@ -22,10 +24,15 @@ export interface LinkOptions {
   baseUrl: string;
 }
 
-/** A check's dependencies: the evaluation's, and the read of the crew member's fleet and consents. */
-export interface CheckDeps extends ComplianceDeps {
-  crewAccess: ReadCrewAccess;
+/** The reads of one compliance check, all at one data version: the store's, or the read cache's (src/services/read-cache/). */
+export interface CheckReads {
+  crewAccess: ReadCheckAccess;
+  /** Evaluates `documents` when crewAccess brought them, else the store's. */
+  evaluate: (input: EvaluationInput, documents?: EvaluationDocumentWithFile[]) => Promise<LiveEvaluation>;
 }
+
+/** A check's dependencies: the evaluation's, with the read of the crew member's fleet, consents and documents. */
+export type CheckDeps = Omit<ComplianceDeps, 'evaluate'> & CheckReads;
 
 /** Which documents satisfying a requirement have a stored file: known with a live evaluation, else asked. */
 async function filesOf(db: Db, outcome: ComplianceOutcome): Promise<ReadonlySet<string>> {
@@ -48,11 +55,11 @@ export async function runComplianceCheck(
   deps: CheckDeps,
   links: LinkOptions,
 ): Promise<ComplianceCheckWire> {
-  const { assignments, consents } = await requireCrewAccess(deps.crewAccess, ctx, crewUniqueId, 'compliance');
+  const { assignments, consents, documents } = await requireCrewAccess(deps.crewAccess, ctx, crewUniqueId, 'compliance');
   const medicalVisible = ctx.scopes.has('crew:medical:read');
   const outcome = await checkCompliance(
     db,
-    deps,
+    { ...deps, evaluate: (input) => deps.evaluate(input, documents) },
     crewUniqueId,
     chooseAssignment(assignments, crewUniqueId, target.vesselId),
     target.on,

@@ -39,21 +39,17 @@
 import type { Clock } from '../../domain/clock.ts';
 import type { Db } from '../../store/database.ts';
 import { CatalogueCache } from '../compliance/catalogue-cache.ts';
-import { evaluateLive, type EvaluationInput, type LiveEvaluation } from '../compliance/check-compliance.ts';
+import { evaluateRead, type LiveEvaluation } from '../compliance/check-compliance.ts';
 import { changesBetween, compareDataVersions } from '../data-version.ts';
+import type { CheckReads } from '../read-api/compliance.ts';
 import { buildMatrix, storeMatrix, type ComplianceMatrixWire, type MatrixInput, type ReadMatrix } from '../read-api/compliance-matrix.ts';
-import { storeCrewAccess, type CrewAccess, type ReadCrewAccess } from '../visibility/access.ts';
+import type { EvaluationDocumentWithFile } from '../../store/repositories/documents-repo.ts';
+import { storeCheckAccess, type CrewAccess } from '../visibility/access.ts';
 import { BodyCache, type HeldAnswer } from './body-cache.ts';
 import { coalescedDataVersion } from './coalesced-data-version.ts';
 import { answerKey, crewAccessKey, evaluationKey, matrixKey, type AnswerRequest } from './keys.ts';
 import { MatrixStates } from './matrix-states.ts';
 import { VersionedCache } from './versioned-cache.ts';
-
-/** The reads of one compliance check, all at one data version. */
-export interface CheckReads {
-  crewAccess: ReadCrewAccess;
-  evaluate: (input: EvaluationInput) => Promise<LiveEvaluation>;
-}
 
 /** Cached reads; `noReadCache` is the one that holds nothing. */
 export interface ReadCache {
@@ -84,7 +80,7 @@ export interface ReadCacheStores {
 
 /** The store's reads, holding nothing: what the CLI and sync use. */
 export function noReadCache(db: Db, clock: Clock): ReadCache {
-  const reads: CheckReads = { crewAccess: storeCrewAccess(db), evaluate: (input) => evaluateLive(db, input) };
+  const reads: CheckReads = { crewAccess: storeCheckAccess(db), evaluate: (input, documents) => evaluateRead(db, input, documents) };
   return {
     catalogue: new CatalogueCache(clock),
     checkReads: () => Promise.resolve(reads),
@@ -101,7 +97,7 @@ export function createReadCache(db: Db, clock: Clock, stores: ReadCacheStores = 
   // Bounded by rows held (a row keeps its crew member's evaluation): about 20 vessels of 500.
   const matrices = stores.matrices ?? new MatrixStates<ComplianceMatrixWire>(10_000);
   const bodies = stores.bodies === undefined ? new BodyCache() : stores.bodies;
-  const plainAccess = storeCrewAccess(db);
+  const plainAccess = storeCheckAccess(db);
 
   return {
     catalogue: new CatalogueCache(clock),
@@ -109,8 +105,17 @@ export function createReadCache(db: Db, clock: Clock, stores: ReadCacheStores = 
     async checkReads() {
       const at = await version();
       return {
-        crewAccess: (query) => accesses.obtain(at, crewAccessKey(query), () => plainAccess(query)),
-        evaluate: (input) => evaluations.obtain(at, evaluationKey(input), () => evaluateLive(db, input)),
+        async crewAccess(query) {
+          // Documents read with an answer serve this call's evaluation only: the answer is held without them.
+          let documents: EvaluationDocumentWithFile[] | undefined;
+          const access = await accesses.obtain(at, crewAccessKey(query), async () => {
+            const read = await plainAccess(query);
+            documents = read.documents;
+            return { assignments: read.assignments, consents: read.consents };
+          });
+          return documents ? { ...access, documents } : access;
+        },
+        evaluate: (input, documents) => evaluations.obtain(at, evaluationKey(input), () => evaluateRead(db, input, documents)),
       };
     },
 

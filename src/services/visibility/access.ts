@@ -3,7 +3,8 @@ import { fleetOf, type FleetRef } from '../../domain/partner.ts';
 import { insufficientScope, missingScope, type ScopeRule } from '../../domain/scopes.ts';
 import type { ConsentCategory } from '../../domain/vocabulary.ts';
 import type { Db } from '../../store/database.ts';
-import { crewAccessOnFleet, type CrewAccess } from '../../store/repositories/crew-on-fleet-repo.ts';
+import { crewAccessOnFleet, crewCheckOnFleet, type CrewAccess } from '../../store/repositories/crew-on-fleet-repo.ts';
+import type { EvaluationDocumentWithFile } from '../../store/repositories/documents-repo.ts';
 import type { PartnerContext } from './partner-context.ts';
 
 export type { CrewAccess };
@@ -23,6 +24,20 @@ export function storeCrewAccess(db: Db): ReadCrewAccess {
   return (q) => crewAccessOnFleet(db, q.fleet, q.crewUniqueId, q.partnerId);
 }
 
+/** A compliance check's CrewAccess, with the crew member's evaluation documents when they were read in the same statement. */
+export type CheckAccess = CrewAccess & { documents?: EvaluationDocumentWithFile[] };
+
+/** Reads a compliance check's CheckAccess: the store's read, or the read cache's. */
+export type ReadCheckAccess = (query: CrewAccessQuery) => Promise<CheckAccess>;
+
+/** The store's read of a check, the documents included, in one round trip. */
+export function storeCheckAccess(db: Db): ReadCheckAccess {
+  return async (q) => {
+    const { access, documents } = await crewCheckOnFleet(db, q.fleet, q.crewUniqueId, q.partnerId);
+    return { ...access, documents };
+  };
+}
+
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */
 export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
   const missing = missingScope(rule, ctx.scopes);
@@ -35,12 +50,12 @@ export function requireScopes(ctx: PartnerContext, rule: ScopeRule): void {
  * mode, are crew_not_found (404): never a leak. Then consent_required (403) naming `category`,
  * unless the crew member gives it.
  */
-export async function requireCrewAccess(
-  read: ReadCrewAccess,
+export async function requireCrewAccess<A extends CrewAccess>(
+  read: (query: CrewAccessQuery) => Promise<A>,
   ctx: PartnerContext,
   crewUniqueId: string,
   category: ConsentCategory,
-): Promise<CrewAccess> {
+): Promise<A> {
   const access = await read({ fleet: fleetOf(ctx.partner, ctx.mode), crewUniqueId, partnerId: ctx.partner.partnerId });
   requireGranted(access.assignments.length > 0, access.consents, crewUniqueId, category);
   return access;

@@ -4,6 +4,7 @@ import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { CrewTable, Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
+import { crewEvaluationDocumentsValue, evaluationDocumentsOf, type EvaluationDocumentWithFile } from './documents-repo.ts';
 import { assignmentsWithVessels, fleetVesselIds, toAssignment, toVessel } from './fleet-repo.ts';
 
 /*
@@ -77,18 +78,47 @@ function consentsOf(list: string | null | undefined): Set<ConsentCategory> {
 /** A row of crewAccessOnFleet: assignmentsOnFleet's, and the consent list. */
 type AccessRow = InferResult<ReturnType<typeof assignmentsOnFleet>>[number] & { consents: string | null };
 
+/** The select list and conditions of crewAccessOnFleet, with `extra` columns beside them. */
+function accessRows<R>(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string, extra = sql``) {
+  return sql<AccessRow & R>`
+    select v.*, a.assignment_id, a.crew_unique_id, a.role, a.position_name, a.status, a.as_of,
+      ${consentList(db, crewUniqueId, partnerId)} as consents${extra}
+    from assignments a join vessels v on v.vessel_id = a.vessel_id
+    where ${onFleet(fleet, crewUniqueId)}
+    order by a.as_of desc, a.vessel_id`;
+}
+
+function accessOf(rows: readonly AccessRow[]): CrewAccess {
+  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
+}
+
 /**
  * crewAssignmentsOnFleet and the crew member's consents to `partnerId` in one round trip (each
  * assignment row carries the consent list). No assignment: no consents either.
  */
 export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewAccess> {
-  const { rows } = await sql<AccessRow>`
-    select v.*, a.assignment_id, a.crew_unique_id, a.role, a.position_name, a.status, a.as_of,
-      ${consentList(db, crewUniqueId, partnerId)} as consents
-    from assignments a join vessels v on v.vessel_id = a.vessel_id
-    where ${onFleet(fleet, crewUniqueId)}
-    order by a.as_of desc, a.vessel_id`.execute(db);
-  return { assignments: rows.map((r) => ({ assignment: toAssignment(r), vessel: toVessel(r) })), consents: consentsOf(rows[0]?.consents) };
+  const { rows } = await accessRows(db, fleet, crewUniqueId, partnerId).execute(db);
+  return accessOf(rows);
+}
+
+/** What a compliance check reads about its crew member: CrewAccess, and the documents it evaluates. */
+export interface CrewCheck {
+  access: CrewAccess;
+  /** crewEvaluationDocuments's answer; none when the crew member is not on the fleet. */
+  documents: EvaluationDocumentWithFile[];
+}
+
+/**
+ * crewAccessOnFleet with the crew member's evaluation documents (medical ones included) in the
+ * same statement, one round trip instead of two for a check that is not answered from the read
+ * cache. The documents are read before consent is known: the caller hands them on only once
+ * access is granted (src/services/read-api/compliance.ts). test/store/crew-access.test.ts holds it
+ * equal to the two reads apart, on both stores.
+ */
+export async function crewCheckOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewCheck> {
+  const documents = sql`, ${crewEvaluationDocumentsValue(db, crewUniqueId)} as documents`;
+  const { rows } = await accessRows<{ documents: string | unknown[] }>(db, fleet, crewUniqueId, partnerId, documents).execute(db);
+  return { access: accessOf(rows), documents: rows[0] ? evaluationDocumentsOf(rows[0].documents) : [] };
 }
 
 /** A crew member's row, whether they are on a fleet, and the consents they give a partner. */

@@ -176,28 +176,39 @@ const LISTABLE = sql.raw(`processing_state = 'processed' and is_current = 1 and 
 
 /**
  * The listable documents of one crew member, medical ones included, as the evaluator reads them
- * and with their file ids: the compliance check's read, written as SQL, which building it with
- * Kysely's builder cost more CPU per call than the store took to run it. On SQLite as one JSON
- * value, the classification written in last as listEvaluationDocuments does (file_id, a text or
- * null, comes before it, so json_array's last value never ends with `]`). In no particular order.
- * The same documents as listListableDocuments (test/store/evaluation-documents.test.ts).
+ * and with their file ids, as one JSON value from a scalar subquery, so that the compliance check
+ * reads them in the statement that reads the crew member's fleet and consents
+ * (crewCheckOnFleet, ./crew-on-fleet-repo.ts). Each document an array of CHECK_COLUMNS, its stored
+ * classification JSON written in last as it is, not quoted as a string to be parsed a second time
+ * (on SQLite, file_id, a text or null, comes before it, so json_array's last value never ends with
+ * `]`; the column holds one JSON value, which the store alone writes, see evaluationDocuments). In
+ * no particular order. Read with evaluationDocumentsOf.
+ */
+export function crewEvaluationDocumentsValue(db: Db, crewUniqueId: string) {
+  if (dialectOf(db) === 'sqlite') {
+    return sql<string>`(select '[' || coalesce(group_concat(rtrim(json_array(${CHECK_COLUMNS}), ']') || ',' || classification || ']', ','), '') || ']'
+      from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE})`;
+  }
+  return sql<unknown[]>`(select coalesce(json_agg(json_build_array(${CHECK_COLUMNS}, classification::json)), '[]'::json)
+      from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE})`;
+}
+
+/** The documents of a crewEvaluationDocumentsValue as read: text on SQLite, parsed by pg on Postgres. */
+export function evaluationDocumentsOf(value: string | unknown[]): EvaluationDocumentWithFile[] {
+  const documents = (typeof value === 'string' ? JSON.parse(value) : value) as [...DocumentValues, string | null, Classification][];
+  return documents.map((v) => ({ ...toEvaluationDocument(v, v[13]), fileId: v[12] }));
+}
+
+/**
+ * The listable documents of one crew member, medical ones included, as the evaluator reads them
+ * and with their file ids: crewEvaluationDocumentsValue on its own. The same documents as
+ * listListableDocuments (test/store/evaluation-documents.test.ts).
  */
 export async function crewEvaluationDocuments(db: Db, crewUniqueId: string): Promise<EvaluationDocumentWithFile[]> {
-  if (dialectOf(db) === 'sqlite') {
-    const { rows } = await sql<{ documents: string }>`
-      select '[' || coalesce(group_concat(rtrim(json_array(${CHECK_COLUMNS}), ']') || ',' || classification || ']', ','), '') || ']' as documents
-      from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE}`.execute(db);
-    return (JSON.parse(rows[0]!.documents) as [...DocumentValues, string | null, Classification][]).map((v) => ({
-      ...toEvaluationDocument(v, v[13]),
-      fileId: v[12],
-    }));
-  }
-  const { rows } = await sql<Selectable<DocumentsTable>>`
-    select ${CHECK_COLUMNS}, classification from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE}`.execute(db);
-  return rows.map((r) => {
-    const v = EVALUATION_COLUMNS.map((c) => r[c]) as EvaluationValues<string>;
-    return { ...toEvaluationDocument(v, parseClassification(v[12])), fileId: r.file_id };
-  });
+  const { rows } = await sql<{
+    documents: string | unknown[];
+  }>`select ${crewEvaluationDocumentsValue(db, crewUniqueId)} as documents`.execute(db);
+  return evaluationDocumentsOf(rows[0]!.documents);
 }
 
 export async function findListableDocument(
