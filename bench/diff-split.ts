@@ -2,8 +2,12 @@
 // beside N-1 `svc sync --diff-worker`), against one process, on Postgres, in turns.
 // Run: npm run bench:diff-split. BENCH_SPLIT_CREW (default 100000), BENCH_SPLIT_PARTNERS (6),
 // BENCH_SPLIT_PROCESSES (1,2,3), BENCH_SPLIT_ROUNDS (2), BENCH_SPLIT_DB (database name prefix,
-// default svc_bench_split). The generated fleet after its first (full) run is kept as a template
+// default svc_bench_split), BENCH_SPLIT_CHANGE: `calendar` (default, the run 30 days later) or
+// `catalogue` (the run right after `svc ingest` adds a requirement every role must meet: every
+// partner's full diff, as any catalogue change). The generated fleet after its first (full) run is kept as a template
 // database, <prefix>_tpl_<crew>_<partners>, made once; each case runs on a fresh copy of it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { startChild } from './support/child.ts';
@@ -20,6 +24,12 @@ const VESSELS = 1000;
 const DOCS = 10;
 const NOW = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-12-22T10:00:00.000Z';
+/** The roles of the shipped catalogue's medical certificate: every role. */
+const ROLES = (
+  JSON.parse(readFileSync('data/requirements.json', 'utf8')) as { requirements: Array<{ key: string; roles: string[] }> }
+).requirements.find((r) => r.key === 'medical_fitness')!.roles;
+const CHANGE = process.env.BENCH_SPLIT_CHANGE ?? 'calendar';
+if (CHANGE !== 'calendar' && CHANGE !== 'catalogue') throw new Error(`BENCH_SPLIT_CHANGE: calendar or catalogue, not ${CHANGE}`);
 const TEMPLATE = `${PREFIX}_tpl_${CREW}_${PARTNERS}`;
 const CASE = `${PREFIX}_case`;
 /** The least budget there is: the figure is the diff's; delivery is another bench's (bench/delivery-bench.ts). */
@@ -49,6 +59,29 @@ async function ensureTemplate(): Promise<void> {
   await svcSync(url, NOW, ['--full'], RUN_ENV);
 }
 
+/** Every role now requires a seafarer's record book, through `svc ingest` of a new requirement (docs/ingest.md). */
+function changeCatalogue(url: string): void {
+  const requirement = {
+    group: 'certificate',
+    title: "Seafarer's record book",
+    category: 'identity',
+    code: 'MLC A1.4',
+    constraint: 'Valid 10 years at most',
+    validity_years: 10,
+    roles: ROLES,
+    match: { category_codes: ['seaman_book'] },
+    required: true,
+  };
+  const change = { entity: 'requirement', op: 'upsert', id: 'seaman_book', version: Date.now() * 1000, data: requirement };
+  const run = spawnSync('bin/svc', ['ingest', '--json'], {
+    input: `${JSON.stringify(change)}\n`,
+    env: { ...process.env, SVC_DATABASE_URL: url, SVC_NOW: NOW, SVC_NOW_ALLOW_WRITES: '1', SVC_LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  const summary = run.status === 0 ? (JSON.parse(run.stdout) as { applied: number }) : null;
+  if (summary?.applied !== 1) throw new Error(`svc ingest of the catalogue change exited ${run.status}: ${run.stdout}${run.stderr}`);
+}
+
 interface Case {
   processes: number;
   round: number;
@@ -69,9 +102,11 @@ async function runCase(processes: number, round: number, receiverUrl: string): P
   await store.connect();
   await store.query('update webhook_endpoints set url = $1', [receiverUrl]);
   await store.end();
+  if (CHANGE === 'catalogue') changeCatalogue(url);
+  const runAt = CHANGE === 'catalogue' ? NOW : LATER;
   const loadAtStart = load();
-  const workers = Array.from({ length: processes - 1 }, () => svcSync<{ shares: number[] }>(url, LATER, ['--diff-worker']));
-  const lead = await svcSync(url, LATER, processes > 1 ? ['--diff-processes', String(processes)] : [], RUN_ENV);
+  const workers = Array.from({ length: processes - 1 }, () => svcSync<{ shares: number[] }>(url, runAt, ['--diff-worker']));
+  const lead = await svcSync(url, runAt, processes > 1 ? ['--diff-processes', String(processes)] : [], RUN_ENV);
   const joined = await Promise.all(workers);
   const p = lead.summary.phases;
   const c: Case = {
@@ -122,10 +157,11 @@ const rows = PROCESSES.map((n) => {
     mine.map((c) => c.load).join(', '),
   ];
 });
-const body = `Command: \`BENCH_SPLIT_CREW=${CREW} BENCH_SPLIT_PARTNERS=${PARTNERS} BENCH_SPLIT_PROCESSES=${PROCESSES.join(',')} BENCH_SPLIT_ROUNDS=${ROUNDS} npm run bench:diff-split\`
+const CATALOGUE_RUN = "the run right after `svc ingest` of a catalogue change (a seafarer's record book required of every role)";
+const body = `Command: \`BENCH_SPLIT_CREW=${CREW} BENCH_SPLIT_PARTNERS=${PARTNERS} BENCH_SPLIT_PROCESSES=${PROCESSES.join(',')} BENCH_SPLIT_ROUNDS=${ROUNDS}${CHANGE === 'catalogue' ? ' BENCH_SPLIT_CHANGE=catalogue' : ''} npm run bench:diff-split\`
 (${new Date().toISOString().slice(0, 10)}). Machine: ${machineLine()}, shared. Postgres. Data: \`svc fixtures generate --crew ${CREW} --vessels ${VESSELS}
 --partners ${PARTNERS} --docs-per-crew ${DOCS}\`, an active endpoint per partner, after its first run (\`--full\`, ${NOW}); each case is
-the run 30 days later on a fresh copy of that database: \`bin/svc sync --json --diff-processes N\` beside N-1
+${CHANGE === 'catalogue' ? CATALOGUE_RUN : 'the run 30 days later'} on a fresh copy of that database: \`bin/svc sync --json --diff-processes N\` beside N-1
 \`bin/svc sync --diff-worker\`, started together, each in its own process (delivery budget 1 s: the figure is the diff's).
 "diff s" is the run's diff stage (read + diff + write of its summary's phases), which ends when every share is done;
 "run s" the whole run's wall time (its second of delivery to a local receiver answering 200 included). Cases ran in turns (1, 2, 3 processes, then 3, 2, 1, and so on); "load" is the 1-minute load
@@ -133,5 +169,5 @@ average at each case's start and end. "× one" is, per round, the diff time of o
 "svc CPU s" the user and system CPU of the N svc processes together (Postgres's not counted).
 
 ${table(['processes', 'diff s', '× one', 'svc CPU s', 'run s', 'events', 'load'], rows)}`;
-writeSection('The diff split across processes', body);
+writeSection(CHANGE === 'catalogue' ? 'A catalogue change split across processes' : 'The diff split across processes', body);
 console.log(body);
