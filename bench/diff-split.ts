@@ -7,9 +7,9 @@
 // partner's full diff, as any catalogue change). The generated fleet after its first (full) run is kept as a template
 // database, <prefix>_tpl_<crew>_<partners>, made once; each case runs on a fresh copy of it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
+import { ROLES } from '../src/domain/catalogue.ts';
 import { startChild } from './support/child.ts';
 import { machineLine, table, writeSection } from './support/report.ts';
 import { activeEndpoints, PG_ADMIN_URL, seed, storeUrl } from './support/setup.ts';
@@ -24,10 +24,6 @@ const VESSELS = 1000;
 const DOCS = 10;
 const NOW = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-12-22T10:00:00.000Z';
-/** The roles of the shipped catalogue's medical certificate: every role. */
-const ROLES = (
-  JSON.parse(readFileSync('data/requirements.json', 'utf8')) as { requirements: Array<{ key: string; roles: string[] }> }
-).requirements.find((r) => r.key === 'medical_fitness')!.roles;
 const CHANGE = process.env.BENCH_SPLIT_CHANGE ?? 'calendar';
 if (CHANGE !== 'calendar' && CHANGE !== 'catalogue') throw new Error(`BENCH_SPLIT_CHANGE: calendar or catalogue, not ${CHANGE}`);
 const TEMPLATE = `${PREFIX}_tpl_${CREW}_${PARTNERS}`;

@@ -109,9 +109,9 @@ export function createReadCache(db: Db, clock: Clock, stores: ReadCacheStores = 
           // Documents read with an answer serve this call's evaluation only: the answer is held without them.
           let documents: EvaluationDocumentWithFile[] | undefined;
           const access = await accesses.obtain(at, crewAccessKey(query), async () => {
-            const read = await plainAccess(query);
-            documents = read.documents;
-            return { assignments: read.assignments, consents: read.consents };
+            const { documents: read, ...answer } = await plainAccess(query);
+            documents = read;
+            return answer;
           });
           return documents ? { ...access, documents } : access;
         },

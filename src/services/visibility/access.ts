@@ -32,10 +32,7 @@ export type ReadCheckAccess = (query: CrewAccessQuery) => Promise<CheckAccess>;
 
 /** The store's read of a check, the documents included, in one round trip. */
 export function storeCheckAccess(db: Db): ReadCheckAccess {
-  return async (q) => {
-    const { access, documents } = await crewCheckOnFleet(db, q.fleet, q.crewUniqueId, q.partnerId);
-    return { ...access, documents };
-  };
+  return (q) => crewCheckOnFleet(db, q.fleet, q.crewUniqueId, q.partnerId);
 }
 
 /** Throws insufficient_scope (403) naming the missing scope, unless the partner's scopes satisfy `rule`. */

@@ -4,7 +4,12 @@ import type { FleetRef } from '../../domain/partner.ts';
 import { CONSENT_CATEGORIES, ON_FLEET_STATUSES, type ConsentCategory } from '../../domain/vocabulary.ts';
 import type { CrewTable, Db } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
-import { crewEvaluationDocumentsValue, evaluationDocumentsOf, type EvaluationDocumentWithFile } from './documents-repo.ts';
+import {
+  crewEvaluationDocumentsValue,
+  evaluationDocumentsOf,
+  type EvaluationDocumentsValue,
+  type EvaluationDocumentWithFile,
+} from './documents-repo.ts';
 import { assignmentsWithVessels, fleetVesselIds, toAssignment, toVessel } from './fleet-repo.ts';
 
 /*
@@ -102,8 +107,7 @@ export async function crewAccessOnFleet(db: Db, fleet: FleetRef, crewUniqueId: s
 }
 
 /** What a compliance check reads about its crew member: CrewAccess, and the documents it evaluates. */
-export interface CrewCheck {
-  access: CrewAccess;
+export interface CrewCheck extends CrewAccess {
   /** crewEvaluationDocuments's answer; none when the crew member is not on the fleet. */
   documents: EvaluationDocumentWithFile[];
 }
@@ -117,8 +121,8 @@ export interface CrewCheck {
  */
 export async function crewCheckOnFleet(db: Db, fleet: FleetRef, crewUniqueId: string, partnerId: string): Promise<CrewCheck> {
   const documents = sql`, ${crewEvaluationDocumentsValue(db, crewUniqueId)} as documents`;
-  const { rows } = await accessRows<{ documents: string | unknown[] }>(db, fleet, crewUniqueId, partnerId, documents).execute(db);
-  return { access: accessOf(rows), documents: rows[0] ? evaluationDocumentsOf(rows[0].documents) : [] };
+  const { rows } = await accessRows<{ documents: EvaluationDocumentsValue }>(db, fleet, crewUniqueId, partnerId, documents).execute(db);
+  return { ...accessOf(rows), documents: rows[0] ? evaluationDocumentsOf(rows[0].documents) : [] };
 }
 
 /** A crew member's row, whether they are on a fleet, and the consents they give a partner. */

@@ -193,8 +193,11 @@ export function crewEvaluationDocumentsValue(db: Db, crewUniqueId: string) {
       from documents where crew_unique_id = ${crewUniqueId} and ${LISTABLE})`;
 }
 
-/** The documents of a crewEvaluationDocumentsValue as read: text on SQLite, parsed by pg on Postgres. */
-export function evaluationDocumentsOf(value: string | unknown[]): EvaluationDocumentWithFile[] {
+/** A crewEvaluationDocumentsValue as read: text on SQLite, parsed by pg on Postgres. */
+export type EvaluationDocumentsValue = string | unknown[];
+
+/** The documents of a crewEvaluationDocumentsValue. */
+export function evaluationDocumentsOf(value: EvaluationDocumentsValue): EvaluationDocumentWithFile[] {
   const documents = (typeof value === 'string' ? JSON.parse(value) : value) as [...DocumentValues, string | null, Classification][];
   return documents.map((v) => ({ ...toEvaluationDocument(v, v[13]), fileId: v[12] }));
 }
@@ -206,7 +209,7 @@ export function evaluationDocumentsOf(value: string | unknown[]): EvaluationDocu
  */
 export async function crewEvaluationDocuments(db: Db, crewUniqueId: string): Promise<EvaluationDocumentWithFile[]> {
   const { rows } = await sql<{
-    documents: string | unknown[];
+    documents: EvaluationDocumentsValue;
   }>`select ${crewEvaluationDocumentsValue(db, crewUniqueId)} as documents`.execute(db);
   return evaluationDocumentsOf(rows[0]!.documents);
 }
