@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { it } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
+import { versionOf } from '../../src/services/data-version.ts';
 import { replayDeadLetters } from '../../src/services/dead-letters.ts';
+import { marksOf, type ChangeMarksRow } from '../../src/store/repositories/data-version-repo.ts';
 import { listDeadLetters } from '../../src/store/repositories/dead-letters-repo.ts';
 import { listDeliveryAttempts } from '../../src/store/repositories/delivery-repo.ts';
 import { findOutboxEvent } from '../../src/store/repositories/outbox-repo.ts';
@@ -150,16 +152,27 @@ describeEachStore('access is checked when an event is sent, not only when it was
     await seedEndpoint(db, 'ptn_a', world.rx.url, SECRET);
     for (let i = 0; i < 20; i++) await seedEvent(db, 'ptn_a', { crewUniqueId: i % 2 ? 'crew_1' : 'crew_2' });
     let consentQueries = 0;
+    // On Postgres the version is withheld while a transaction older than the newest change may be
+    // in flight, and its horizon counts every database of the server: a test elsewhere may hold one.
+    let versionsWithheld = 0;
     const counter: KyselyPlugin = {
       transformQuery(args) {
         if (args.node.kind === 'SelectQueryNode' && JSON.stringify(args.node).includes('"consents"')) consentQueries += 1;
         return args.node;
       },
-      transformResult: async (args) => args.result,
+      async transformResult(args) {
+        const row = args.result.rows[0];
+        if (row && 'horizon' in row && 'max_tx' in row) {
+          const marks = row as ChangeMarksRow;
+          if (versionOf(marksOf(marks, marks.horizon !== null)) === null) versionsWithheld += 1;
+        }
+        return args.result;
+      },
     };
     const report = await deliverDue(db.withPlugin(counter), testDeps(testClock()), 'run_1');
     assert.equal(report.totals.delivered, 20);
-    assert.equal(consentQueries, 1, 'one claimed batch (20 events under the batch size), one access query');
+    if (versionsWithheld === 0) assert.equal(consentQueries, 1, 'one claimed batch (20 events under the batch size), one access query');
+    else assert.ok(consentQueries > 1, `a withheld version (${versionsWithheld} reads) reuses nothing: ${consentQueries} access queries`);
     const attempts = await listDeliveryAttempts(db, {});
     assert.equal(attempts.length, 20);
   });

@@ -31,7 +31,7 @@ function changeMarksQuery(db: Db, postgres: boolean) {
   ]);
 }
 
-type ChangeMarksRow = InferResult<ReturnType<typeof changeMarksQuery>>[number];
+export type ChangeMarksRow = InferResult<ReturnType<typeof changeMarksQuery>>[number];
 
 /**
  * Reads the marks with their query compiled once, when the reader is made: the API reads them for
@@ -55,7 +55,8 @@ export function changeMarks(db: Db): Promise<ChangeMarks> {
   return changeMarksReader(db)();
 }
 
-function marksOf(row: ChangeMarksRow, postgres: boolean): ChangeMarks {
+/** The marks a row of the marks query holds (`postgres`: the row has a horizon). */
+export function marksOf(row: ChangeMarksRow, postgres: boolean): ChangeMarks {
   return {
     maxSeq: Number(row.max_seq ?? 0),
     maxTx: Number(row.max_tx ?? 0),
