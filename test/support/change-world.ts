@@ -199,10 +199,15 @@ export function diffDeps(now: () => Date, over: Partial<DiffDeps> = {}): DiffDep
 /** An event reduced to what a partner would notice: partner, type, crew member, payload. */
 export type EventKey = string;
 
-/** The events a full re-diff would create now (a dry run: nothing written). */
-export async function fullDiffEvents(db: Db, now: () => Date): Promise<EventKey[]> {
-  const { results } = await runDiff(db, diffDeps(now, { full: true, dryRun: true }));
+/** The events a dry run with `over` plans now (nothing written), one entry per planned event. */
+export async function plannedEvents(db: Db, now: () => Date, over: Partial<DiffDeps> = {}): Promise<EventKey[]> {
+  const { results } = await runDiff(db, diffDeps(now, { ...over, dryRun: true }));
   return results.flatMap((r) => (r.planned ?? []).map((e) => JSON.stringify([r.partnerId, e.type, e.crewUniqueId, e.data]))).sort();
+}
+
+/** The events a full re-diff would create now (a dry run: nothing written). */
+export function fullDiffEvents(db: Db, now: () => Date): Promise<EventKey[]> {
+  return plannedEvents(db, now, { full: true });
 }
 
 /** Runs the incremental diff for real; the events it wrote, and whether any partner took a full pass. */

@@ -13,7 +13,17 @@ import { joinDiffRound } from '../../src/sync/diff/join-round.ts';
 import { runDiff, type DiffDeps } from '../../src/sync/diff/run-diff.ts';
 import { acquireSyncLease, holderName } from '../../src/sync/sync-lease.ts';
 import { apply, op } from '../support/change-ops.ts';
-import { CREW, diffDeps, fullDiffEvents, incrementalRun, outboxEvents, seedWorld, START, type EventKey } from '../support/change-world.ts';
+import {
+  CREW,
+  diffDeps,
+  fullDiffEvents,
+  incrementalRun,
+  outboxEvents,
+  plannedEvents,
+  seedWorld,
+  START,
+  type EventKey,
+} from '../support/change-world.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 /*
@@ -22,12 +32,6 @@ import { describeEachStore } from '../support/stores.ts';
  * runs in a process of its own.
  */
 const RUNS = Number(process.env.SVC_DIFF_RUNS ?? 3);
-
-/** What one process's incremental run would create now (a dry run: nothing written). */
-async function oneProcessEvents(db: Db, now: () => Date, over: Partial<DiffDeps>): Promise<EventKey[]> {
-  const { results } = await runDiff(db, diffDeps(now, { ...over, dryRun: true }));
-  return results.flatMap((r) => (r.planned ?? []).map((e) => JSON.stringify([r.partnerId, e.type, e.crewUniqueId, e.data]))).sort();
-}
 
 const added = (after: EventKey[], before: EventKey[]) => {
   const left = [...before];
@@ -87,7 +91,7 @@ describeEachStore('a diff split across processes by partner creates the events o
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 6 }), sizes, async (ops, { processes, ...pages }) => {
         for (const o of ops) {
           await apply(db, o, clock);
-          const expected = await oneProcessEvents(db, now, pages);
+          const expected = await plannedEvents(db, now, pages);
           assert.deepEqual(expected, await fullDiffEvents(db, now), 'one process creates what a full re-diff would');
           const workers = others.slice(0, processes - 1).map((s) => s.db);
           assert.deepEqual(await splitRun(db, workers, now, pages, processes), expected, `after ${JSON.stringify(o)}`);
@@ -124,7 +128,7 @@ describeEachStore('a diff process killed mid-share (SIGKILL)', ({ store, url }) 
     await seedWorld(db);
     await incrementalRun(db, now);
     await retitleDocuments(db);
-    const expected = await oneProcessEvents(db, now, { pageSize: 1 });
+    const expected = await plannedEvents(db, now, { pageSize: 1 });
     assert.ok(expected.length > 0);
     const before = await outboxEvents(db);
 

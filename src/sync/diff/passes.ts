@@ -153,6 +153,11 @@ export async function changePass(
   if (until === null) return { position: from, end: 'done' };
   let position = from;
   const queued: CrewPage[] = [];
+  // Partners each crew member was diffed for by an earlier chunk of this pass (consent changes
+  // reach one partner): a later chunk naming them again has nothing new to see, since every change
+  // up to `until` was committed before the first diff read them. A dry run, which writes nothing,
+  // would otherwise plan their events once per chunk.
+  const diffedFor = new Map<string, Set<string>>();
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
   const nextChunk = async (): Promise<boolean> => {
     const start = position;
@@ -162,13 +167,23 @@ export async function changePass(
     const reached = { tx: last.tx, seq: last.seq };
     position = reached;
     const targets: Targets = plans.length > 0 ? await targetsOf(run, changes) : new Map<string, Set<string> | 'all'>();
+    for (const [id, partners] of targets) {
+      const seen = diffedFor.get(id);
+      if (partners === 'all' || !seen) continue;
+      for (const p of seen) partners.delete(p);
+      if (partners.size === 0) targets.delete(id);
+    }
     const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
     // Marked before their pages commit: the next chunk is planned while this one's last page is written.
-    for (const id of crew) if (targets.get(id) === 'all') options.done.add(id);
+    for (const id of crew) {
+      const partners = targets.get(id)!;
+      if (partners === 'all') options.done.add(id);
+      else diffedFor.set(id, new Set([...(diffedFor.get(id) ?? []), ...partners]));
+    }
     options.progress.planned(crew.length);
     const only = (partnerId: string, id: string) => {
       const partners = targets.get(id)!;
-      return partners === 'all' || partners.has(partnerId);
+      return partners === 'all' ? !diffedFor.get(id)?.has(partnerId) : partners.has(partnerId);
     };
     // A share of a split round leaves the store-wide cursor to the round's end (src/sync/diff/shares.ts).
     const advance = async (trx: RunContext['db']) => {
