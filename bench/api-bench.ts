@@ -3,7 +3,7 @@
 // (BENCH_ROUNDS rounds of each, medians). Both run through tsx (bench/support/child.ts).
 // Run: npm run bench:api
 // Env: BENCH_SECONDS (per run), BENCH_ROUNDS, BENCH_CREW, BENCH_API_DB (database / SQLite file name, so two runs
-// need not share one), BENCH_API_CASES (comma-separated parts of case names: only those run),
+// need not share one), BENCH_API_CASES (parts of case names separated by `|`, as case names hold commas: only those run),
 // BENCH_API_STORES (sqlite,postgres), BENCH_API_SVC_ARGS (extra node flags for the svc process,
 // e.g. --cpu-prof), BENCH_API_REUSE=1 (keep the database of an earlier run with the same
 // BENCH_API_DB and BENCH_CREW instead of generating it again), BENCH_API_TRACING=1 (the svc processes export
@@ -33,7 +33,7 @@ const ROTATION = 20_000;
 const CREW = Number(process.env.BENCH_CREW ?? 11_200); // ≈10,000 on live vessels (every 10th vessel is test-flagged)
 const DB_NAME = process.env.BENCH_API_DB ?? 'svc_bench_api';
 const CASE_FILTER = (process.env.BENCH_API_CASES ?? '')
-  .split(',')
+  .split('|')
   .map((s) => s.trim().toLowerCase())
   .filter((s) => s !== '');
 const STORES = (process.env.BENCH_API_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
