@@ -153,11 +153,12 @@ export async function changePass(
   if (until === null) return { position: from, end: 'done' };
   let position = from;
   const queued: CrewPage[] = [];
-  // Partners each crew member was diffed for by an earlier chunk of this pass (consent changes
-  // reach one partner): a later chunk naming them again has nothing new to see, since every change
+  // The (partner, crew member) pairs an earlier chunk of this pass diffed for one partner (consent
+  // changes reach one): a later chunk naming them again has nothing new to see, since every change
   // up to `until` was committed before the first diff read them. A dry run, which writes nothing,
   // would otherwise plan their events once per chunk.
-  const diffedFor = new Map<string, Set<string>>();
+  const pairsDiffed = new Set<string>();
+  const pair = (partnerId: string, id: string) => `${partnerId}\n${id}`;
   // The pages of one chunk of changes; the last one (or an empty one) moves the cursor past it.
   const nextChunk = async (): Promise<boolean> => {
     const start = position;
@@ -168,9 +169,8 @@ export async function changePass(
     position = reached;
     const targets: Targets = plans.length > 0 ? await targetsOf(run, changes) : new Map<string, Set<string> | 'all'>();
     for (const [id, partners] of targets) {
-      const seen = diffedFor.get(id);
-      if (partners === 'all' || !seen) continue;
-      for (const p of seen) partners.delete(p);
+      if (partners === 'all') continue;
+      for (const p of partners) if (pairsDiffed.has(pair(p, id))) partners.delete(p);
       if (partners.size === 0) targets.delete(id);
     }
     const crew = [...targets.keys()].filter((id) => !options.done.has(id)).sort();
@@ -178,12 +178,12 @@ export async function changePass(
     for (const id of crew) {
       const partners = targets.get(id)!;
       if (partners === 'all') options.done.add(id);
-      else diffedFor.set(id, new Set([...(diffedFor.get(id) ?? []), ...partners]));
+      else for (const p of partners) pairsDiffed.add(pair(p, id));
     }
     options.progress.planned(crew.length);
     const only = (partnerId: string, id: string) => {
       const partners = targets.get(id)!;
-      return partners === 'all' ? !diffedFor.get(id)?.has(partnerId) : partners.has(partnerId);
+      return partners === 'all' ? !pairsDiffed.has(pair(partnerId, id)) : partners.has(partnerId);
     };
     // A share of a split round leaves the store-wide cursor to the round's end (src/sync/diff/shares.ts).
     const advance = async (trx: RunContext['db']) => {
