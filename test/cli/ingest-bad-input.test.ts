@@ -101,6 +101,17 @@ const HOSTILE: Array<{ what: string; line: string; loc: Array<string | number> }
     line: '{"entity":"crew","op":"patch","id":"crew_h","version":2,"data":{"address":{"__proto__":{"city":"x"}}}}',
     loc: ['data', 'address', '__proto__'],
   },
+  { what: 'toString as data, for a text field', line: newCrew('crew_tostr', '1', '{"name":{"toString":1}}'), loc: ['data', 'name'] },
+  {
+    what: 'toString as data, under a key no record has',
+    line: newCrew('crew_tostr_extra', '1', '{"name":"Extra","extra":[{"toString":false}]}'),
+    loc: ['data', 'extra'],
+  },
+  {
+    what: 'toString and valueOf as data, in a patch',
+    line: '{"entity":"crew","op":"patch","id":"crew_h","version":6,"data":{"bio":{"toString":"x","valueOf":"y"}}}',
+    loc: ['data', 'bio'],
+  },
   { what: 'version 1.5', line: newCrew('crew_v1', '1.5'), loc: ['version'] },
   { what: 'version -1', line: newCrew('crew_v2', '-1'), loc: ['version'] },
   { what: 'version "7"', line: newCrew('crew_v3', '"7"'), loc: ['version'] },

@@ -102,6 +102,23 @@ describeEachWorld('POST /api/v2/admin/changes', (w) => {
     assert.equal(res.json.results[2].issues[0].type, 'model_attributes_type');
   });
 
+  it('a record holding toString as data is rejected at its path, the rest applied, never a 500', async () => {
+    const res = await post(
+      ndjson(crew('crew_ts1', 1, { name: { toString: 1 } }), crew('crew_ts2', 1, { extra: [{ toString: false }] }), crew('crew_ts3', 1)),
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.deepEqual(
+      res.json.results.map((r: any) => [r.id, r.outcome, r.issues.map((i: any) => i.loc)]),
+      [
+        ['crew_ts1', 'rejected', [['data', 'name']]],
+        ['crew_ts2', 'rejected', [['data', 'extra']]],
+        ['crew_ts3', 'applied', []],
+      ],
+    );
+    assert.deepEqual(res.json.results[1].issues[0].input, [{ toString: false }], 'the value as sent');
+    assert.equal(await crewRow('crew_ts1'), undefined);
+  });
+
   it('an Idempotency-Key sent again with the same body gets the same answer, marked replayed, and applies nothing twice', async () => {
     const body = ndjson(crew('crew_h4', 1, { bio: 'first' }));
     const first = await post(body, { idempotencyKey: 'batch-h4' });

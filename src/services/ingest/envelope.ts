@@ -1,6 +1,5 @@
-import { validate, type Struct, type StructError } from 'superstruct';
+import type { Struct, StructError } from 'superstruct';
 import { TEXT_LIMITS } from '../../domain/field-structs.ts';
-import { passesStruct } from '../../domain/struct-passes.ts';
 import {
   INGEST_ENTITIES,
   INGEST_OPS,
@@ -9,6 +8,7 @@ import {
   type IngestEntity,
   type IngestOp,
 } from '../../domain/ingest-change.ts';
+import { validateJson } from '../../domain/validate-json.ts';
 
 const ID = new RegExp(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,${TEXT_LIMITS.id - 1}}$`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -82,7 +82,6 @@ export type CheckedRecord = { record: Record<string, unknown> } | { issues: Chan
 
 /** Validates a record against a struct (no coercion: a valid record is returned as it is), or its issues. */
 export function checkRecord<T extends object, S>(struct: Struct<T, S>, record: unknown): CheckedRecord {
-  if (passesStruct(record, struct)) return { record: record as Record<string, unknown> };
-  const [error, value] = validate(record, struct);
+  const [error, value] = validateJson(record, struct);
   return error ? { issues: recordIssues(error) } : { record: value as Record<string, unknown> };
 }
