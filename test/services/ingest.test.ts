@@ -157,6 +157,23 @@ describeEachStore('ingest: versions, patches, deletes and held changes', ({ stor
     assert.match(expired.rejected[0]!.reason!, /unknown crew "crew_never" \(crew_unique_id\); held since/);
   });
 
+  it('a held change delivered three times in one batch is held once, and applied once its crew member arrives', async () => {
+    await apply(lines(employer(), vessel()));
+    const early = { ...document(1, { crew_unique_id: 'crew_twice' }), id: 'doc_twice' };
+    const first = await ingestStream(db(), stream(lines(early, early, early)), { clock: () => new Date(T0), holdMs: 24 * HOUR });
+    assert.deepEqual([first.counts.held, first.rejected.length, first.waiting], [3, 0, 1]);
+    const held = await db().selectFrom('ingest_held').select(['entity_id', 'version']).where('entity_id', '=', 'doc_twice').execute();
+    assert.deepEqual(
+      held.map((h) => [h.entity_id, Number(h.version)]),
+      [['doc_twice', 1]],
+    );
+    const later = await ingestStream(db(), stream(lines({ ...crew(1), id: 'crew_twice' })), {
+      clock: () => new Date(T0),
+      holdMs: 24 * HOUR,
+    });
+    assert.deepEqual([later.earlierHeld.applied, later.waiting], [1, 0]);
+  });
+
   it('deleting a crew member erases their documents, assignments, consents, snapshots and outbox events; a late older upsert is stale', async () => {
     await apply(
       lines(employer(), vessel(), crew(30), document(30), {

@@ -116,8 +116,9 @@ describeEachStore('ingested change streams leave what their net effect leaves, r
       ),
       {
         numRuns: RUNS,
-        // Two streams always tried: every kind of change with crew_2 erased, two duplicates, delivered in
-        // reverse; and one without deletes, whose final state the other store loads as a fixture file.
+        // Three streams always tried: every kind of change with crew_2 erased, two duplicates, delivered in
+        // reverse; one without deletes, whose final state the other store loads as a fixture file; and a
+        // held change delivered three times in one batch (Postgres once refused to hold it twice).
         examples: [
           [
             [
@@ -149,6 +150,16 @@ describeEachStore('ingested change streams leave what their net effect leaves, r
             [],
             Array.from({ length: 40 }, (_, i) => i),
             [1],
+            3,
+          ],
+          [
+            [
+              [2, 0, 0],
+              [0, 0, 0],
+            ],
+            ['crew_1'],
+            [1000, 769, ...Array.from({ length: 38 }, (_, i) => (i === 3 ? 769 : 0))],
+            [0, 0],
             3,
           ],
         ],

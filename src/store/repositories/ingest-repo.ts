@@ -160,13 +160,25 @@ export interface HeldChange extends EntityRef {
   heldUntil: string;
 }
 
-/** Holds changes (a change held again keeps its first time and deadline). */
+/**
+ * Holds changes (a change held again keeps its first time and deadline, and takes the newer
+ * reason). A change delivered more than once in a batch (a queue redelivers) is one row: Postgres
+ * refuses a statement that upserts one row twice ("ON CONFLICT DO UPDATE command cannot affect row
+ * a second time"), where SQLite would apply the two in turn, to the same end.
+ */
 export async function holdChanges(db: Db, held: readonly HeldChange[]): Promise<void> {
-  for (let i = 0; i < held.length; i += 1000) {
+  const once = new Map<string, HeldChange>();
+  for (const h of held) {
+    const key = `${refKey(h.entity, h.entityId)}\u0000${h.version}`;
+    const first = once.get(key);
+    once.set(key, first ? { ...first, reason: h.reason } : h);
+  }
+  const rows = [...once.values()];
+  for (let i = 0; i < rows.length; i += 1000) {
     await db
       .insertInto('ingest_held')
       .values(
-        held.slice(i, i + 1000).map((h) => ({
+        rows.slice(i, i + 1000).map((h) => ({
           entity: h.entity,
           entity_id: h.entityId,
           version: h.version,
