@@ -22,6 +22,9 @@ export interface DiffRound {
   claimMs: number;
 }
 
+/** Events per partner and event type. */
+export type EventCounts = Record<string, Record<string, number>>;
+
 /** One share of a round: its partners, and whether a process finished diffing them. */
 export interface DiffShare {
   roundId: string;
@@ -30,8 +33,8 @@ export interface DiffShare {
   done: boolean;
   /** The process that holds or held its claim (the one that finished it, once done). */
   holder: string | null;
-  /** Events created per partner and event type, once done. */
-  result: Record<string, Record<string, number>>;
+  /** Events created per partner and event type, by every process that held the share (countShareEvents). */
+  result: EventCounts;
 }
 
 /**

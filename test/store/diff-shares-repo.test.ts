@@ -4,6 +4,7 @@ import type { DiffRound } from '../../src/domain/diff-round.ts';
 import {
   claimDiffShare,
   closeDiffRound,
+  countShareEvents,
   findDiffRound,
   finishDiffShare,
   holdDiffShare,
@@ -36,7 +37,7 @@ describeEachStore('the shares of a diff round across processes', ({ store }) => 
       .db.transaction()
       .execute((trx) => openDiffRound(trx, round(roundId), shares));
 
-  it('hands out each share once, holds it for its holder only, and records who finished it with what', async () => {
+  it('hands out each share once, holds it for its holder only, and counts the events its holder commits, and records who finished it', async () => {
     await open('dr_1', [['ptn_a', 'ptn_c'], ['ptn_b'], ['ptn_d']]);
     assert.deepEqual(await findDiffRound(store().db), round('dr_1'));
     const claimed = await Promise.all([claim('run_a'), claim('dw_1'), claim('dw_2')]);
@@ -47,8 +48,16 @@ describeEachStore('the shares of a diff round across processes', ({ store }) => 
     const by = mine.holder!;
     assert.equal(await holdDiffShare(store().db, { roundId: 'dr_1', share: 1, holder: 'someone_else', until: T1 }), false);
     assert.equal(await holdDiffShare(store().db, { roundId: 'dr_1', share: 1, holder: by, until: T1 }), true);
-    const result = { ptn_b: { 'crew.document.updated': 3 } };
-    assert.equal(await finishDiffShare(store().db, { roundId: 'dr_1', share: 1, holder: by, result }), true);
+    const key = { roundId: 'dr_1', share: 1, holder: by };
+    assert.equal(await countShareEvents(store().db, { ...key, created: { ptn_b: { 'crew.document.updated': 2 } } }), true);
+    assert.equal(await countShareEvents(store().db, { ...key, created: { ptn_b: { 'crew.document.updated': 1, 'crew.added': 1 } } }), true);
+    assert.equal(
+      await countShareEvents(store().db, { ...key, holder: 'someone_else', created: { ptn_b: { 'crew.added': 5 } } }),
+      false,
+      'only its holder counts into a share',
+    );
+    const result = { ptn_b: { 'crew.document.updated': 3, 'crew.added': 1 } };
+    assert.equal(await finishDiffShare(store().db, key), true);
     assert.equal(await holdDiffShare(store().db, { roundId: 'dr_1', share: 1, holder: by, until: T1 }), false, 'done: nothing to hold');
     const shares = await listDiffShares(store().db, 'dr_1');
     assert.deepEqual(
@@ -70,8 +79,9 @@ describeEachStore('the shares of a diff round across processes', ({ store }) => 
     assert.equal((await claim('run_a', T0, 'dr_2'))?.share, 1, 'a released share is free at once');
     assert.equal((await claim('run_b', LATER, 'dr_2'))?.share, 0, 'lapsed at T1: free');
     assert.equal(await holdDiffShare(store().db, { roundId: 'dr_2', share: 0, holder: 'dw_dead', until: LATER }), false);
-    assert.equal(await finishDiffShare(store().db, { roundId: 'dr_2', share: 0, holder: 'dw_dead', result: {} }), false);
-    assert.equal(await finishDiffShare(store().db, { roundId: 'dr_2', share: 0, holder: 'run_b', result: {} }), true);
+    assert.equal(await countShareEvents(store().db, { roundId: 'dr_2', share: 0, holder: 'dw_dead', created: { ptn_a: { x: 1 } } }), false);
+    assert.equal(await finishDiffShare(store().db, { roundId: 'dr_2', share: 0, holder: 'dw_dead' }), false);
+    assert.equal(await finishDiffShare(store().db, { roundId: 'dr_2', share: 0, holder: 'run_b' }), true);
   });
 
   it('a new round replaces the one left open, whose holders then hold nothing; closing a round leaves a newer one', async () => {

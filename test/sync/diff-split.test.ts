@@ -158,9 +158,11 @@ describeEachStore('a diff process killed mid-share (SIGKILL)', ({ store, url }) 
         return NO_SPANS.span(name, facts, step);
       },
     };
+    let reported: number | undefined;
     try {
       const lead = await runDiff(db, diffDeps(now, { runId, pageSize: 1, shares: 2, shareClaimMs: 3000, sharePollMs: 20, spans }));
       assert.equal(lead.end, 'done');
+      reported = lead.results.reduce((n, r) => n + Object.values(r.events).reduce((a, b) => a + b, 0), 0);
     } finally {
       child.kill('SIGKILL');
       await lease.release();
@@ -168,6 +170,7 @@ describeEachStore('a diff process killed mid-share (SIGKILL)', ({ store, url }) 
     assert.equal(child.signalCode, 'SIGKILL');
     assert.ok(childEvents > 0, 'the killed worker had committed events of its share');
     assert.deepEqual(added(await outboxEvents(db), before), expected, 'every event once');
+    assert.equal(reported, expected.length, "the run's count holds the events the killed worker committed");
     assert.deepEqual((await incrementalRun(db, now)).events, [], 'nothing left for the next run');
     assert.equal((await db.selectFrom('changes').select('seq').execute()).length, 0, 'the round consumed the changes');
   });

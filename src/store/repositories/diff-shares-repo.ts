@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import type { DiffRound, DiffShare } from '../../domain/diff-round.ts';
+import type { DiffRound, DiffShare, EventCounts } from '../../domain/diff-round.ts';
 import type { Database, Db, DiffSharesTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
 import { findSetting, putSetting } from './settings-repo.ts';
@@ -13,7 +13,7 @@ function toShare(row: Selectable<DiffSharesTable>): DiffShare {
     partnerIds: JSON.parse(row.partner_ids) as string[],
     done: Number(row.done) === 1,
     holder: row.claimed_by,
-    result: row.result ? (JSON.parse(row.result) as DiffShare['result']) : {},
+    result: row.result ? (JSON.parse(row.result) as EventCounts) : {},
   };
 }
 
@@ -98,13 +98,31 @@ export async function holdDiffShare(db: Db, hold: ShareHolder & { until: string 
   return res.numUpdatedRows === 1n;
 }
 
-/** Marks a share done by `holder` with the events it created per partner; false when the claim was lost. */
-export async function finishDiffShare(db: Db, finish: ShareHolder & { result: DiffShare['result'] }): Promise<boolean> {
-  const res = await db
+/**
+ * Adds the events a page of the share created (per partner and event type) to the share's
+ * `result`, in the transaction that writes them, after holdDiffShare: the count holds what every
+ * process that held the share committed, one that died or stopped mid-share included. False when
+ * the claim was lost.
+ */
+export async function countShareEvents(trx: Db, count: ShareHolder & { created: EventCounts }): Promise<boolean> {
+  const row = await trx.selectFrom('diff_shares').select('result').where(heldBy(count)).executeTakeFirst();
+  if (!row) return false;
+  const result = row.result ? (JSON.parse(row.result) as EventCounts) : {};
+  for (const [partnerId, events] of Object.entries(count.created)) {
+    const into = (result[partnerId] ??= {});
+    for (const [type, n] of Object.entries(events)) into[type] = (into[type] ?? 0) + n;
+  }
+  const res = await trx
     .updateTable('diff_shares')
-    .set({ done: 1, claimed_until: null, result: JSON.stringify(finish.result) })
-    .where(heldBy(finish))
+    .set({ result: JSON.stringify(result) })
+    .where(heldBy(count))
     .executeTakeFirst();
+  return res.numUpdatedRows === 1n;
+}
+
+/** Marks a share done by `holder`; false when the claim was lost. */
+export async function finishDiffShare(db: Db, finish: ShareHolder): Promise<boolean> {
+  const res = await db.updateTable('diff_shares').set({ done: 1, claimed_until: null }).where(heldBy(finish)).executeTakeFirst();
   return res.numUpdatedRows === 1n;
 }
 

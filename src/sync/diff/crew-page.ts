@@ -1,4 +1,5 @@
 import type { RequirementDefinition } from '../../domain/catalogue.ts';
+import type { EventCounts } from '../../domain/diff-round.ts';
 import type { PlannedEvent } from '../../domain/events.ts';
 import type { Vessel } from '../../domain/fleet.ts';
 import type { Db } from '../../store/database.ts';
@@ -37,9 +38,10 @@ export interface RunContext {
   /**
    * Set when the run diffs one share of a split round (src/sync/diff/shares.ts): `hold` runs first
    * in every transaction the diff commits and throws once this process no longer holds the share,
-   * so nothing more is written; the store-wide cursor is left to the round's end.
+   * so nothing more is written; `created` counts a page's events into the share in the transaction
+   * that writes them. The store-wide cursor is left to the round's end.
    */
-  share?: { hold: (trx: Db) => Promise<void> };
+  share?: { hold: (trx: Db) => Promise<void>; created: (trx: Db, events: EventCounts) => Promise<void> };
 }
 
 /** Runs a write of the diff outside a page, in a transaction holding the share when the run diffs one. */
@@ -54,6 +56,16 @@ export async function guardedWrite(run: RunContext, write: (db: Db) => Promise<v
 
 /** How a pass over pages ended: all read, or stopped at a page boundary (`RunContext.signal`). */
 export type PassEnd = 'done' | 'stopped';
+
+/** How many events of each type each partner has among `items`. */
+function eventCounts(items: ReadonlyArray<{ partnerId: string; event: { type: string } }>): EventCounts {
+  const counts: EventCounts = {};
+  for (const { partnerId, event } of items) {
+    const of = (counts[partnerId] ??= {});
+    of[event.type] = (of[event.type] ?? 0) + 1;
+  }
+  return counts;
+}
 
 /** One diffed page, ready to commit: the events to write, the snapshots to write and to forget. */
 export interface PageOutcome {
@@ -178,6 +190,7 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
       await run.share?.hold(trx);
       const items = page.outbox.map(({ plan, event }) => ({ partnerId: plan.partner.partnerId, event }));
       await insertOutboxEvents(trx, await numberedEvents(trx, items, run.at, run.newId));
+      if (run.share && items.length > 0) await run.share.created(trx, eventCounts(items));
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);

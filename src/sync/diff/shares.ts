@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { partnerShares, type DiffRound, type DiffShare } from '../../domain/diff-round.ts';
+import { partnerShares, type DiffRound, type DiffShare, type EventCounts } from '../../domain/diff-round.ts';
 import type { ChangePosition } from '../../domain/changes.ts';
 import type { Db } from '../../store/database.ts';
 import {
   claimDiffShare,
   closeDiffRound,
+  countShareEvents,
   finishDiffShare,
   holdDiffShare,
   listDiffShares,
@@ -94,6 +95,7 @@ export async function leadRound(
   );
   await run.db.transaction().execute((trx) => openDiffRound(trx, opened, split));
   const byId = new Map(plans.map((p) => [p.partner.partnerId, p]));
+  const before = new Map(plans.map((p) => [p.partner.partnerId, { ...p.result.events }]));
   const close = () => run.db.transaction().execute((trx) => closeDiffRound(trx, opened.roundId));
   for (;;) {
     if ((await diffClaimedShares(run, opened, byId, options)) === 'stopped') {
@@ -103,7 +105,7 @@ export async function leadRound(
     const shares = await listDiffShares(run.db, opened.roundId);
     if (shares.length !== split.length) return 'stopped';
     if (shares.every((share) => share.done)) {
-      for (const share of shares) if (share.holder !== options.holder) addResult(byId, share.result);
+      countRound(byId, before, shares);
       await close();
       return 'done';
     }
@@ -114,12 +116,24 @@ export async function leadRound(
   }
 }
 
-/** Counts another process's events into the plans' results. */
-function addResult(plans: ReadonlyMap<string, PartnerPlan>, result: DiffShare['result']): void {
-  for (const [partnerId, events] of Object.entries(result)) {
-    const plan = plans.get(partnerId);
-    if (!plan) continue;
-    for (const [type, count] of Object.entries(events)) plan.result.events[type] = (plan.result.events[type] ?? 0) + count;
+/**
+ * Sets each partner's events to those counted before the round and those its share's processes
+ * committed (the row's result): this process's own, and those of a process that died or stopped
+ * mid-share, whose pages' events were not created again.
+ */
+function countRound(
+  plans: ReadonlyMap<string, PartnerPlan>,
+  before: ReadonlyMap<string, EventCounts[string]>,
+  shares: readonly DiffShare[],
+): void {
+  for (const share of shares) {
+    for (const partnerId of share.partnerIds) {
+      const plan = plans.get(partnerId);
+      if (!plan) continue;
+      const events = { ...before.get(partnerId) };
+      for (const [type, n] of Object.entries(share.result[partnerId] ?? {})) events[type] = (events[type] ?? 0) + n;
+      plan.result.events = events;
+    }
   }
 }
 
@@ -164,11 +178,14 @@ async function diffShare(
 ): Promise<'done' | 'stopped' | 'lost'> {
   const key = { roundId: round.roundId, share: share.share, holder: options.holder };
   const until = () => new Date(options.wallClock().getTime() + round.claimMs).toISOString();
+  const lost = () => new ShareLost(`share ${share.share} of ${round.roundId} lost`);
   const hold = async (trx: Db) => {
-    if (!(await holdDiffShare(trx, { ...key, until: until() }))) throw new ShareLost(`share ${share.share} of ${round.roundId} lost`);
+    if (!(await holdDiffShare(trx, { ...key, until: until() }))) throw lost();
+  };
+  const created = async (trx: Db, events: EventCounts) => {
+    if (!(await countShareEvents(trx, { ...key, created: events }))) throw lost();
   };
   const mine = share.partnerIds.flatMap((id) => plans.get(id) ?? []);
-  const before = mine.map((plan) => ({ ...plan.result.events }));
   const renew = setInterval(
     () => void holdDiffShare(run.db, { ...key, until: until() }).catch(() => {}),
     Math.max(1000, Math.floor(round.claimMs / 3)),
@@ -178,7 +195,7 @@ async function diffShare(
     const full = mine.filter((plan) => round.full.includes(plan.partner.partnerId));
     const incremental = mine.filter((plan) => !full.includes(plan));
     const range = { from: round.from, until: round.until, changes: incremental.length > 0 };
-    const { end } = await diffPartners({ ...run, share: { hold } }, full, incremental, range, options);
+    const { end } = await diffPartners({ ...run, share: { hold, created } }, full, incremental, range, options);
     if (end === 'stopped') {
       await releaseDiffShare(run.db, key);
       return 'stopped';
@@ -189,11 +206,5 @@ async function diffShare(
   } finally {
     clearInterval(renew);
   }
-  const result = Object.fromEntries(
-    mine.map((plan, i) => [
-      plan.partner.partnerId,
-      Object.fromEntries(Object.entries(plan.result.events).map(([type, n]) => [type, n - (before[i]![type] ?? 0)])),
-    ]),
-  );
-  return (await finishDiffShare(run.db, { ...key, result })) ? 'done' : 'lost';
+  return (await finishDiffShare(run.db, key)) ? 'done' : 'lost';
 }
