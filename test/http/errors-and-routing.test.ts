@@ -43,6 +43,17 @@ describeEachWorld('routing, errors, request ids and the audit log', { modules: [
     assert.equal(row?.status, 405);
   });
 
+  it("a 405 on a crew member's path is audited under the route with the crew member and document it names", async () => {
+    const path = '/api/v2/employers/me/crew/crew_ana/documents/doc_ana_1/download';
+    const res = await w.api.request('DELETE', path, { key: w.keys.full });
+    expectError(res, 405, 'method_not_allowed');
+    const [row] = await w.auditOf(res.headers.get('x-request-id')!);
+    assert.deepEqual(
+      [row?.route, row?.path, row?.crewUniqueId, row?.documentId],
+      ['/api/v2/employers/me/crew/{crew_unique_id}/documents/{document_id}/download', path, 'crew_ana', 'doc_ana_1'],
+    );
+  });
+
   it('every response carries a fresh X-Request-Id equal to its audit row, with partner, key, route, ids, status and address', async () => {
     const res = await w.api.get('/api/v2/employers/me/crew/crew_ana/documents', { key: w.keys.full });
     assert.equal(res.status, 200);

@@ -27,6 +27,7 @@ import * as m1740 from './1740-endpoint-notice-changes.ts';
 import * as m1800 from './1800-outbox-pending-index.ts';
 import * as m1810 from './1810-file-reference-indexes.ts';
 import * as m1900 from './1900-diff-shares.ts';
+import * as m2000 from './2000-audit-erasure-indexes.ts';
 
 /**
  * Every migration, by name; names sort in the order they apply. The same set runs on SQLite and
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '1800-outbox-pending-index': m1800,
   '1810-file-reference-indexes': m1810,
   '1900-diff-shares': m1900,
+  '2000-audit-erasure-indexes': m2000,
 };

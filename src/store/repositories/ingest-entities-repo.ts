@@ -1,5 +1,5 @@
-import { sql, type Expression } from 'kysely';
-import type { Db } from '../database.ts';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, Db } from '../database.ts';
 import { deleteUnusedFiles } from './files-repo.ts';
 import { idSet } from './id-set.ts';
 
@@ -71,30 +71,34 @@ export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> 
 const AUDIT_IDS_A_STATEMENT = 100;
 
 /**
- * Takes a crew member's id and `ids` (theirs, their documents') out of the audit log in one
- * statement: rows attributed to them, and rows of calls whose path named one of the ids without a
- * route that matched (a 404 on a mistyped path), lose their crew and document ids, and the ids in
- * their path become `[erased]`. A scan of the log. Ids hold no `%`; a `_` matching any character
- * only widens what replace() then finds nothing to change in. Longer ids are replaced first, so
- * that an id inside another (doc_1 in doc_10) does not leave part of it.
+ * Takes a crew member's id and `ids` (theirs, their documents') out of the audit log: rows
+ * attributed to them, and rows of calls whose path named one of the ids without a route that
+ * matched (a 404 on a mistyped path), lose their crew and document ids, and the ids in their path
+ * become `[erased]`. A call that matched a route has its path's ids attributed (the 405 of a
+ * route's path too: src/http/middleware/fallback.ts), so only unrouted paths are searched. Three
+ * statements, each served by its index (migration 2000-audit-erasure-indexes): the log is not
+ * read whole. Ids hold no `%`; a `_` matching any character only widens what replace() then finds
+ * nothing to change in. Longer ids are replaced first, so that an id inside another (doc_1 in
+ * doc_10) does not leave part of it.
  */
 async function scrubAuditLog(trx: Db, crewUniqueId: string, ids: readonly string[]): Promise<void> {
   const longestFirst = [...ids].sort((a, b) => b.length - a.length);
-  await trx
-    .updateTable('audit_log')
-    .set((eb) => ({
-      crew_unique_id: null,
-      document_id: null,
-      path: longestFirst.reduce<Expression<string>>((path, id) => eb.fn('replace', [path, eb.val(id), eb.val('[erased]')]), eb.ref('path')),
-    }))
-    .where((eb) =>
-      eb.or([
-        eb('crew_unique_id', '=', crewUniqueId),
-        eb('document_id', 'in', idSet(trx, ids)),
-        ...ids.map((id) => eb('path', 'like', `%${id}%`)),
-      ]),
-    )
-    .execute();
+  const scrub = (which: (eb: ExpressionBuilder<Database, 'audit_log'>) => Expression<SqlBool>) =>
+    trx
+      .updateTable('audit_log')
+      .set((eb) => ({
+        crew_unique_id: null,
+        document_id: null,
+        path: longestFirst.reduce<Expression<string>>(
+          (path, id) => eb.fn('replace', [path, eb.val(id), eb.val('[erased]')]),
+          eb.ref('path'),
+        ),
+      }))
+      .where(which)
+      .execute();
+  await scrub((eb) => eb('crew_unique_id', '=', crewUniqueId));
+  await scrub((eb) => eb('document_id', 'in', idSet(trx, ids)));
+  await scrub((eb) => eb.and([eb('route', 'is', null), eb.or(ids.map((id) => eb('path', 'like', `%${id}%`)))]));
 }
 
 /** Deletes one document (its file too, unless another row uses it) and the stored compliance results it may have counted in. */
