@@ -86,6 +86,44 @@ describeEachStore('erasing a crew member from the audit log', ({ store, url, dia
   });
 });
 
+describeEachStore('erasing a crew member with more documents than one scrub statement names', ({ store }) => {
+  it('takes every one of their ids out of the paths recorded for them', async () => {
+    const db = store().db;
+    await seedPartners(db, 'ptn_a');
+    await seedCrewOnFleet(db, 'crew_many');
+    const ids = Array.from({ length: 150 }, (_, i) => `doc_many_${i}`);
+    await db
+      .insertInto('documents')
+      .values(ids.map((id, i) => documentRow(id, 'crew_many', i, null, T0)))
+      .execute();
+    const download = '/api/v2/employers/me/crew/{crew_unique_id}/documents/{document_id}/download';
+    const at = (id: string) => `/api/v2/employers/me/crew/crew_many/documents/${id}/download`;
+    await db
+      .insertInto('audit_log')
+      .values([
+        row('req_first', download, at('doc_many_1'), 'crew_many', 'doc_many_1'),
+        row('req_last', download, at('doc_many_149'), 'crew_many', 'doc_many_149'),
+        row('req_unrouted', null, '/api/v2/documents/doc_many_149', null),
+      ])
+      .execute();
+    await db.transaction().execute((trx) => eraseCrew(trx, 'crew_many'));
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['request_id', 'path', 'crew_unique_id', 'document_id'])
+      .orderBy('request_id')
+      .execute();
+    const erased = '/api/v2/employers/me/crew/[erased]/documents/[erased]/download';
+    assert.deepEqual(
+      rows.map((r) => [r.request_id, r.path, r.crew_unique_id, r.document_id]),
+      [
+        ['req_first', erased, null, null],
+        ['req_last', erased, null, null],
+        ['req_unrouted', '/api/v2/documents/[erased]', null, null],
+      ],
+    );
+  });
+});
+
 /*
  * Migration 2000-audit-erasure-indexes: a 405 on a route's path was recorded with the route and
  * without the ids its path names, which an erasure then found only by reading the whole log. The

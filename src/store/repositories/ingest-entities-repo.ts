@@ -60,14 +60,11 @@ export async function eraseCrew(trx: Db, crewUniqueId: string): Promise<Erased> 
     ...documents.flatMap((d) => (d.file_id ? [d.file_id] : [])),
     ...(crew?.photo_file_id ? [crew.photo_file_id] : []),
   ]);
-  const named = [crewUniqueId, ...documentIds];
-  for (let at = 0; at < named.length; at += AUDIT_IDS_A_STATEMENT) {
-    await scrubAuditLog(trx, crewUniqueId, named.slice(at, at + AUDIT_IDS_A_STATEMENT));
-  }
+  await scrubAuditLog(trx, crewUniqueId, [crewUniqueId, ...documentIds]);
   return { documentIds, assignmentIds: assignments.map((a) => a.assignment_id), consentPartnerIds: consents.map((c) => c.partner_id) };
 }
 
-/** How many ids one scrub of the audit log names (each adds a LIKE and a replace() to the statement). */
+/** How many ids one scrub statement names (each adds a LIKE and a replace() to it). */
 const AUDIT_IDS_A_STATEMENT = 100;
 
 /**
@@ -76,29 +73,30 @@ const AUDIT_IDS_A_STATEMENT = 100;
  * matched (a 404 on a mistyped path), lose their crew and document ids, and the ids in their path
  * become `[erased]`. A call that matched a route has its path's ids attributed (the 405 of a
  * route's path too: src/http/middleware/fallback.ts), so only unrouted paths are searched. Three
- * statements, each served by its index (migration 2000-audit-erasure-indexes): the log is not
- * read whole. Ids hold no `%`; a `_` matching any character only widens what replace() then finds
- * nothing to change in. Longer ids are replaced first, so that an id inside another (doc_1 in
- * doc_10) does not leave part of it.
+ * statements per 100 ids, each served by its index (migration 2000-audit-erasure-indexes): the log
+ * is not read whole. The ids are replaced longest first across all of them, so that an id inside
+ * another (doc_1 in doc_10) does not leave part of it, and a row keeps the ids it is found by until
+ * the last statement of each kind, so that every id reaches its path. Ids hold no `%`; a `_`
+ * matching any character only widens what replace() then finds nothing to change in.
  */
 async function scrubAuditLog(trx: Db, crewUniqueId: string, ids: readonly string[]): Promise<void> {
   const longestFirst = [...ids].sort((a, b) => b.length - a.length);
-  const scrub = (which: (eb: ExpressionBuilder<Database, 'audit_log'>) => Expression<SqlBool>) =>
-    trx
-      .updateTable('audit_log')
-      .set((eb) => ({
-        crew_unique_id: null,
-        document_id: null,
-        path: longestFirst.reduce<Expression<string>>(
-          (path, id) => eb.fn('replace', [path, eb.val(id), eb.val('[erased]')]),
-          eb.ref('path'),
-        ),
-      }))
-      .where(which)
-      .execute();
-  await scrub((eb) => eb('crew_unique_id', '=', crewUniqueId));
-  await scrub((eb) => eb('document_id', 'in', idSet(trx, ids)));
-  await scrub((eb) => eb.and([eb('route', 'is', null), eb.or(ids.map((id) => eb('path', 'like', `%${id}%`)))]));
+  for (let at = 0; at < longestFirst.length; at += AUDIT_IDS_A_STATEMENT) {
+    const named = longestFirst.slice(at, at + AUDIT_IDS_A_STATEMENT);
+    const last = at + AUDIT_IDS_A_STATEMENT >= longestFirst.length;
+    const scrub = (which: (eb: ExpressionBuilder<Database, 'audit_log'>) => Expression<SqlBool>) =>
+      trx
+        .updateTable('audit_log')
+        .set((eb) => ({
+          path: named.reduce<Expression<string>>((path, id) => eb.fn('replace', [path, eb.val(id), eb.val('[erased]')]), eb.ref('path')),
+          ...(last ? { crew_unique_id: null, document_id: null } : {}),
+        }))
+        .where(which)
+        .execute();
+    await scrub((eb) => eb('crew_unique_id', '=', crewUniqueId));
+    await scrub((eb) => eb('document_id', 'in', idSet(trx, ids)));
+    await scrub((eb) => eb.and([eb('route', 'is', null), eb.or(named.map((id) => eb('path', 'like', `%${id}%`)))]));
+  }
 }
 
 /** Deletes one document (its file too, unless another row uses it) and the stored compliance results it may have counted in. */
