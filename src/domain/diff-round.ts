@@ -25,6 +25,11 @@ export interface DiffRound {
 /** Events per partner and event type. */
 export type EventCounts = Record<string, Record<string, number>>;
 
+/** Adds one partner's counts per event type to another's. */
+export function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [type, n] of Object.entries(from)) into[type] = (into[type] ?? 0) + n;
+}
+
 /** One share of a round: its partners, and whether a process finished diffing them. */
 export interface DiffShare {
   roundId: string;
@@ -33,7 +38,7 @@ export interface DiffShare {
   done: boolean;
   /** The process that holds or held its claim (the one that finished it, once done). */
   holder: string | null;
-  /** Events created per partner and event type, by every process that held the share (countShareEvents). */
+  /** Events created per partner and event type, by every process that held the share (holdDiffShare). */
   result: EventCounts;
 }
 

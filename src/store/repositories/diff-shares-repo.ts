@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import type { DiffRound, DiffShare, EventCounts } from '../../domain/diff-round.ts';
+import { addCounts, type DiffRound, type DiffShare, type EventCounts } from '../../domain/diff-round.ts';
 import type { Database, Db, DiffSharesTable } from '../database.ts';
 import { dialectOf } from '../dialect-of.ts';
 import { findSetting, putSetting } from './settings-repo.ts';
@@ -91,33 +91,24 @@ const heldBy = (key: ShareHolder) => (eb: ExpressionBuilder<Database, 'diff_shar
  * Renews `holder`'s claim on a share until `until`; false when the claim was lost (it lapsed and
  * another process took the share, or the round was replaced). Called first in each transaction
  * the share's diff commits, it holds the share's row until that commit: a process whose claim was
- * taken over writes nothing more.
+ * taken over writes nothing more. `created`, the events the transaction writes (per partner and
+ * event type), are added to the share's `result`, so the count holds what every process that held
+ * the share committed, one that died or stopped mid-share included.
  */
-export async function holdDiffShare(db: Db, hold: ShareHolder & { until: string }): Promise<boolean> {
+export async function holdDiffShare(db: Db, hold: ShareHolder & { until: string; created?: EventCounts }): Promise<boolean> {
   const res = await db.updateTable('diff_shares').set({ claimed_until: hold.until }).where(heldBy(hold)).executeTakeFirst();
-  return res.numUpdatedRows === 1n;
-}
-
-/**
- * Adds the events a page of the share created (per partner and event type) to the share's
- * `result`, in the transaction that writes them, after holdDiffShare: the count holds what every
- * process that held the share committed, one that died or stopped mid-share included. False when
- * the claim was lost.
- */
-export async function countShareEvents(trx: Db, count: ShareHolder & { created: EventCounts }): Promise<boolean> {
-  const row = await trx.selectFrom('diff_shares').select('result').where(heldBy(count)).executeTakeFirst();
-  if (!row) return false;
-  const result = row.result ? (JSON.parse(row.result) as EventCounts) : {};
-  for (const [partnerId, events] of Object.entries(count.created)) {
-    const into = (result[partnerId] ??= {});
-    for (const [type, n] of Object.entries(events)) into[type] = (into[type] ?? 0) + n;
+  if (res.numUpdatedRows !== 1n) return false;
+  if (hold.created) {
+    const row = await db.selectFrom('diff_shares').select('result').where(heldBy(hold)).executeTakeFirstOrThrow();
+    const result = row.result ? (JSON.parse(row.result) as EventCounts) : {};
+    for (const [partnerId, events] of Object.entries(hold.created)) addCounts((result[partnerId] ??= {}), events);
+    await db
+      .updateTable('diff_shares')
+      .set({ result: JSON.stringify(result) })
+      .where(heldBy(hold))
+      .execute();
   }
-  const res = await trx
-    .updateTable('diff_shares')
-    .set({ result: JSON.stringify(result) })
-    .where(heldBy(count))
-    .executeTakeFirst();
-  return res.numUpdatedRows === 1n;
+  return true;
 }
 
 /** Marks a share done by `holder`; false when the claim was lost. */

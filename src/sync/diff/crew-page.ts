@@ -38,10 +38,10 @@ export interface RunContext {
   /**
    * Set when the run diffs one share of a split round (src/sync/diff/shares.ts): `hold` runs first
    * in every transaction the diff commits and throws once this process no longer holds the share,
-   * so nothing more is written; `created` counts a page's events into the share in the transaction
-   * that writes them. The store-wide cursor is left to the round's end.
+   * so nothing more is written; given a page's events, it counts them into the share in the
+   * transaction that writes them. The store-wide cursor is left to the round's end.
    */
-  share?: { hold: (trx: Db) => Promise<void>; created: (trx: Db, events: EventCounts) => Promise<void> };
+  share?: { hold: (trx: Db, created?: EventCounts) => Promise<void> };
 }
 
 /** Runs a write of the diff outside a page, in a transaction holding the share when the run diffs one. */
@@ -187,10 +187,9 @@ async function commitPage(run: RunContext, page: PageOutcome, also?: (trx: Db) =
   const empty = page.outbox.length === 0 && page.writes.length === 0 && page.departed.length === 0;
   if (!run.dryRun && (!empty || also)) {
     await run.db.transaction().execute(async (trx) => {
-      await run.share?.hold(trx);
       const items = page.outbox.map(({ plan, event }) => ({ partnerId: plan.partner.partnerId, event }));
+      await run.share?.hold(trx, items.length > 0 ? eventCounts(items) : undefined);
       await insertOutboxEvents(trx, await numberedEvents(trx, items, run.at, run.newId));
-      if (run.share && items.length > 0) await run.share.created(trx, eventCounts(items));
       await writeSnapshots(trx, page.writes, run.at);
       const departed = new Map<string, string[]>();
       for (const d of page.departed) departed.set(d.partnerId, [...(departed.get(d.partnerId) ?? []), d.crewUniqueId]);

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { partnerShares, type DiffRound, type DiffShare, type EventCounts } from '../../domain/diff-round.ts';
+import { addCounts, partnerShares, type DiffRound, type DiffShare, type EventCounts } from '../../domain/diff-round.ts';
 import type { ChangePosition } from '../../domain/changes.ts';
 import type { Db } from '../../store/database.ts';
 import {
   claimDiffShare,
   closeDiffRound,
-  countShareEvents,
   finishDiffShare,
   holdDiffShare,
   listDiffShares,
@@ -131,7 +130,7 @@ function countRound(
       const plan = plans.get(partnerId);
       if (!plan) continue;
       const events = { ...before.get(partnerId) };
-      for (const [type, n] of Object.entries(share.result[partnerId] ?? {})) events[type] = (events[type] ?? 0) + n;
+      addCounts(events, share.result[partnerId] ?? {});
       plan.result.events = events;
     }
   }
@@ -178,12 +177,9 @@ async function diffShare(
 ): Promise<'done' | 'stopped' | 'lost'> {
   const key = { roundId: round.roundId, share: share.share, holder: options.holder };
   const until = () => new Date(options.wallClock().getTime() + round.claimMs).toISOString();
-  const lost = () => new ShareLost(`share ${share.share} of ${round.roundId} lost`);
-  const hold = async (trx: Db) => {
-    if (!(await holdDiffShare(trx, { ...key, until: until() }))) throw lost();
-  };
-  const created = async (trx: Db, events: EventCounts) => {
-    if (!(await countShareEvents(trx, { ...key, created: events }))) throw lost();
+  const hold = async (trx: Db, created?: EventCounts) => {
+    if (!(await holdDiffShare(trx, { ...key, until: until(), created })))
+      throw new ShareLost(`share ${share.share} of ${round.roundId} lost`);
   };
   const mine = share.partnerIds.flatMap((id) => plans.get(id) ?? []);
   const renew = setInterval(
@@ -195,7 +191,7 @@ async function diffShare(
     const full = mine.filter((plan) => round.full.includes(plan.partner.partnerId));
     const incremental = mine.filter((plan) => !full.includes(plan));
     const range = { from: round.from, until: round.until, changes: incremental.length > 0 };
-    const { end } = await diffPartners({ ...run, share: { hold, created } }, full, incremental, range, options);
+    const { end } = await diffPartners({ ...run, share: { hold } }, full, incremental, range, options);
     if (end === 'stopped') {
       await releaseDiffShare(run.db, key);
       return 'stopped';
